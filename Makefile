@@ -1,0 +1,68 @@
+# Backscore: `make run` to try it, `make test` for the whole suite. See README.md.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# The real services used by the integration tests (docs/deploy.md describes production).
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/backscore
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
+
+.PHONY: run test test-unit test-integration test-browser lint serve bench messages clean venv
+
+$(BIN)/.installed: requirements/base.txt requirements/dev.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip 2>&1 | grep -v "is ignored" || true
+	$(PY) -m pip install --quiet -r requirements/dev.txt 2>&1 | grep -v "is ignored" || true
+	$(PY) -m pip check
+	touch $@
+
+venv: $(BIN)/.installed
+
+messages: venv
+	@if ls locale/*/LC_MESSAGES/django.po >/dev/null 2>&1; then $(PY) manage.py compilemessages --ignore=.venv -v 0; fi
+
+run: venv messages
+	$(PY) manage.py migrate --no-input
+	$(PY) manage.py load_demo
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+# The whole suite: unit and API tests on SQLite, then integration tests on PostgreSQL, Redis and a
+# real Celery worker, then browser tests in Chromium. Pytest's "no tests collected" (5) is a pass.
+test: test-unit test-integration test-browser
+
+test-unit: venv messages
+	$(BIN)/pytest -m "not integration and not browser" -q -n 2 --dist loadfile || [ $$? -eq 5 ]
+
+test-integration: venv messages
+	@if CI=$${CI:-} $(PY) -m tests.services postgres redis; then \
+		DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/pytest -m integration -q -rs || [ $$? -eq 5 ]; \
+	else \
+		$(BIN)/pytest -m integration -q -rs || [ $$? -eq 5 ]; \
+	fi
+
+test-browser: venv messages
+	$(BIN)/pytest -m browser -q -rs || [ $$? -eq 5 ]
+
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+# Production-like: everything from the environment (DATABASE_URL, REDIS_URL, SECRET_KEY, ...).
+serve: venv messages
+	$(PY) manage.py migrate --no-input
+	$(PY) manage.py collectstatic --no-input -v 0
+	$(BIN)/celery -A config worker --loglevel=INFO & worker=$$!; \
+	$(BIN)/celery -A config beat --loglevel=INFO --schedule=/tmp/backscore-beat & beat=$$!; \
+	trap 'kill $$worker $$beat 2>/dev/null; wait' EXIT INT TERM; \
+	$(BIN)/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers $${WEB_CONCURRENCY:-2} --access-logfile -
+
+bench: venv
+	$(PY) bench/run.py
+
+clean:
+	rm -rf $(VENV) staticfiles db.sqlite3

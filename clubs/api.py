@@ -1,0 +1,317 @@
+"""REST API v1: clubs, players, sessions, tables and rotations (docs/api.md).
+
+Every view starts with a permission-checked lookup (`clubs.permissions`), parses input with an
+explicit serializer, calls one service and renders an explicit output serializer. Domain errors
+(`ValidationError`, `games.models.Conflict`, `ScoringError`) become 400/409 in `config.api`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django.http import Http404
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.models import Rubber
+
+from . import services
+from .models import Club, Player, Session, Table, TableSeat
+from .permissions import IsClubDirectorOrReadOnly, check_club_access, get_club_for_user
+from .serializers import (
+    ClubIn,
+    ClubOut,
+    DetailOut,
+    ErrorsOut,
+    PlayerIn,
+    PlayerOut,
+    SeatingOut,
+    SessionIn,
+    SessionOut,
+    TableOut,
+    TablePlayerIn,
+)
+
+E400 = OpenApiResponse(ErrorsOut, description="Bad input: `{errors: {field: [messages]}}`.")
+E401 = OpenApiResponse(DetailOut, description="Not signed in.")
+E403 = OpenApiResponse(DetailOut, description="Signed in, but not a director of this club.")
+E404 = OpenApiResponse(
+    DetailOut,
+    description="No such object, or it belongs to a members-only club the user is not in.",
+)
+E409 = OpenApiResponse(DetailOut, description="Conflicts with the session's state.")
+READ_ERRORS = {404: E404}
+WRITE_ERRORS = {400: E400, 401: E401, 403: E403, 404: E404}
+
+TAGS_CLUBS = ["clubs"]
+TAGS_SESSIONS = ["sessions"]
+
+
+def table_queryset() -> QuerySet[Table]:
+    """Tables with their seated players and the rubber in play (a fixed number of queries)."""
+    return Table.objects.prefetch_related(
+        Prefetch("seats", queryset=TableSeat.objects.select_related("player")),
+        Prefetch(
+            "rubbers",
+            queryset=Rubber.objects.filter(status=Rubber.Status.IN_PLAY),
+            to_attr="rubbers_in_play",
+        ),
+    )
+
+
+def session_queryset() -> QuerySet[Session]:
+    return Session.objects.select_related("club").prefetch_related(
+        Prefetch("tables", queryset=table_queryset())
+    )
+
+
+def _session(request: Request, pk: int, *, director: bool = False) -> Session:
+    session = session_queryset().filter(pk=pk).first()
+    if session is None:
+        raise Http404("No such session.")
+    check_club_access(request.user, session.club, director=director)
+    return session
+
+
+def _table(session: Session, number: int) -> Table:
+    table = table_queryset().select_related("session__club").filter(
+        session=session, number=number
+    ).first()
+    if table is None:
+        raise Http404("No such table in this session.")
+    return table
+
+
+def _session_out(pk: int) -> dict[str, Any]:
+    return SessionOut(session_queryset().get(pk=pk)).data
+
+
+# --- clubs -------------------------------------------------------------------------------------
+
+
+class ClubListView(APIView):
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        tags=TAGS_CLUBS,
+        summary="Clubs this user may see",
+        responses={200: ClubOut(many=True)},
+    )
+    def get(self, request: Request) -> Response:
+        clubs = Club.objects.visible_to(request.user).order_by("name")
+        return Response(ClubOut(clubs, many=True).data)
+
+    @extend_schema(
+        tags=TAGS_CLUBS,
+        summary="Create a club (the creator becomes its director)",
+        request=ClubIn,
+        responses={201: ClubOut, 400: E400, 401: E401},
+    )
+    def post(self, request: Request) -> Response:
+        data = ClubIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        club = services.club_create(
+            slug=data.validated_data["slug"],
+            name=data.validated_data["name"],
+            public=data.validated_data["public"],
+            rules_preset=data.validated_data["rules_preset"],
+            rules=data.validated_data["rules"],
+            default_stake=data.validated_data["default_stake"],
+            currency=data.validated_data["currency"].upper(),
+            director=request.user,
+        )
+        return Response(ClubOut(club).data, status=status.HTTP_201_CREATED)
+
+
+class ClubDetailView(APIView):
+    permission_classes = [IsClubDirectorOrReadOnly]
+
+    @extend_schema(tags=TAGS_CLUBS, summary="A club", responses={200: ClubOut, **READ_ERRORS})
+    def get(self, request: Request, slug: str) -> Response:
+        return Response(ClubOut(get_club_for_user(request, slug)).data)
+
+
+class PlayerListView(APIView):
+    permission_classes = [IsClubDirectorOrReadOnly]
+
+    @extend_schema(
+        tags=TAGS_CLUBS,
+        summary="The club's players",
+        responses={200: PlayerOut(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        club = get_club_for_user(request, slug)
+        players = Player.objects.filter(club=club).select_related("user").order_by("name")
+        return Response(PlayerOut(players, many=True).data)
+
+    @extend_schema(
+        tags=TAGS_CLUBS,
+        summary="Add a player (director only), optionally with a login",
+        request=PlayerIn,
+        responses={201: PlayerOut, **WRITE_ERRORS},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        club = get_club_for_user(request, slug, director=True)
+        data = PlayerIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = services.player_create(
+            club=club,
+            name=data.validated_data["name"],
+            username=data.validated_data.get("username") or None,
+            password=data.validated_data.get("password") or None,
+            director=data.validated_data["director"],
+        )
+        return Response(PlayerOut(player).data, status=status.HTTP_201_CREATED)
+
+
+# --- sessions ----------------------------------------------------------------------------------
+
+
+class SessionListView(APIView):
+    permission_classes = [IsClubDirectorOrReadOnly]
+
+    @extend_schema(
+        tags=TAGS_SESSIONS,
+        summary="The club's sessions, newest first",
+        responses={200: SessionOut(many=True), **READ_ERRORS},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        club = get_club_for_user(request, slug)
+        sessions = session_queryset().filter(club=club)
+        return Response(SessionOut(sessions, many=True).data)
+
+    @extend_schema(
+        tags=TAGS_SESSIONS,
+        summary="Plan a session (director only)",
+        request=SessionIn,
+        responses={201: SessionOut, **WRITE_ERRORS},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        club = get_club_for_user(request, slug, director=True)
+        data = SessionIn(data=request.data, context={"club": club})
+        data.is_valid(raise_exception=True)
+        session = services.session_create(
+            club=club,
+            date=data.validated_data["date"],
+            kind=data.validated_data["kind"],
+            movement=data.validated_data["movement"],
+            stake_per_hundred=data.validated_data.get("stake_per_hundred"),
+            tables=data.validated_data["tables"],
+            created_by=request.user,
+        )
+        return Response(_session_out(session.pk), status=status.HTTP_201_CREATED)
+
+
+class SessionDetailView(APIView):
+    permission_classes = [IsClubDirectorOrReadOnly]
+
+    @extend_schema(
+        tags=TAGS_SESSIONS,
+        summary="A session with its tables and the rubber in play at each",
+        responses={200: SessionOut, **READ_ERRORS},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(SessionOut(_session(request, pk)).data)
+
+
+class SessionStartView(APIView):
+    permission_classes = [IsClubDirectorOrReadOnly]
+
+    @extend_schema(
+        tags=TAGS_SESSIONS,
+        summary="Start a planned session: every table gets its first rubber",
+        request=None,
+        responses={200: SessionOut, **WRITE_ERRORS, 409: E409},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        session = _session(request, pk, director=True)
+        services.session_start(session=session)
+        return Response(_session_out(session.pk))
+
+
+class SessionCloseView(APIView):
+    permission_classes = [IsClubDirectorOrReadOnly]
+
+    @extend_schema(
+        tags=TAGS_SESSIONS,
+        summary="Close a running session: rubbers in play close as unfinished (RULES 2.6)",
+        request=None,
+        responses={200: SessionOut, **WRITE_ERRORS, 409: E409},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        session = _session(request, pk, director=True)
+        services.session_close(session=session)
+        return Response(_session_out(session.pk))
+
+
+class AheadIn(serializers.Serializer):
+    ahead = serializers.IntegerField(min_value=0, max_value=30, default=3)
+
+
+class TableRotationView(APIView):
+    permission_classes = [IsClubDirectorOrReadOnly]
+
+    @extend_schema(
+        tags=TAGS_SESSIONS,
+        summary="The rubber in play at a table and the seatings planned after it (RULES 6)",
+        parameters=[
+            OpenApiParameter(
+                "ahead", int, description="How many rubbers to plan ahead (0-30, default 3)."
+            )
+        ],
+        responses={200: SeatingOut(many=True), 400: E400, **READ_ERRORS},
+    )
+    def get(self, request: Request, pk: int, number: int) -> Response:
+        session = _session(request, pk)
+        table = _table(session, number)
+        params = AheadIn(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        seatings = services.table_rotation(table=table, ahead=params.validated_data["ahead"])
+        return Response(SeatingOut(seatings, many=True).data)
+
+
+class TablePlayersView(APIView):
+    """Late arrivals and early leavers: the rotation is re-planned from the next rubber."""
+
+    permission_classes = [IsClubDirectorOrReadOnly]
+
+    def _parse(self, request: Request, session: Session) -> Player:
+        raw = request.data if request.data else request.query_params
+        data = TablePlayerIn(data=raw, context={"club": session.club})
+        data.is_valid(raise_exception=True)
+        return data.validated_data["player"]
+
+    @extend_schema(
+        tags=TAGS_SESSIONS,
+        summary="Seat a late arrival at a table (director only)",
+        request=TablePlayerIn,
+        responses={201: TableOut, **WRITE_ERRORS, 409: E409},
+    )
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        session = _session(request, pk, director=True)
+        table = _table(session, number)
+        player = self._parse(request, session)
+        services.table_add_player(table=table, player=player)
+        return Response(TableOut(_table(session, number)).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        tags=TAGS_SESSIONS,
+        summary="An early leaver leaves a table after the rubber in play (director only)",
+        request=TablePlayerIn,
+        parameters=[
+            OpenApiParameter(
+                "player", int, description="The player id, when the client cannot send a body."
+            )
+        ],
+        responses={200: TableOut, **WRITE_ERRORS, 409: E409},
+    )
+    def delete(self, request: Request, pk: int, number: int) -> Response:
+        session = _session(request, pk, director=True)
+        table = _table(session, number)
+        player = self._parse(request, session)
+        services.table_remove_player(table=table, player=player)
+        return Response(TableOut(_table(session, number)).data)

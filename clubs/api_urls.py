@@ -1,0 +1,25 @@
+"""REST API v1 routes for clubs, players, sessions and tables (included under /api/v1/)."""
+
+from django.urls import path
+
+from . import api
+
+urlpatterns = [
+    path("clubs/", api.ClubListView.as_view(), name="api-clubs"),
+    path("clubs/<slug:slug>/", api.ClubDetailView.as_view(), name="api-club"),
+    path("clubs/<slug:slug>/players/", api.PlayerListView.as_view(), name="api-club-players"),
+    path("clubs/<slug:slug>/sessions/", api.SessionListView.as_view(), name="api-club-sessions"),
+    path("sessions/<int:pk>/", api.SessionDetailView.as_view(), name="api-session"),
+    path("sessions/<int:pk>/start", api.SessionStartView.as_view(), name="api-session-start"),
+    path("sessions/<int:pk>/close", api.SessionCloseView.as_view(), name="api-session-close"),
+    path(
+        "sessions/<int:pk>/tables/<int:number>/rotation",
+        api.TableRotationView.as_view(),
+        name="api-table-rotation",
+    ),
+    path(
+        "sessions/<int:pk>/tables/<int:number>/players",
+        api.TablePlayersView.as_view(),
+        name="api-table-players",
+    ),
+]

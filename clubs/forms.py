@@ -1,0 +1,120 @@
+"""Forms of the club pages: they validate input; the services write."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from .models import PRESET_CHOICES, Club, Player, Session
+
+#: Slugs that would hide a page under /clubs/.
+RESERVED_SLUGS = frozenset({"new"})
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    slug = forms.SlugField(
+        label=_("Web address"),
+        max_length=50,
+        help_text=_("Letters, digits and hyphens: /clubs/<address>/"),
+    )
+    public = forms.BooleanField(
+        label=_("Public: anyone may read the sessions and leaderboard"),
+        required=False,
+        initial=True,
+    )
+    rules_preset = forms.ChoiceField(
+        label=_("House rules"),
+        choices=[(name, name) for name in PRESET_CHOICES],
+        initial="acbl",
+        help_text=_("acbl: today's laws; old_code: 1993-era penalties; see the rules page."),
+    )
+    default_stake = forms.DecimalField(
+        label=_("Default stake per hundred"),
+        max_digits=8,
+        decimal_places=2,
+        min_value=Decimal("0"),
+        initial=Decimal("0.00"),
+    )
+    currency = forms.CharField(label=_("Currency"), min_length=3, max_length=3, initial="EUR")
+
+    def clean_slug(self) -> str:
+        slug: str = self.cleaned_data["slug"].lower()
+        if slug in RESERVED_SLUGS:
+            raise forms.ValidationError(_("This address is reserved; choose another."))
+        if Club.objects.filter(slug=slug).exists():
+            raise forms.ValidationError(_("A club with this address already exists."))
+        return slug
+
+    def clean_currency(self) -> str:
+        return self.cleaned_data["currency"].upper()
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=80)
+    username = forms.RegexField(
+        label=_("Login (optional)"),
+        regex=r"^[\w.@+-]+\Z",
+        max_length=150,
+        required=False,
+        help_text=_("Create a login so the player can enter their own results."),
+    )
+    password = forms.CharField(
+        label=_("Password for the new login"),
+        required=False,
+        widget=forms.PasswordInput(render_value=False),
+        max_length=128,
+    )
+    director = forms.BooleanField(label=_("Make this login a director"), required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("director") and not data.get("username"):
+            self.add_error("director", _("A director needs a login: give a username."))
+        if data.get("password") and not data.get("username"):
+            self.add_error("password", _("A password needs a username to go with it."))
+        return data
+
+
+class SessionForm(forms.Form):
+    """Tonight's session: pick who is here; the tables are suggested from the count."""
+
+    date = forms.DateField(
+        label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    kind = forms.ChoiceField(label=_("Game"), choices=Session.Kind.choices)
+    movement = forms.ChoiceField(label=_("Movement"), choices=Session.Movement.choices)
+    stake_per_hundred = forms.DecimalField(
+        label=_("Stake per hundred"), max_digits=8, decimal_places=2, min_value=Decimal("0")
+    )
+    players = forms.ModelMultipleChoiceField(
+        label=_("Tonight's players"),
+        queryset=Player.objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        kwargs.setdefault(
+            "initial",
+            {
+                "date": timezone.localdate(),
+                "kind": Session.Kind.RUBBER,
+                "movement": Session.Movement.PIVOT,
+                "stake_per_hundred": club.default_stake,
+            },
+        )
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self.fields["players"].queryset = Player.objects.filter(club=club).order_by("name")
+
+
+class TablePlayerForm(forms.Form):
+    player = forms.ModelChoiceField(label=_("Player"), queryset=Player.objects.none())
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = Player.objects.filter(club=club).order_by("name")

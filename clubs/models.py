@@ -1,0 +1,246 @@
+"""Clubs, players, roles, sessions and tables (DESIGN.md: clubs/).
+
+Writes that change state go through named methods here or through `clubs.services`; views,
+serializers, admin and seeds call them.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from scoring.rules.options import PRESETS, HouseRules
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+
+class ClubQuerySet(models.QuerySet["Club"]):
+    def visible_to(self, user: AbstractBaseUser | AnonymousUser) -> ClubQuerySet:
+        """Public clubs, plus members-only clubs the user belongs to."""
+        if not user.is_authenticated:
+            return self.filter(public=True)
+        return self.filter(Q(public=True) | Q(memberships__user=user)).distinct()
+
+
+class Club(models.Model):
+    class Language(models.TextChoices):
+        EN = "en", "English"
+        IT = "it", "Italiano"
+
+    slug = models.SlugField(max_length=50, unique=True)
+    name = models.CharField(max_length=120)
+    public = models.BooleanField(
+        default=True, help_text="Anyone may read a public club's sessions and leaderboard."
+    )
+    rules_preset = models.CharField(max_length=30, default="acbl")
+    rules_overrides = models.JSONField(default=dict, blank=True)
+    default_stake = models.DecimalField(max_digits=8, decimal_places=2, default=Decimal("0.00"))
+    currency = models.CharField(max_length=3, default="EUR")
+    language = models.CharField(max_length=5, choices=Language.choices, default=Language.EN)
+    confirm_entries = models.BooleanField(
+        default=False, help_text="Ask an opponent to confirm each deal entered."
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = ClubQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(default_stake__gte=0), name="club_stake_not_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("clubs:home", args=[self.slug])
+
+    def house_rules(self) -> HouseRules:
+        """The rules in force: the preset with the club's overrides (RULES 'options')."""
+        return HouseRules.from_preset(self.rules_preset, self.rules_overrides)
+
+    def role_of(self, user: AbstractBaseUser | AnonymousUser) -> str | None:
+        if not user.is_authenticated:
+            return None
+        membership = self.memberships.filter(user=user).only("role").first()
+        return membership.role if membership else None
+
+    def is_director(self, user: AbstractBaseUser | AnonymousUser) -> bool:
+        return self.role_of(user) == Membership.Role.DIRECTOR
+
+    def is_member(self, user: AbstractBaseUser | AnonymousUser) -> bool:
+        return self.role_of(user) is not None
+
+    def can_read(self, user: AbstractBaseUser | AnonymousUser) -> bool:
+        return self.public or self.is_member(user)
+
+
+class Membership(models.Model):
+    """A login's role in one club."""
+
+    class Role(models.TextChoices):
+        DIRECTOR = "director", "Director"
+        PLAYER = "player", "Player"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="one_role_per_club"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.role} of {self.club}"
+
+
+class Player(models.Model):
+    """A person in a club; optionally linked to a login so they can enter results."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=80)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="players",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="unique_player_name_in_club"),
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=Q(user__isnull=False),
+                name="one_player_per_login_in_club",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Session(models.Model):
+    """One club evening."""
+
+    class Kind(models.TextChoices):
+        RUBBER = "rubber", "Rubber bridge"
+        CHICAGO = "chicago", "Chicago"
+
+    class Movement(models.TextChoices):
+        PIVOT = "pivot", "Pivot"
+        FIXED = "fixed", "Fixed partners"
+        CUT_IN = "cut-in", "Cut-in"
+
+    class Status(models.TextChoices):
+        PLANNED = "planned", "Planned"
+        RUNNING = "running", "Running"
+        CLOSED = "closed", "Closed"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sessions")
+    date = models.DateField()
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.RUBBER)
+    movement = models.CharField(max_length=10, choices=Movement.choices, default=Movement.PIVOT)
+    stake_per_hundred = models.DecimalField(
+        max_digits=8, decimal_places=2, default=Decimal("0.00")
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
+    rules = models.JSONField(default=dict, help_text="The house rules in force, copied at creation.")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        indexes = [models.Index(fields=["club", "date"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(stake_per_hundred__gte=0), name="session_stake_not_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.date} ({self.get_kind_display()})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("clubs:session", args=[self.club.slug, self.pk])
+
+    def house_rules(self) -> HouseRules:
+        return HouseRules.from_dict(self.rules)
+
+    @property
+    def is_closed(self) -> bool:
+        return self.status == self.Status.CLOSED
+
+
+class Table(models.Model):
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="unique_table_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.number}"
+
+    def present_players(self) -> list[Player]:
+        """The players now at the table, in order of precedence (RULES 6.2)."""
+        return [
+            seat.player
+            for seat in sorted(self.seats.all(), key=lambda s: s.position)
+            if seat.active
+        ]
+
+
+class TableSeat(models.Model):
+    """A player's place at a table in order of precedence (the first is the pivot/first dealer).
+
+    A player who leaves is marked inactive rather than deleted, so the evening's history stays.
+    """
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="table_seats")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="table_seats")
+    position = models.PositiveSmallIntegerField()
+    active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            # A player sits at one table per session (a move updates the row).
+            models.UniqueConstraint(fields=["session", "player"], name="one_table_per_player"),
+            models.UniqueConstraint(fields=["table", "position"], name="unique_precedence"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.table}"
+
+
+def house_rules_options(preset: str, overrides: dict[str, Any]) -> dict[str, Any]:
+    """Validate a preset and overrides; return the full options dict (raises ScoringError)."""
+    return HouseRules.from_preset(preset, overrides).to_dict()
+
+
+PRESET_CHOICES = sorted(PRESETS)

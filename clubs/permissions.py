@@ -1,0 +1,111 @@
+"""Who may read and who may manage a club: one policy for pages and the API.
+
+The policy (docs/api.md, "Permissions"):
+
+- A public club, its players, sessions, standings and leaderboard are readable by anyone.
+- A members-only club is readable by its members only. To everyone else it does not exist:
+  pages and the API answer 404, exactly as for a slug or id that was never created, so its
+  existence does not leak.
+- Only the club's directors change anything. A signed-in user who may read the club but is
+  not one of its directors gets 403; an anonymous write gets 401 (API) or the sign-in page
+  (pages) before anything is looked up.
+
+Other apps reuse these helpers: `can_read_club`, `is_director`, `is_member`,
+`get_club_for_user`, `get_session_for_user`, `check_club_access` and the DRF permission class
+`IsClubDirectorOrReadOnly`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest
+from rest_framework import permissions
+
+from .models import Club, Membership, Session
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+    User = AbstractBaseUser | AnonymousUser
+
+
+def role_in_club(user: User, club: Club) -> str | None:
+    """The user's role in the club ("director", "player") or None (one query, none if anonymous)."""
+    return club.role_of(user)
+
+
+def is_member(user: User, club: Club) -> bool:
+    return role_in_club(user, club) is not None
+
+
+def is_director(user: User, club: Club) -> bool:
+    return role_in_club(user, club) == Membership.Role.DIRECTOR
+
+
+def can_read_club(user: User, club: Club) -> bool:
+    """Public clubs are readable by anyone; members-only clubs by their members."""
+    return club.public or is_member(user, club)
+
+
+def check_club_access(user: User, club: Club, *, director: bool = False) -> None:
+    """Raise Http404 when the user may not read the club, PermissionDenied when they may read it
+    but `director` is asked and they are not one of its directors."""
+    role = role_in_club(user, club)
+    if not club.public and role is None:
+        raise Http404("No such club.")
+    if director and role != Membership.Role.DIRECTOR:
+        raise PermissionDenied("Only a director of this club may do this.")
+
+
+def get_club_for_user(request: HttpRequest, slug: str, *, director: bool = False) -> Club:
+    """The club with this slug if the request's user may read it (or manage it, with
+    `director=True`); else Http404 / PermissionDenied as in `check_club_access`.
+
+    Pages that need a director are also `login_required`, so anonymous visitors are sent to the
+    sign-in page rather than shown 403.
+    """
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        raise Http404("No such club.")
+    check_club_access(request.user, club, director=director)
+    return club
+
+
+def get_session_for_user(request: HttpRequest, pk: int, *, director: bool = False) -> Session:
+    """The session with this id, checked against its club like `get_club_for_user`."""
+    session = Session.objects.select_related("club").filter(pk=pk).first()
+    if session is None:
+        raise Http404("No such session.")
+    check_club_access(request.user, session.club, director=director)
+    return session
+
+
+def club_of(obj: Any) -> Club:
+    """The club an object belongs to: a Club, or anything with `.club` or `.session.club`."""
+    if isinstance(obj, Club):
+        return obj
+    if hasattr(obj, "club"):
+        return obj.club
+    return obj.session.club
+
+
+class IsClubDirectorOrReadOnly(permissions.BasePermission):
+    """DRF permission: reads for whoever may read the object's club, writes for its directors.
+
+    Writes need a signed-in user (401 otherwise). Object checks answer 404 when the club is
+    hidden from the user and 403 for a reader who is not a director. Works for any object that
+    `club_of` understands (clubs, players, sessions, tables, rubbers via `.session`).
+    """
+
+    def has_permission(self, request: Any, view: Any) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return bool(request.user and request.user.is_authenticated)
+
+    def has_object_permission(self, request: Any, view: Any, obj: Any) -> bool:
+        check_club_access(
+            request.user, club_of(obj), director=request.method not in permissions.SAFE_METHODS
+        )
+        return True

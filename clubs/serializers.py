@@ -1,0 +1,228 @@
+"""Explicit input and output serializers of the clubs and sessions API (docs/api.md).
+
+Input serializers parse and validate the shape of a request; the rules of the domain (a table
+seats 4 to 6, one table per player, a valid house rule) are the services' and come back as
+`ValidationError` with field messages.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from .forms import RESERVED_SLUGS
+from .models import PRESET_CHOICES, Club, Player, Session, Table
+
+SEAT_NAMES = ("N", "E", "S", "W")
+
+
+# --- clubs -------------------------------------------------------------------------------------
+
+
+class ClubIn(serializers.Serializer):
+    slug = serializers.SlugField(max_length=50)
+    name = serializers.CharField(max_length=120)
+    public = serializers.BooleanField(default=True)
+    rules_preset = serializers.ChoiceField(choices=PRESET_CHOICES, default="acbl")
+    rules = serializers.DictField(
+        child=serializers.JSONField(),
+        default=dict,
+        help_text="House-rule options (RULES.md), e.g. {\"unfinished_partscore\": 50}.",
+    )
+    default_stake = serializers.DecimalField(
+        max_digits=8, decimal_places=2, min_value=Decimal("0"), default=Decimal("0.00")
+    )
+    currency = serializers.CharField(min_length=3, max_length=3, default="EUR")
+
+    def validate_slug(self, slug: str) -> str:
+        slug = slug.lower()
+        if slug in RESERVED_SLUGS:
+            raise serializers.ValidationError("This slug is reserved; choose another.")
+        return slug
+
+
+class ClubOut(serializers.ModelSerializer):
+    rules = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Club
+        fields = [
+            "slug",
+            "name",
+            "public",
+            "rules_preset",
+            "rules",
+            "default_stake",
+            "currency",
+            "created_at",
+        ]
+
+    @extend_schema_field({"type": "object", "additionalProperties": True})
+    def get_rules(self, club: Club) -> dict[str, Any]:
+        return club.house_rules().to_dict()
+
+
+# --- players -----------------------------------------------------------------------------------
+
+
+class PlayerIn(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    username = serializers.RegexField(
+        r"^[\w.@+-]+\Z",
+        max_length=150,
+        required=False,
+        allow_blank=True,
+        help_text="Link the player to this login (created if it does not exist).",
+    )
+    password = serializers.CharField(
+        max_length=128,
+        required=False,
+        allow_blank=True,
+        write_only=True,
+        style={"input_type": "password"},
+        help_text="The password of a new login; without one the login cannot sign in yet.",
+    )
+    director = serializers.BooleanField(
+        default=False, help_text="Make the linked login a director of the club."
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs.get("director") and not attrs.get("username"):
+            raise serializers.ValidationError(
+                {"director": ["A director needs a login: give a username."]}
+            )
+        if attrs.get("password") and not attrs.get("username"):
+            raise serializers.ValidationError(
+                {"password": ["A password needs a username to go with it."]}
+            )
+        return attrs
+
+
+class PlayerOut(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username", default=None, read_only=True)
+
+    class Meta:
+        model = Player
+        fields = ["id", "name", "username"]
+
+
+# --- sessions ----------------------------------------------------------------------------------
+
+
+class TableIn(serializers.Serializer):
+    players = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        help_text="Player ids in order of precedence (the first is the pivot); 4 to 6.",
+    )
+
+
+class SessionIn(serializers.Serializer):
+    date = serializers.DateField(help_text="YYYY-MM-DD")
+    kind = serializers.ChoiceField(choices=Session.Kind.choices, default=Session.Kind.RUBBER)
+    movement = serializers.ChoiceField(
+        choices=Session.Movement.choices, default=Session.Movement.PIVOT
+    )
+    stake_per_hundred = serializers.DecimalField(
+        max_digits=8,
+        decimal_places=2,
+        min_value=Decimal("0"),
+        required=False,
+        help_text="Money per hundred, a decimal string (default: the club's stake).",
+    )
+    tables = serializers.ListField(child=TableIn(), min_length=1, max_length=50)
+
+    def validate_tables(self, tables: list[dict[str, list[int]]]) -> list[list[Player]]:
+        """Turn ids into the club's players; an id of no player of this club is refused."""
+        club: Club = self.context["club"]
+        ids = {pk for table in tables for pk in table["players"]}
+        found = {p.pk: p for p in Player.objects.filter(club=club, pk__in=ids)}
+        missing = sorted(ids - set(found))
+        if missing:
+            raise serializers.ValidationError(
+                [f"Player {pk} is not a player of this club." for pk in missing]
+            )
+        return [[found[pk] for pk in table["players"]] for table in tables]
+
+
+class TablePlayerIn(serializers.Serializer):
+    player = serializers.IntegerField(min_value=1, help_text="A player id of the session's club.")
+
+    def validate_player(self, pk: int) -> Player:
+        club: Club = self.context["club"]
+        player = Player.objects.filter(club=club, pk=pk).first()
+        if player is None:
+            raise serializers.ValidationError(f"Player {pk} is not a player of this club.")
+        return player
+
+
+class SeatsOut(serializers.Serializer):
+    N = serializers.IntegerField()
+    E = serializers.IntegerField()
+    S = serializers.IntegerField()
+    W = serializers.IntegerField()
+
+
+class CurrentRubberOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+    seats = SeatsOut(source="seat_ids")
+    sitting_out = serializers.ListField(child=serializers.IntegerField())
+
+
+class TableOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    players = serializers.SerializerMethodField(
+        help_text="Player ids at the table now, in order of precedence."
+    )
+    current_rubber = serializers.SerializerMethodField()
+
+    def get_players(self, table: Table) -> list[int]:
+        return [p.pk for p in table.present_players()]
+
+    @extend_schema_field(CurrentRubberOut(allow_null=True))
+    def get_current_rubber(self, table: Table) -> dict[str, Any] | None:
+        rubbers = getattr(table, "rubbers_in_play", None)
+        if rubbers is None:
+            rubbers = list(table.rubbers.filter(status="in_play"))
+        if not rubbers:
+            return None
+        return CurrentRubberOut(rubbers[0]).data
+
+
+class SessionOut(serializers.ModelSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    tables = TableOut(many=True, read_only=True)
+
+    class Meta:
+        model = Session
+        fields = [
+            "id",
+            "club",
+            "date",
+            "kind",
+            "movement",
+            "stake_per_hundred",
+            "status",
+            "created_at",
+            "started_at",
+            "closed_at",
+            "tables",
+        ]
+
+
+class SeatingOut(serializers.Serializer):
+    rubber = serializers.IntegerField()
+    seats = SeatsOut()
+    sitting_out = serializers.ListField(child=serializers.IntegerField())
+
+
+class ErrorsOut(serializers.Serializer):
+    errors = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
+
+
+class DetailOut(serializers.Serializer):
+    detail = serializers.CharField()

@@ -1,0 +1,343 @@
+"""Workflows across apps: clubs, sessions, seating (CONVENTIONS.md rule 4).
+
+Each function is keyword-only, runs in one transaction and raises `ValidationError` (bad input,
+HTTP 400 with field messages) or `games.models.Conflict` (a state conflict, HTTP 409).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from scoring.rules import ScoringError
+from scoring.rules.rotation import Seating, plan
+
+from .models import Club, Membership, Player, Session, Table, TableSeat
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+    from games.models import Rubber
+
+MIN_AT_TABLE, MAX_AT_TABLE = 4, 6
+
+
+def club_create(
+    *,
+    slug: str,
+    name: str,
+    director: AbstractBaseUser,
+    public: bool = True,
+    rules_preset: str = "acbl",
+    rules: dict[str, Any] | None = None,
+    default_stake: Decimal = Decimal("0.00"),
+    currency: str = "EUR",
+) -> Club:
+    """Create a club; its creator becomes its director."""
+    from scoring.rules import HouseRules
+
+    try:
+        HouseRules.from_preset(rules_preset, rules or {})
+    except ScoringError as err:
+        raise ValidationError({"rules": [str(err)]}) from err
+    if Club.objects.filter(slug=slug).exists():
+        raise ValidationError({"slug": ["A club with this slug already exists."]})
+    with transaction.atomic():
+        club = Club.objects.create(
+            slug=slug,
+            name=name,
+            public=public,
+            rules_preset=rules_preset,
+            rules_overrides=rules or {},
+            default_stake=default_stake,
+            currency=currency,
+        )
+        Membership.objects.create(club=club, user=director, role=Membership.Role.DIRECTOR)
+    return club
+
+
+def player_create(
+    *,
+    club: Club,
+    name: str,
+    username: str | None = None,
+    password: str | None = None,
+    director: bool = False,
+) -> Player:
+    """Add a player to a club, optionally linked to a login (created when it does not exist).
+
+    A linked login becomes a member of the club (a player, or a director when asked).
+    """
+    name = name.strip()
+    if not name:
+        raise ValidationError({"name": ["A player needs a name."]})
+    if Player.objects.filter(club=club, name__iexact=name).exists():
+        raise ValidationError({"name": [f"{name!r} is already a player of this club."]})
+    with transaction.atomic():
+        user = None
+        if username:
+            user = _get_or_create_login(username=username, password=password)
+            if Player.objects.filter(club=club, user=user).exists():
+                raise ValidationError(
+                    {"username": [f"{username!r} is already linked to a player of this club."]}
+                )
+            role = Membership.Role.DIRECTOR if director else Membership.Role.PLAYER
+            membership, created = Membership.objects.get_or_create(
+                club=club, user=user, defaults={"role": role}
+            )
+            if not created and director and membership.role != Membership.Role.DIRECTOR:
+                membership.role = Membership.Role.DIRECTOR
+                membership.save(update_fields=["role"])
+        return Player.objects.create(club=club, name=name, user=user)
+
+
+def _get_or_create_login(*, username: str, password: str | None) -> AbstractBaseUser:
+    user_model = get_user_model()
+    user = user_model.objects.filter(username=username).first()
+    if user is not None:
+        return user
+    user = user_model(username=username)
+    if password:
+        from django.contrib.auth.password_validation import validate_password
+
+        try:
+            validate_password(password, user)
+        except ValidationError as err:
+            raise ValidationError({"password": err.messages}) from err
+        user.set_password(password)
+    else:
+        user.set_unusable_password()
+    user.save()
+    return user
+
+
+def membership_set_role(*, club: Club, user: AbstractBaseUser, role: str) -> Membership:
+    membership, _ = Membership.objects.update_or_create(
+        club=club, user=user, defaults={"role": role}
+    )
+    return membership
+
+
+def suggest_tables(count: int) -> list[int]:
+    """Table sizes for `count` players (RULES 6.2: four to six at a table).
+
+    As many tables of four as the count allows, the extra players spread one per table
+    (9 → [5, 4], 11 → [6, 5]). Seven cannot be seated (one table of six leaves one out):
+    the answer is then [] and the page says why.
+    """
+    tables = count // MIN_AT_TABLE
+    extra = count - tables * MIN_AT_TABLE
+    if tables == 0 or extra > tables * (MAX_AT_TABLE - MIN_AT_TABLE):
+        return []
+    sizes = [MIN_AT_TABLE] * tables
+    for i in range(extra):
+        sizes[i % tables] += 1
+    return sizes
+
+
+def session_create(
+    *,
+    club: Club,
+    date: datetime.date,
+    kind: str = Session.Kind.RUBBER,
+    movement: str = Session.Movement.PIVOT,
+    stake_per_hundred: Decimal | None = None,
+    tables: Sequence[Sequence[Player]],
+    created_by: AbstractBaseUser | None = None,
+) -> Session:
+    """Plan a session: tables of 4–6 players in order of precedence (RULES 6.2)."""
+    errors: dict[str, list[str]] = {}
+    if not tables:
+        errors["tables"] = ["A session needs at least one table."]
+    seen: dict[int, int] = {}
+    for number, players in enumerate(tables, start=1):
+        if not MIN_AT_TABLE <= len(players) <= MAX_AT_TABLE:
+            errors.setdefault("tables", []).append(
+                f"Table {number} has {len(players)} players; a table seats 4 to 6 (RULES 6.2)."
+            )
+        for player in players:
+            if player.club_id != club.pk:
+                errors.setdefault("tables", []).append(
+                    f"Player {player.pk} is not a player of this club."
+                )
+            if player.pk in seen:
+                errors.setdefault("tables", []).append(
+                    f"{player.name} is at table {seen[player.pk]} and table {number}; "
+                    "a player sits at one table."
+                )
+            seen[player.pk] = number
+    if movement == Session.Movement.FIXED and any(len(p) != MIN_AT_TABLE for p in tables):
+        errors.setdefault("movement", []).append(
+            "Fixed partnerships need exactly four players at every table."
+        )
+    if errors:
+        raise ValidationError(errors)
+    stake = club.default_stake if stake_per_hundred is None else stake_per_hundred
+    with transaction.atomic():
+        session = Session.objects.create(
+            club=club,
+            date=date,
+            kind=kind,
+            movement=movement,
+            stake_per_hundred=stake,
+            rules=club.house_rules().to_dict(),
+            created_by=created_by,
+        )
+        for number, players in enumerate(tables, start=1):
+            table = Table.objects.create(session=session, number=number)
+            TableSeat.objects.bulk_create(
+                TableSeat(session=session, table=table, player=player, position=position)
+                for position, player in enumerate(players)
+            )
+    return session
+
+
+def session_start(*, session: Session) -> Session:
+    """Start a planned session: every table gets its first rubber, seated by the rotation."""
+    with transaction.atomic():
+        locked = Session.objects.select_for_update().get(pk=session.pk)
+        if locked.status != Session.Status.PLANNED:
+            raise _conflict(f"The session is already {locked.get_status_display().lower()}.")
+        locked.status = Session.Status.RUNNING
+        locked.started_at = timezone.now()
+        locked.save(update_fields=["status", "started_at"])
+        for table in locked.tables.prefetch_related("seats__player"):
+            table_start_next_rubber(table=table)
+    _queue_refresh(locked.pk)
+    session.refresh_from_db()
+    return session
+
+
+def session_close(*, session: Session) -> Session:
+    """Close a session: rubbers still in play close as unfinished (RULES 2.6, 8.4)."""
+    from games.models import Rubber
+
+    with transaction.atomic():
+        locked = Session.objects.select_for_update().get(pk=session.pk)
+        if locked.status == Session.Status.CLOSED:
+            raise _conflict("The session is already closed.")
+        if locked.status == Session.Status.PLANNED:
+            raise _conflict("The session has not started; delete it instead of closing it.")
+        for rubber in Rubber.objects.filter(session=locked).in_play():
+            if rubber.deals.exists():
+                rubber.close_unfinished()
+            else:
+                # A rubber with no deal was never played: it is withdrawn, not scored.
+                rubber.delete()
+        locked.status = Session.Status.CLOSED
+        locked.closed_at = timezone.now()
+        locked.save(update_fields=["status", "closed_at"])
+    _queue_refresh(locked.pk)
+    session.refresh_from_db()
+    return session
+
+
+def table_history(table: Table) -> list[Seating]:
+    """The seatings already played (or in play) at a table, as the rotation sees them."""
+    return [
+        Seating(rubber=r.number, seats=r.seat_ids, sitting_out=tuple(r.sitting_out))
+        for r in table.rubbers.order_by("number")
+    ]
+
+
+def table_rotation(*, table: Table, ahead: int = 3) -> list[Seating]:
+    """The rubbers in play and ahead at a table: the current one, then `ahead` planned ones."""
+    history = table_history(table)
+    players = [p.pk for p in table.present_players()]
+    session = table.session
+    current = [s for s in history if s.rubber == history[-1].rubber] if history else []
+    if session.status == Session.Status.CLOSED:
+        return current
+    planned = plan(players, ahead, movement=session.movement, history=history)
+    return current + planned
+
+
+def table_start_next_rubber(*, table: Table) -> Rubber:
+    """Seat the next rubber at a table by the rotation (RULES 6)."""
+    from games.models import Rubber
+
+    history = table_history(table)
+    players = [p.pk for p in table.present_players()]
+    seating = plan(players, 1, movement=table.session.movement, history=history)[0]
+    seats = seating.seats
+    return Rubber.objects.create(
+        session_id=table.session_id,
+        table=table,
+        number=seating.rubber,
+        north_id=seats["N"],
+        east_id=seats["E"],
+        south_id=seats["S"],
+        west_id=seats["W"],
+        sitting_out=list(seating.sitting_out),
+        rules=table.session.rules,
+    )
+
+
+def table_add_player(*, table: Table, player: Player) -> TableSeat:
+    """A late arrival joins a table; the rotation is re-planned from the next rubber."""
+    session = table.session
+    if session.is_closed:
+        raise _conflict("The session is closed.")
+    if player.club_id != session.club_id:
+        raise ValidationError({"player": ["This player is not a player of this club."]})
+    with transaction.atomic():
+        seats = list(table.seats.select_for_update())
+        if sum(s.active for s in seats) >= MAX_AT_TABLE:
+            raise ValidationError({"player": ["A table seats at most six players (RULES 6.2)."]})
+        existing = TableSeat.objects.filter(session=session, player=player).first()
+        if existing and existing.active:
+            raise ValidationError(
+                {"player": [f"{player.name} already sits at table {existing.table.number}."]}
+            )
+        position = max((s.position for s in seats), default=-1) + 1
+        try:
+            if existing:
+                existing.table = table
+                existing.position = position
+                existing.active = True
+                existing.save(update_fields=["table", "position", "active"])
+                return existing
+            return TableSeat.objects.create(
+                session=session, table=table, player=player, position=position
+            )
+        except IntegrityError as err:
+            raise _conflict("Someone changed this table at the same time; try again.") from err
+
+
+def table_remove_player(*, table: Table, player: Player) -> None:
+    """An early leaver leaves after the current rubber; nothing already played changes.
+
+    The rubber in play keeps its seats (the player finishes it or the director closes it);
+    the rotation is re-planned from the next rubber without them.
+    """
+    if table.session.is_closed:
+        raise _conflict("The session is closed.")
+    with transaction.atomic():
+        seat = table.seats.select_for_update().filter(player=player, active=True).first()
+        if seat is None:
+            raise ValidationError({"player": [f"{player.name} does not sit at this table."]})
+        if table.seats.filter(active=True).count() <= MIN_AT_TABLE:
+            raise ValidationError(
+                {"player": ["A table needs at least four players (RULES 6.2); add one first."]}
+            )
+        seat.active = False
+        seat.save(update_fields=["active"])
+
+
+def _conflict(message: str) -> Exception:
+    from games.models import Conflict
+
+    return Conflict(message)
+
+
+def _queue_refresh(session_id: int) -> None:
+    from scoring.services import queue_session_refresh
+
+    queue_session_refresh(session_id)

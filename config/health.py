@@ -1,0 +1,81 @@
+"""`GET /healthz`: the state of the database, the cache and the Celery broker.
+
+200 while the database answers; a dead cache or broker is reported but not fatal, because entry
+keeps working without them (standings turn stale and converge later).
+"""
+
+import time
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+
+def _check_database() -> dict[str, Any]:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception as exc:  # any driver error means "down"
+        return {"ok": False, "error": exc.__class__.__name__}
+    return {"ok": True, "vendor": connection.vendor}
+
+
+def _check_cache() -> dict[str, Any]:
+    key = "healthz:probe"
+    try:
+        cache.set(key, "1", 5)
+        ok = cache.get(key) == "1"
+    except Exception as exc:
+        return {"ok": False, "error": exc.__class__.__name__}
+    backend = settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
+    return {"ok": ok, "backend": backend}
+
+
+def _check_broker() -> dict[str, Any]:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return {"ok": True, "mode": "eager"}
+    from config.celery import app
+
+    try:
+        with app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=1)
+    except Exception as exc:
+        return {"ok": False, "mode": "broker", "error": exc.__class__.__name__}
+    return {"ok": True, "mode": "broker"}
+
+
+def _worker_heartbeat() -> dict[str, Any]:
+    """When a Celery worker last ran the heartbeat task (informational, never fatal)."""
+    from scoring.models import WorkerHeartbeat
+
+    try:
+        beat = WorkerHeartbeat.objects.filter(name="default").first()
+    except Exception as exc:
+        return {"error": exc.__class__.__name__}
+    return {"last_beat": beat.beat_at.isoformat() if beat else None}
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    started = time.perf_counter()
+    checks = {
+        "database": _check_database(),
+        "cache": _check_cache(),
+        "broker": _check_broker(),
+    }
+    status = 200 if checks["database"]["ok"] else 503
+    body = {
+        "status": "ok" if all(c["ok"] for c in checks.values()) else "degraded",
+        **checks,
+        "worker": _worker_heartbeat() if checks["database"]["ok"] else {},
+        "elapsed_ms": round((time.perf_counter() - started) * 1000, 1),
+    }
+    if status != 200:
+        body["status"] = "down"
+    return JsonResponse(body, status=status)

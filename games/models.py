@@ -1,0 +1,516 @@
+"""Rubbers and deals (DESIGN.md: games/).
+
+The scoresheet is never stored: it is the scoring engine applied to the ordered deals
+(RULES 8.2). Deals change only through `Rubber.record_deal`, `Deal.correct` and
+`Rubber.close_unfinished`; every change is kept by django-simple-history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.db import models, transaction
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+from simple_history.models import HistoricalRecords
+
+from clubs.models import Player, Session, Table
+from scoring.rules import (
+    Contract,
+    DealInput,
+    Honours,
+    HouseRules,
+    RubberScore,
+    ScoringError,
+    Side,
+    score_rubber,
+)
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+SEATS = ("N", "E", "S", "W")
+SEAT_SIDE = {"N": Side.NS, "S": Side.NS, "E": Side.EW, "W": Side.EW}
+
+
+class Conflict(Exception):
+    """A write that contradicts what is stored (HTTP 409): explain it in the message."""
+
+
+class RubberQuerySet(models.QuerySet["Rubber"]):
+    def with_deals(self) -> RubberQuerySet:
+        deals = Deal.objects.select_related("entered_by", "confirmed_by").order_by("number")
+        return self.select_related(
+            "table", "session__club", "north", "east", "south", "west"
+        ).prefetch_related(models.Prefetch("deals", queryset=deals))
+
+    def in_play(self) -> RubberQuerySet:
+        return self.filter(status=Rubber.Status.IN_PLAY)
+
+
+class Rubber(models.Model):
+    class Status(models.TextChoices):
+        IN_PLAY = "in_play", "In play"
+        COMPLETE = "complete", "Complete"
+        UNFINISHED = "unfinished", "Unfinished"
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="rubbers")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rubbers")
+    number = models.PositiveSmallIntegerField(help_text="The rubber's number at its table.")
+    north = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    east = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    south = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    west = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    sitting_out = models.JSONField(default=list, blank=True, help_text="Player ids sitting out.")
+    rules = models.JSONField(default=dict, help_text="The house rules this rubber is scored under.")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PLAY)
+    started_at = models.DateTimeField(default=timezone.now)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    objects = RubberQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="unique_rubber_number"),
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(status="in_play"),
+                name="one_rubber_in_play_per_table",
+            ),
+        ]
+        indexes = [models.Index(fields=["session", "status"])]
+
+    def __str__(self) -> str:
+        return f"Rubber {self.number}, {self.table}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:rubber", args=[self.pk])
+
+    # --- reading -------------------------------------------------------------------------------
+
+    @property
+    def seats(self) -> dict[str, Player]:
+        return {"N": self.north, "E": self.east, "S": self.south, "W": self.west}
+
+    @property
+    def seat_ids(self) -> dict[str, int]:
+        return {
+            "N": self.north_id,
+            "E": self.east_id,
+            "S": self.south_id,
+            "W": self.west_id,
+        }
+
+    def seat_of(self, player: Player) -> str | None:
+        for seat, player_id in self.seat_ids.items():
+            if player_id == player.pk:
+                return seat
+        return None
+
+    def house_rules(self) -> HouseRules:
+        return HouseRules.from_dict(self.rules)
+
+    def ordered_deals(self) -> list[Deal]:
+        return sorted(self.deals.all(), key=lambda d: d.number)
+
+    def scoresheet(self, deals: Sequence[Deal] | None = None) -> RubberScore:
+        """The scoresheet, derived from the ordered deals (RULES 8.2)."""
+        deals = self.ordered_deals() if deals is None else deals
+        return score_rubber(
+            [d.as_input() for d in deals],
+            closed=self.status == self.Status.UNFINISHED,
+            options=self.house_rules(),
+        )
+
+    def running_totals(self, deals: Sequence[Deal] | None = None) -> list[tuple[int, int, int]]:
+        """(deal number, NS total, EW total) after each deal, each from the engine's own sheet
+        of the deals so far (end-of-rubber bonuses appear on the last line only)."""
+        deals = self.ordered_deals() if deals is None else deals
+        inputs = [d.as_input() for d in deals]
+        rules = self.house_rules()
+        totals = []
+        for n, deal in enumerate(deals, start=1):
+            closed = self.status == self.Status.UNFINISHED and n == len(deals)
+            sheet = score_rubber(inputs[:n], closed=closed, options=rules)
+            totals.append((deal.number, sheet.totals[Side.NS], sheet.totals[Side.EW]))
+        return totals
+
+    # --- writing -------------------------------------------------------------------------------
+
+    def record_deal(
+        self,
+        *,
+        number: int,
+        contract: str,
+        declarer: str | None,
+        tricks: int | None,
+        honours_side: str | None = None,
+        honours_points: int | None = None,
+        entered_by: AbstractBaseUser | None,
+    ) -> tuple[Deal, bool]:
+        """Record deal `number` of this rubber; return (deal, created).
+
+        A retry of the same deal is harmless (created False, nothing changes); other content for
+        an existing number, a gap in the numbering, a finished rubber or a closed session raise
+        `Conflict` (RULES 8.1). Impossible results raise `ScoringError` naming the rule.
+        When the deal completes the rubber the next rubber starts, seated by the rotation.
+        """
+        fields = DealFields.build(
+            contract=contract,
+            declarer=declarer,
+            tricks=tricks,
+            honours_side=honours_side,
+            honours_points=honours_points,
+        )
+        with transaction.atomic():
+            rubber = Rubber.objects.select_for_update().select_related("session").get(pk=self.pk)
+            deals = list(rubber.deals.order_by("number"))
+            existing = next((d for d in deals if d.number == number), None)
+            if existing is not None:
+                if existing.fields() == fields:
+                    return existing, False
+                raise Conflict(
+                    f"Deal {number} of this rubber is already recorded as {existing.summary()}; "
+                    "correct it instead (PATCH with its version)."
+                )
+            rubber._check_open_for_entry()
+            expected = len(deals) + 1
+            if number != expected:
+                raise Conflict(f"The next deal of this rubber is number {expected}, not {number}.")
+            deal = Deal(rubber=rubber, number=number, entered_by=entered_by, **fields.as_kwargs())
+            sheet = rubber._rescore([*deals, deal])
+            if entered_by is not None:
+                deal._history_user = entered_by
+            deal._change_reason = "entered"
+            deal.save()
+            rubber._apply_completion(sheet)
+        _queue_refresh(rubber.session_id)
+        self.refresh_from_db()
+        return deal, True
+
+    def close_unfinished(self) -> None:
+        """Close a rubber still in play when play stops (RULES 2.6, RULES 8.4)."""
+        with transaction.atomic():
+            locked = Rubber.objects.select_for_update().get(pk=self.pk)
+            if locked.status != self.Status.IN_PLAY:
+                return
+            locked.status = self.Status.UNFINISHED
+            locked.ended_at = timezone.now()
+            locked.save(update_fields=["status", "ended_at"])
+        _queue_refresh(self.session_id)
+        self.status, self.ended_at = locked.status, locked.ended_at
+
+    def _check_open_for_entry(self) -> None:
+        if self.session.status == Session.Status.CLOSED:
+            raise Conflict("The session is closed: its results are final.")
+        if self.session.status != Session.Status.RUNNING:
+            raise Conflict("The session has not started yet.")
+        if self.status != self.Status.IN_PLAY:
+            raise Conflict(
+                f"Rubber {self.number} is {self.get_status_display().lower()}: "
+                "a deal after the end of a rubber belongs to the next rubber (RULES 8.1)."
+            )
+
+    def _rescore(self, deals: Sequence[Deal]) -> RubberScore:
+        """Score the rubber with these deals; errors name the deal's own field."""
+        try:
+            return score_rubber(
+                [d.as_input() for d in deals], closed=False, options=self.house_rules()
+            )
+        except ScoringError as err:
+            if err.field.startswith("deals[") and "." in err.field:
+                err.field = err.field.split(".", 1)[1]
+            raise
+
+    def _rescore_for_correction(self, deals: list[Deal]) -> RubberScore:
+        try:
+            sheet = self._rescore(deals)
+        except ScoringError as err:
+            if err.rule in ("RULES 2.4", "RULES 8.1"):
+                raise Conflict(
+                    "This correction would end the rubber before its last deal; the later deals "
+                    "would belong to the next rubber. Correct those deals first."
+                ) from err
+            raise
+        nxt = Rubber.objects.filter(table_id=self.table_id, number=self.number + 1).first()
+        if self.status == self.Status.COMPLETE and not sheet.rubber_complete:
+            if nxt is not None and nxt.deals.exists():
+                raise Conflict(
+                    f"This correction reopens rubber {self.number}, but rubber {nxt.number} "
+                    "at this table already has deals. Correct those first."
+                )
+            if nxt is not None:
+                nxt.delete()
+            self.status = self.Status.IN_PLAY
+            self.ended_at = None
+            self.save(update_fields=["status", "ended_at"])
+        elif self.status == self.Status.IN_PLAY and sheet.rubber_complete:
+            self._apply_completion(sheet)
+        return sheet
+
+    def _apply_completion(self, sheet: RubberScore) -> Rubber | None:
+        """When the scoresheet says the rubber is over, finish it and seat the next one."""
+        if not sheet.rubber_complete or self.status != self.Status.IN_PLAY:
+            return None
+        self.status = self.Status.COMPLETE
+        self.ended_at = timezone.now()
+        self.save(update_fields=["status", "ended_at"])
+        from clubs.services import table_start_next_rubber
+
+        return table_start_next_rubber(table=self.table)
+
+    def entering_seat(self, deal: Deal) -> str | None:
+        """The seat of the player who entered `deal`, if they sit in this rubber."""
+        if deal.entered_by_id is None:
+            return None
+        player = Player.objects.filter(club_id=self.session.club_id, user_id=deal.entered_by_id)
+        found = player.only("id").first()
+        return None if found is None else self.seat_of(found)
+
+    def next_rubber(self) -> Rubber | None:
+        return (
+            Rubber.objects.filter(table_id=self.table_id, number=self.number + 1)
+            .only("id")
+            .first()
+        )
+
+
+@dataclass(frozen=True)
+class DealFields:
+    """The facts of one deal as entered, normalised (validated by the scoring engine)."""
+
+    contract: str
+    declarer: str
+    tricks: int | None
+    honours_side: str
+    honours_points: int | None
+
+    @classmethod
+    def build(
+        cls,
+        *,
+        contract: str,
+        declarer: str | None,
+        tricks: int | None,
+        honours_side: str | None,
+        honours_points: int | None,
+    ) -> DealFields:
+        parsed = Contract.parse(contract or "")
+        declarer = (declarer or "").upper()
+        if declarer and declarer not in SEATS:
+            raise ScoringError("declarer", f"{declarer!r} is not a seat (N, E, S or W)", None)
+        fields = cls(
+            contract=str(parsed),
+            declarer=declarer,
+            tricks=tricks,
+            honours_side=(honours_side or "").upper(),
+            honours_points=honours_points,
+        )
+        fields.as_input()  # validates the combination (RULES 1, 3.6)
+        return fields
+
+    def as_input(self) -> DealInput:
+        honours = None
+        if self.honours_side or self.honours_points is not None:
+            if not self.honours_side:
+                raise ScoringError("honours_side", "is required with honours points", "RULES 3.6")
+            honours = Honours(Side.parse(self.honours_side, "honours_side"), self.honours_points)
+        return DealInput.create(
+            self.contract,
+            SEAT_SIDE[self.declarer] if self.declarer else None,
+            self.tricks,
+            honours,
+        )
+
+    def as_kwargs(self) -> dict[str, Any]:
+        return {
+            "contract": self.contract,
+            "declarer": self.declarer,
+            "tricks": self.tricks,
+            "honours_side": self.honours_side,
+            "honours_points": self.honours_points,
+        }
+
+
+class Deal(models.Model):
+    class HonoursSide(models.TextChoices):
+        NONE = "", "None"
+        NS = "NS", "NS"
+        EW = "EW", "EW"
+
+    rubber = models.ForeignKey(Rubber, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveSmallIntegerField()
+    contract = models.CharField(max_length=6, help_text="1C … 7NTXX or pass")
+    declarer = models.CharField(max_length=1, blank=True, help_text="N, E, S or W; blank on a pass")
+    tricks = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Tricks won by the declaring side"
+    )
+    honours_side = models.CharField(
+        max_length=2, blank=True, choices=HonoursSide.choices, default=HonoursSide.NONE
+    )
+    honours_points = models.PositiveSmallIntegerField(null=True, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    entered_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+    version = models.PositiveIntegerField(default=1)
+    confirmed_by = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["rubber", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["rubber", "number"], name="unique_deal_number"),
+            models.CheckConstraint(
+                condition=Q(tricks__isnull=True) | Q(tricks__range=(0, 13)),
+                name="tricks_0_to_13",
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="deal_number_from_1"),
+            models.CheckConstraint(
+                condition=(
+                    Q(contract="pass", declarer="", tricks__isnull=True, honours_side="")
+                    | (
+                        ~Q(contract="pass")
+                        & Q(declarer__in=SEATS)
+                        & Q(tricks__isnull=False)
+                    )
+                ),
+                name="pass_has_no_declarer_or_tricks",
+            ),
+            models.CheckConstraint(
+                condition=Q(honours_side="", honours_points__isnull=True)
+                | (Q(honours_side__in=["NS", "EW"]) & Q(honours_points__in=[100, 150])),
+                name="honours_side_and_points_together",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Deal {self.number}: {self.summary()}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:rubber", args=[self.rubber_id]) + f"#deal-{self.number}"
+
+    def fields(self) -> DealFields:
+        return DealFields(
+            contract=self.contract,
+            declarer=self.declarer,
+            tricks=self.tricks,
+            honours_side=self.honours_side,
+            honours_points=self.honours_points,
+        )
+
+    def as_input(self) -> DealInput:
+        return self.fields().as_input()
+
+    def summary(self) -> str:
+        if self.contract == "pass":
+            return "passed out"
+        text = f"{self.contract} by {self.declarer}, {self.tricks} tricks"
+        if self.honours_side:
+            text += f", honours {self.honours_points} to {self.honours_side}"
+        return text
+
+    def correct(
+        self,
+        *,
+        version: int,
+        changed_by: AbstractBaseUser | None,
+        **changes: Any,
+    ) -> Deal:
+        """Correct this deal; the whole rubber is re-scored from its deals (RULES 8.2).
+
+        A stale `version` raises Conflict. When the correction moves the rubber's end, the
+        rubbers after it are handled explicitly: an empty next rubber is withdrawn and this one
+        reopened; if the next rubber already has deals, or deals would fall after the new end,
+        the correction is refused with Conflict rather than corrupting the evening.
+        """
+        allowed = {"contract", "declarer", "tricks", "honours_side", "honours_points"}
+        unknown = set(changes) - allowed
+        if unknown:
+            raise ScoringError(sorted(unknown)[0], "cannot be changed", None)
+        with transaction.atomic():
+            deal = Deal.objects.select_for_update().get(pk=self.pk)
+            rubber = (
+                Rubber.objects.select_for_update().select_related("session", "table").get(
+                    pk=deal.rubber_id
+                )
+            )
+            if deal.version != version:
+                raise Conflict(
+                    f"Deal {deal.number} was changed by someone else (version {deal.version}, "
+                    f"you sent {version}); reload and try again."
+                )
+            if rubber.session.status == Session.Status.CLOSED:
+                raise Conflict("The session is closed: its results are final.")
+            current = deal.fields().as_kwargs()
+            if str(changes.get("contract", "")).strip().lower() == "pass":
+                # A deal corrected to a pass loses its declarer, tricks and honours unless given.
+                current.update(declarer="", tricks=None, honours_side="", honours_points=None)
+            current.update(changes)
+            fields = DealFields.build(**current)
+            if fields == deal.fields():
+                return deal
+            deals = list(rubber.deals.order_by("number"))
+            for i, other in enumerate(deals):
+                if other.pk == deal.pk:
+                    deals[i] = deal
+            for name, value in fields.as_kwargs().items():
+                setattr(deal, name, value)
+            rubber._rescore_for_correction(deals)
+            deal.version += 1
+            # A confirmation was of the old content; the opponents confirm the new one again.
+            deal.confirmed_by = None
+            deal._change_reason = "correction"
+            if changed_by is not None:
+                deal._history_user = changed_by
+            deal.save()
+        _queue_refresh(rubber.session_id)
+        self.refresh_from_db()
+        return deal
+
+    def confirm(self, *, by: Player, user: AbstractBaseUser | None = None) -> Deal:
+        """An opponent of the side that entered the deal confirms it (Club.confirm_entries).
+
+        `by` must sit in the rubber on the other side from the player who entered the deal (when
+        a director entered it, any seated player may confirm). Confirming twice is harmless.
+        """
+        with transaction.atomic():
+            deal = Deal.objects.select_for_update().get(pk=self.pk)
+            rubber = Rubber.objects.select_related("session__club").get(pk=deal.rubber_id)
+            if rubber.session.status == Session.Status.CLOSED:
+                raise Conflict("The session is closed: its results are final.")
+            if not rubber.session.club.confirm_entries:
+                raise Conflict("This club does not ask opponents to confirm entries.")
+            seat = rubber.seat_of(by)
+            if seat is None:
+                raise Conflict(f"{by.name} does not sit in this rubber.")
+            entering_seat = rubber.entering_seat(deal)
+            if entering_seat is not None and SEAT_SIDE[entering_seat] == SEAT_SIDE[seat]:
+                raise Conflict(
+                    "A deal is confirmed by a player of the other side from the one who entered it."
+                )
+            if deal.confirmed_by_id is not None:
+                return deal
+            deal.confirmed_by = by
+            deal._change_reason = "confirmed"
+            if user is not None:
+                deal._history_user = user
+            deal.save(update_fields=["confirmed_by", "updated_at"])
+        self.refresh_from_db()
+        return deal
+
+
+def _queue_refresh(session_id: int) -> None:
+    """Standings refresh after a committed deal write (DESIGN.md: how a result flows, 4)."""
+    from scoring.services import queue_session_refresh
+
+    queue_session_refresh(session_id)

@@ -1,0 +1,214 @@
+"""Sides, strains, doubling, contracts and honours (RULES 1, RULES 3.6)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+from typing import Any
+
+from scoring.rules.errors import ScoringError
+
+__all__ = ["PASS", "Contract", "Doubling", "Honours", "Side", "Strain"]
+
+
+class Side(StrEnum):
+    """A partnership (RULES 1): North-South or East-West (We/They on a paper pad)."""
+
+    NS = "NS"
+    EW = "EW"
+
+    @property
+    def other(self) -> Side:
+        return Side.EW if self is Side.NS else Side.NS
+
+    @property
+    def ordinal(self) -> int:
+        """0 for NS, 1 for EW: the position of the side in the engine's pairs."""
+        return 0 if self is Side.NS else 1
+
+    @classmethod
+    def parse(cls, value: object, field: str = "side") -> Side:
+        if isinstance(value, Side):
+            return value
+        if isinstance(value, str) and value.upper() in ("NS", "EW"):
+            return cls(value.upper())
+        raise ScoringError(field, f"{value!r} is not a side (NS or EW)", "RULES 1")
+
+
+class Strain(StrEnum):
+    """The denomination of a contract (RULES 1), in bidding order."""
+
+    C = "C"
+    D = "D"
+    H = "H"
+    S = "S"
+    NT = "NT"
+
+    @property
+    def symbol(self) -> str:
+        return _SYMBOLS[self]
+
+    @property
+    def is_minor(self) -> bool:
+        return self is Strain.C or self is Strain.D
+
+    @property
+    def first_trick(self) -> int:
+        """Trick points for the first odd trick, undoubled (RULES 3.1)."""
+        return 20 if self.is_minor else (40 if self is Strain.NT else 30)
+
+    @property
+    def later_trick(self) -> int:
+        """Trick points for each odd trick after the first, undoubled (RULES 3.1)."""
+        return 20 if self.is_minor else 30
+
+
+_SYMBOLS = {Strain.C: "♣", Strain.D: "♦", Strain.H: "♥", Strain.S: "♠", Strain.NT: "NT"}
+
+
+class Doubling(IntEnum):
+    """Undoubled, doubled or redoubled; the value is the trick-point multiplier (RULES 3.1)."""
+
+    NONE = 1
+    DOUBLED = 2
+    REDOUBLED = 4
+
+    @property
+    def suffix(self) -> str:
+        return {1: "", 2: "X", 4: "XX"}[self.value]
+
+    @property
+    def index(self) -> int:
+        """0, 1, 2: the position of the doubling in the engine's tables."""
+        return {1: 0, 2: 1, 4: 2}[self.value]
+
+
+_CONTRACT_RE = re.compile(r"([1-7])\s*(NT|N|S|H|D|C)\s*(XX|X|R)?")
+_DOUBLINGS = {None: Doubling.NONE, "X": Doubling.DOUBLED, "XX": Doubling.REDOUBLED}
+_DOUBLINGS["R"] = Doubling.REDOUBLED
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """A contract (level 1–7, strain, doubling) or a passed-out deal (level 0, no strain).
+
+    ``Contract.parse("4SX")``, ``Contract.parse("3ntxx")``, ``Contract.parse("pass")``;
+    ``str()`` gives back the canonical form ("4SX", "3NTXX", "pass").
+    """
+
+    level: int
+    strain: Strain | None
+    doubling: Doubling = Doubling.NONE
+
+    def __post_init__(self) -> None:
+        if self.level == 0 and self.strain is None and self.doubling is Doubling.NONE:
+            return
+        if not isinstance(self.level, int) or isinstance(self.level, bool):
+            raise ScoringError("contract", f"level {self.level!r} is not a number", "RULES 1")
+        if not 1 <= self.level <= 7:
+            raise ScoringError("contract", f"level {self.level} is not between 1 and 7", "RULES 1")
+        if not isinstance(self.strain, Strain):
+            raise ScoringError("contract", f"{self.strain!r} is not a strain", "RULES 1")
+        if not isinstance(self.doubling, Doubling):
+            raise ScoringError("contract", f"{self.doubling!r} is not a doubling", "RULES 1")
+
+    @classmethod
+    def parse(cls, text: object, field: str = "contract") -> Contract:
+        """Read "4S", "4SX", "3NTXX", "1N", "7cx", "pass"; anything else is a ScoringError."""
+        if isinstance(text, Contract):
+            return text
+        if not isinstance(text, str):
+            raise ScoringError(field, f"{text!r} is not a contract", "RULES 1")
+        cleaned = text.strip().upper()
+        if cleaned == "PASS":
+            return PASS
+        match = _CONTRACT_RE.fullmatch(cleaned)
+        if match is None:
+            raise ScoringError(
+                field, f"{text!r} is not a contract (like 4S, 3NTX, 6HXX or pass)", "RULES 1"
+            )
+        strain = Strain.NT if match[2] in ("N", "NT") else Strain(match[2])
+        return _ALL[(int(match[1]), strain, _DOUBLINGS[match[3]])]
+
+    @property
+    def is_pass(self) -> bool:
+        return self.strain is None
+
+    @property
+    def index(self) -> int:
+        """0–104 for a contract, 105 for a pass: the position of the contract in the tables."""
+        if self.strain is None:
+            return 105
+        return ((self.level - 1) * 5 + _STRAIN_ORDER[self.strain]) * 3 + self.doubling.index
+
+    @property
+    def display(self) -> str:
+        """For people: "4♠ doubled", "3NT redoubled", "2♥", "passed out"."""
+        if self.strain is None:
+            return "passed out"
+        words = {1: "", 2: " doubled", 4: " redoubled"}[self.doubling.value]
+        return f"{self.level}{self.strain.symbol}{words}"
+
+    def __str__(self) -> str:
+        if self.strain is None:
+            return "pass"
+        return f"{self.level}{self.strain.value}{self.doubling.suffix}"
+
+
+_STRAIN_ORDER = {strain: i for i, strain in enumerate(Strain)}
+
+PASS = Contract(0, None)
+
+#: Every contract, in table order (``CONTRACTS[c.index] is c``); the last is the pass.
+CONTRACTS: tuple[Contract, ...] = (
+    *(
+        Contract(level, strain, doubling)
+        for level in range(1, 8)
+        for strain in Strain
+        for doubling in Doubling
+    ),
+    PASS,
+)
+_ALL = {(c.level, c.strain, c.doubling): c for c in CONTRACTS}
+
+
+@dataclass(frozen=True, slots=True)
+class Honours:
+    """An honours claim (RULES 3.6): 100 for four trump honours in one hand, 150 for all five,
+    150 for the four aces at no trumps. It scores to the side holding them, made or not.
+    """
+
+    side: Side
+    points: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.side, Side):
+            raise ScoringError("honours.side", f"{self.side!r} is not a side (NS or EW)", "RULES 1")
+        points: object = self.points
+        if not isinstance(points, int) or isinstance(points, bool) or points not in (100, 150):
+            raise ScoringError("honours.points", f"{self.points!r} is not 100 or 150", "RULES 3.6")
+
+    def check(self, contract: Contract) -> None:
+        """Refuse a claim the contract cannot carry (RULES 3.6)."""
+        if contract.is_pass:
+            raise ScoringError("honours", "no honours on a passed-out deal", "RULES 3.6")
+        if contract.strain is Strain.NT and self.points != 150:
+            raise ScoringError(
+                "honours.points", "at no trumps only the four aces count (150)", "RULES 3.6"
+            )
+
+    @classmethod
+    def from_dict(cls, data: object) -> Honours:
+        if not isinstance(data, dict):
+            raise ScoringError("honours", "expected an object {side, points}", "RULES 3.6")
+        unknown = set(data) - {"side", "points"}
+        if unknown:
+            raise ScoringError(f"honours.{sorted(unknown)[0]}", "unknown field", None)
+        if "side" not in data or "points" not in data:
+            missing = "side" if "side" not in data else "points"
+            raise ScoringError(f"honours.{missing}", "is required", "RULES 3.6")
+        return cls(Side.parse(data["side"], "honours.side"), data["points"])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"side": self.side.value, "points": self.points}

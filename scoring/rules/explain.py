@@ -1,0 +1,118 @@
+"""Sentences for scoresheet items, from one table of English templates.
+
+``TEMPLATES`` maps a reason code to its forms (plural, slam size, ...), each a ``str.format``
+template with named placeholders: ``{contract}``, ``{vul}``, ``{points}``, ``{count}``,
+``{side}``. The ``"_words"`` entry holds the fragments placed into them. A Django edge can pass
+a translated copy of the table to ``explain``; the engine itself stays free of Django.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from scoring.rules.contract import Contract, Doubling, Strain
+
+if TYPE_CHECKING:
+    from scoring.rules.items import Item
+
+__all__ = ["TEMPLATES", "explain"]
+
+TEMPLATES: dict[str, dict[str, str]] = {
+    "trick_points": {
+        "one": "{contract} made, {vul}: {points} below the line for the odd trick bid",
+        "other": "{contract} made, {vul}: {points} below the line for {count} odd tricks bid",
+    },
+    "overtricks": {
+        "one": "{contract} made with an overtrick, {vul}: {points} for the overtrick",
+        "other": "{contract} made with {count} overtricks, {vul}: {points} for the overtricks",
+    },
+    "insult": {
+        "doubled": "{contract} made: {points} for making a doubled contract",
+        "redoubled": "{contract} made: {points} for making a redoubled contract",
+    },
+    "slam": {
+        "small": "{contract} made, {vul}: {points} for a small slam",
+        "grand": "{contract} made, {vul}: {points} for a grand slam",
+    },
+    "undertricks": {
+        "one": "{contract} down one, {vul}: {points} to the defenders for the undertrick",
+        "other": "{contract} down {count}, {vul}: {points} to the defenders for the undertricks",
+    },
+    "honours": {
+        "four": "{side} held four trump honours in one hand: {points} for honours",
+        "five": "{side} held all five trump honours in one hand: {points} for honours",
+        "aces": "{side} held all four aces in one hand at no trumps: {points} for honours",
+    },
+    "rubber_bonus": {
+        "two_nil": "{side} won the rubber by two games to none: {points} rubber bonus",
+        "two_one": "{side} won the rubber by two games to one: {points} rubber bonus",
+    },
+    "unfinished_game": {
+        "other": "Rubber unfinished: {points} to {side} for the only completed game",
+    },
+    "unfinished_partscore": {
+        "other": "Rubber unfinished: {points} to {side} for a part score in the unfinished game",
+    },
+    "game_bonus": {
+        "other": "{contract} completed a game, {vul}: {points} game bonus",
+    },
+    "partscore_bonus": {
+        "other": "{contract} made a part score on the fourth deal: {points} part-score bonus",
+    },
+    "_words": {
+        "vulnerable": "vulnerable",
+        "not_vulnerable": "not vulnerable",
+        "doubled": "doubled",
+        "redoubled": "redoubled",
+        "passed_out": "passed out",
+    },
+}
+
+
+def _form(item: Item) -> str:
+    reason, count = item.reason, item.count
+    if reason == "insult":
+        contract = item.contract
+        redoubled = contract is not None and contract.doubling is Doubling.REDOUBLED
+        return "redoubled" if redoubled else "doubled"
+    if reason == "slam":
+        return "grand" if count == 7 else "small"
+    if reason == "honours":
+        contract = item.contract
+        if contract is not None and contract.strain is Strain.NT:
+            return "aces"
+        return "five" if count == 5 else "four"
+    if reason == "rubber_bonus":
+        return "two_one" if count else "two_nil"
+    if reason in ("trick_points", "overtricks", "undertricks"):
+        return "one" if count == 1 else "other"
+    return "other"
+
+
+def _contract_text(contract: Contract | None, words: Mapping[str, str]) -> str:
+    if contract is None:
+        return ""
+    if contract.strain is None:
+        return words["passed_out"]
+    text = f"{contract.level}{contract.strain.symbol}"
+    if contract.doubling is Doubling.DOUBLED:
+        text += " " + words["doubled"]
+    elif contract.doubling is Doubling.REDOUBLED:
+        text += " " + words["redoubled"]
+    return text
+
+
+def explain(item: Item, templates: Mapping[str, Mapping[str, str]] = TEMPLATES) -> str:
+    """A sentence a player understands, e.g.
+    "4♠ doubled made with an overtrick, vulnerable: 200 for the overtrick".
+    """
+    words = templates["_words"]
+    vul = words["vulnerable"] if item.vulnerable else words["not_vulnerable"]
+    return templates[item.reason][_form(item)].format(
+        contract=_contract_text(item.contract, words),
+        vul=vul,
+        points=item.points,
+        count=item.count,
+        side=item.side.value,
+    )

@@ -1,0 +1,67 @@
+"""One line on a scoresheet: who scores, above or below the line, how much and why."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from scoring.rules.contract import Contract, Side
+
+__all__ = ["ABOVE", "BELOW", "REASONS", "Item"]
+
+ABOVE = "above"
+BELOW = "below"
+
+#: Every reason code an item can carry (the keys of ``explain.TEMPLATES``).
+REASONS = (
+    "trick_points",
+    "overtricks",
+    "insult",
+    "slam",
+    "undertricks",
+    "honours",
+    "rubber_bonus",
+    "unfinished_game",
+    "unfinished_partscore",
+    "game_bonus",
+    "partscore_bonus",
+)
+
+
+class Item(NamedTuple):
+    """A scoresheet entry.
+
+    ``deal`` is the 1-based deal number, or None for an end-of-rubber item (bonuses) and for a
+    single deal scored on its own. ``contract``, ``vulnerable`` and ``count`` are what the
+    explanation needs: the contract, the vulnerability of the side concerned, and a count
+    (odd tricks bid, overtricks, undertricks, honours held (4 or 5), slam level, or the loser's
+    games for a rubber bonus). A tuple, so the engine can build millions cheaply.
+    """
+
+    side: Side
+    line: str
+    points: int
+    reason: str
+    contract: Contract | None = None
+    vulnerable: bool | None = None
+    # Shadows tuple.count, which an item never needs; the name matches the JSON field.
+    count: int | None = None  # type: ignore[assignment]
+    deal: int | None = None
+
+    @property
+    def explanation(self) -> str:
+        from scoring.rules.explain import explain
+
+        return explain(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "side": self.side.value,
+            "line": self.line,
+            "points": self.points,
+            "reason": self.reason,
+            "deal": self.deal,
+            "contract": None if self.contract is None else str(self.contract),
+            "vulnerable": self.vulnerable,
+            "count": self.count,
+            "explanation": self.explanation,
+        }

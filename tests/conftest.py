@@ -1,0 +1,229 @@
+"""Shared fixtures: personas, the real-services guard, a real Celery worker, the browser."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests import services
+
+ROOT = Path(__file__).resolve().parent.parent
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def _missing(reason: str) -> None:
+    """Skip with the reason on a developer's machine; fail under CI (a missing service is a bug)."""
+    if services.in_ci():
+        pytest.fail(f"CI=true and a required service is missing: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def _real_services_guard(request: pytest.FixtureRequest) -> None:
+    if request.node.get_closest_marker("integration"):
+        from django.conf import settings
+
+        if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+            _missing(services.postgres() or "DATABASE_URL does not point at PostgreSQL")
+        if not settings.REDIS_URL:
+            _missing(services.redis() or "REDIS_URL is not set")
+    if request.node.get_closest_marker("browser") and (reason := services.chromium()):
+        _missing(reason)
+
+
+# --- personas ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def make_user(db: Any) -> Any:
+    from django.contrib.auth import get_user_model
+
+    def make(username: str, password: str = "correct-horse-battery") -> Any:
+        return get_user_model().objects.create_user(username=username, password=password)
+
+    return make
+
+
+@pytest.fixture
+def api() -> Any:
+    from rest_framework.test import APIClient
+
+    return APIClient()
+
+
+@pytest.fixture
+def director(db: Any) -> Any:
+    from tests.factories import UserFactory
+
+    return UserFactory(username="director")
+
+
+@pytest.fixture
+def outsider(db: Any) -> Any:
+    from tests.factories import UserFactory
+
+    return UserFactory(username="outsider")
+
+
+@pytest.fixture
+def club(director: Any) -> Any:
+    from tests.factories import make_club
+
+    return make_club(director=director, slug="riverside")
+
+
+@pytest.fixture
+def table_of_four(club: Any) -> dict[str, Any]:
+    """Four players with logins, by name: north, east, south, west (precedence order)."""
+    from tests.factories import UserFactory, add_player
+
+    return {
+        name: add_player(club, name.title(), user=UserFactory(username=name))
+        for name in ("north", "east", "south", "west")
+    }
+
+
+@pytest.fixture
+def north(table_of_four: dict[str, Any]) -> Any:
+    return table_of_four["north"].user
+
+
+@pytest.fixture
+def east(table_of_four: dict[str, Any]) -> Any:
+    return table_of_four["east"].user
+
+
+@pytest.fixture
+def south(table_of_four: dict[str, Any]) -> Any:
+    return table_of_four["south"].user
+
+
+@pytest.fixture
+def west(table_of_four: dict[str, Any]) -> Any:
+    return table_of_four["west"].user
+
+
+@pytest.fixture
+def running_session(club: Any, table_of_four: dict[str, Any]) -> Any:
+    """A started pivot session with one table of four: its first rubber is in play."""
+    from tests.factories import make_session
+
+    return make_session(club, [list(table_of_four.values())])
+
+
+# --- a real Celery worker -----------------------------------------------------------------------
+
+
+class Worker:
+    """A `celery worker` process pointed at the test database and the test Redis."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.env = env
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = ROOT / ".pytest-worker.log"
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [
+                sys.executable, "-m", "celery", "-A", "config", "worker",
+                "--pool=solo", "--loglevel=INFO", "--without-gossip", "--without-mingle",
+                "--without-heartbeat",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log.open("ab"),
+            stderr=subprocess.STDOUT,
+        )
+        self._wait_ready()
+
+    def _wait_ready(self, timeout: float = 60) -> None:
+        from config.celery import app
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.proc is not None
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"worker exited early: see {self.log}")
+            replies = app.control.ping(timeout=0.5)
+            if replies:
+                return
+        raise RuntimeError(f"worker not ready after {timeout}s: see {self.log}")
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.send_signal(sig)
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+    def kill(self) -> None:
+        self.stop(signal.SIGKILL)
+
+
+@pytest.fixture
+def worker_env(transactional_db: Any) -> dict[str, str]:
+    """The environment for processes that must see this test's rows (the test database)."""
+    from django.conf import settings
+    from django.db import connection
+
+    db = connection.settings_dict
+    url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    return {
+        **os.environ,
+        "DATABASE_URL": url,
+        "REDIS_URL": settings.REDIS_URL,
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+        "DEBUG": "true",
+    }
+
+
+@pytest.fixture
+def celery_worker_process(worker_env: dict[str, str]) -> Iterator[Worker]:
+    from config.celery import app
+
+    app.control.purge()
+    worker = Worker(worker_env)
+    worker.start()
+    try:
+        yield worker
+    finally:
+        worker.stop()
+
+
+def wait_for(predicate: Any, timeout: float = 30, interval: float = 0.2) -> Any:
+    """Poll until `predicate()` is truthy; return its value or fail with the timeout."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"condition not met within {timeout}s")
+
+
+# --- the browser (pytest-playwright, Debian's Chromium) ---------------------------------------
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **browser_type_launch_args,
+        "executable_path": services.CHROMIUM,
+        "headless": True,
+        "args": [
+            "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+            "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync",
+        ],
+    }
