@@ -19,7 +19,9 @@ def test_healthz_reports_database_cache_and_broker(client):
 def test_healthz_is_503_when_the_database_does_not_answer(client, monkeypatch):
     from config import health
 
-    monkeypatch.setattr(health, "_check_database", lambda: {"ok": False, "error": "OperationalError"})
+    monkeypatch.setattr(
+        health, "_check_database", lambda: {"ok": False, "error": "OperationalError"}
+    )
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json()["status"] == "down"

@@ -22,7 +22,11 @@ def _run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
 
 def test_production_settings_pass_check_deploy_without_warnings():
     result = _run(
-        {"DEBUG": "False", "SECRET_KEY": "x" * 64 + "-a-long-random-production-key", "ALLOWED_HOSTS": "example.org"},
+        {
+            "DEBUG": "False",
+            "SECRET_KEY": "x" * 64 + "-a-long-random-production-key",
+            "ALLOWED_HOSTS": "example.org",
+        },
         "check",
         "--deploy",
         "--fail-level",
