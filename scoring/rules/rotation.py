@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from itertools import pairwise
 from types import MappingProxyType
 from typing import Final, Generic, TypeVar
 
@@ -27,8 +28,10 @@ SEATS: Final = ("N", "E", "S", "W")
 #: ``pivot`` (RULES 6.1), ``fixed`` partnerships, and ``cut-in`` (RULES 6.2).
 MOVEMENTS: Final = ("pivot", "fixed", "cut-in")
 
-_PIVOT = "RULES 6.1"
 _CUT_IN = "RULES 6.2"
+#: How many rubbers ahead cut-in partnerships are planned (see ``_partnerships``); three is
+#: enough for every pair to partner equally often from the start, with four, five or six.
+LOOKAHEAD = 3
 
 K = TypeVar("K", bound=Hashable)
 
@@ -50,7 +53,9 @@ class Seating(Generic[K]):
         if self.rubber < 1:
             raise ScoringError("rubber", f"rubbers are numbered from 1, not {self.rubber}")
         if sorted(self.seats) != sorted(SEATS):
-            raise ScoringError("seats", f"needs exactly the seats N, E, S, W, not {list(self.seats)}")
+            raise ScoringError(
+                "seats", f"needs exactly the seats N, E, S, W, not {list(self.seats)}"
+            )
         seated = [self.seats[seat] for seat in SEATS]
         if len(set(seated)) != len(SEATS):
             raise ScoringError("seats", f"needs four different players, not {seated}")
@@ -64,6 +69,10 @@ class Seating(Generic[K]):
 
     def __hash__(self) -> int:
         return hash((self.rubber, self.players(), self.sitting_out))
+
+    def __reduce__(self) -> tuple[type[Seating[K]], tuple[int, dict[str, K], tuple[K, ...]]]:
+        # A read-only mapping cannot be pickled; a copy of it as a dict can.
+        return (type(self), (self.rubber, dict(self.seats), self.sitting_out))
 
     def players(self) -> tuple[K, K, K, K]:
         """The four players, seated N, E, S, W."""
@@ -128,13 +137,15 @@ def plan(
       who have played the most rubbers in a row sit out and those who waited come in. A newcomer
       has played none in a row, so she comes in at once. Ties go by precedence: the earlier in
       precedence plays on and sits out later, so the first rubber is played by the first four.
-      Nobody waits twice in a row, and from any history, over any run of planned rubbers the
-      number each player plays differs by at most one. Among the four who play, the partnerships
-      are those repeated least so far (the sum of how often each of the two pairs has partnered,
-      history included); ties go in the pivot's order: the first in precedence partners the
-      third, then the fourth, then the second of the four. Seats then move as little as
-      possible from the last rubber (ties: the first in precedence at N, her partner at S, the
-      earlier of the other two at E). With four players nobody sits out and partners rotate.
+      Nobody waits twice in a row, and the same ones sit out in turn, so over any stretch of
+      planned rubbers the numbers of rubbers played differ by at most one, whatever the history.
+      Among the four who play, the partnerships are those that repeat least over this rubber
+      and the next ``LOOKAHEAD - 1`` (a repeat: a pair partnering again, counted once for each
+      time before, history included); ties go to repeats coming later, then to the pivot's
+      order: the first in precedence partners the third, then the fourth, then the second of
+      the four. Seats then move as little as possible from the last rubber (ties: the first in
+      precedence at N, her partner at S, the earlier of the other two at E). With four players
+      nobody sits out and the partners rotate.
 
     Refused (``ScoringError``): fewer than four or more than six players, or a player listed
     twice (field ``players``, RULES 6.2); a negative ``count``; an unknown ``movement``, or
@@ -164,10 +175,11 @@ def _check(
         raise ScoringError("movement", f"must be one of {', '.join(MOVEMENTS)}, not {movement!r}")
     if movement == "fixed" and len(table) > 4:
         raise ScoringError("movement", "fixed partnerships need exactly four players", _CUT_IN)
-    for before, after in zip(history, history[1:], strict=False):
+    for before, after in pairwise(history):
         if after.rubber != before.rubber + 1:
             raise ScoringError(
-                "history", f"rubber {after.rubber} follows rubber {before.rubber}; must be numbered in order"
+                "history",
+                f"rubber {after.rubber} follows rubber {before.rubber}; must be numbered in order",
             )
     return table
 
@@ -176,8 +188,7 @@ def _four_handed(
     table: tuple[K, ...], count: int, first: int, last: Seating[K] | None, *, pivot: bool
 ) -> list[Seating[K]]:
     """Pivot (RULES 6.1) or fixed partnerships for four players."""
-    same_four = last is not None and set(last.players()) == set(table)
-    if last is not None and same_four and not (pivot and last.sitting_out):
+    if last is not None and set(last.players()) == set(table) and not (pivot and last.sitting_out):
         seats = _pivot_step(last.seats) if pivot else dict(last.seats)
     else:
         seats = dict(zip(SEATS, table, strict=True))
@@ -194,68 +205,98 @@ def _pivot_step(seats: Mapping[str, K]) -> dict[str, K]:
     return {"N": seats["N"], "E": seats["S"], "S": seats["W"], "W": seats["E"]}
 
 
-@dataclass(slots=True)
-class _Table(Generic[K]):
-    """What the next cut-in seating depends on, read from the seatings so far."""
-
-    in_a_row: dict[K, int] = field(default_factory=dict)
-    waited: frozenset[K] = frozenset()
-    partnered: Counter[frozenset[K]] = field(default_factory=Counter)
-    last: Seating[K] | None = None
-
-    def record(self, seating: Seating[K]) -> None:
-        # Anyone who did not play this rubber (waiting, or away) has now played none in a row.
-        self.in_a_row = {player: self.in_a_row.get(player, 0) + 1 for player in seating.players()}
-        self.waited = frozenset(seating.sitting_out)
-        self.partnered.update(seating.partners())
-        self.last = seating
-
-
 def _cut_in(
     table: tuple[K, ...], count: int, first: int, history: Sequence[Seating[K]]
 ) -> list[Seating[K]]:
     """RULES 6.2: five or six players (or four, rotating partners) cutting in."""
-    state: _Table[K] = _Table()
+    in_a_row: dict[K, int] = {}
+    partnered: Counter[frozenset[K]] = Counter()
     for seating in history:
-        state.record(seating)
-    precedence = {player: rank for rank, player in enumerate(table)}
+        in_a_row = _played_on(in_a_row, seating.players())
+        partnered.update(seating.partners())
+    last = history[-1] if history else None
+    waited = frozenset(last.sitting_out) if last else frozenset()
     seatings = []
     for rubber in range(first, first + count):
-        # Sits out first: did not wait last rubber, most rubbers in a row, later in precedence.
-        order = sorted(
-            table,
-            key=lambda p: (p not in state.waited, state.in_a_row.get(p, 0), precedence[p]),
-            reverse=True,
-        )
-        out = set(order[: len(table) - 4])
-        playing = [player for player in table if player not in out]
-        pairs = _partnerships(playing, state.partnered)
-        seating = Seating(
-            rubber, _seat(pairs, state.last), tuple(p for p in table if p in out)
-        )
-        state.record(seating)
-        seatings.append(seating)
+        upcoming = _foursomes(table, in_a_row, waited)
+        pairs = _partnerships(upcoming, partnered)
+        out = tuple(player for player in table if player not in upcoming[0])
+        last = Seating(rubber, _seat(pairs, last), out)
+        in_a_row = _played_on(in_a_row, upcoming[0])
+        waited = frozenset(out)
+        partnered.update(last.partners())
+        seatings.append(last)
     return seatings
 
 
+def _played_on(in_a_row: Mapping[K, int], playing: Iterable[K]) -> dict[K, int]:
+    """Rubbers played in a row after one more; whoever did not play it (waiting or away) has 0."""
+    return {player: in_a_row.get(player, 0) + 1 for player in playing}
+
+
+def _foursomes(
+    table: tuple[K, ...], in_a_row: Mapping[K, int], waited: frozenset[K]
+) -> list[tuple[K, K, K, K]]:
+    """The four who play each of the next ``LOOKAHEAD`` rubbers, in precedence order (RULES 6.2).
+
+    Those who waited for the last rubber come in. Of the rest, those who have played the most
+    rubbers in a row sit out, the later in precedence first. Who sits out never depends on who
+    partners whom, so it can be worked out ahead of the partnerships.
+    """
+    rank = {player: i for i, player in enumerate(table)}
+    foursomes = []
+    for _ in range(LOOKAHEAD):
+        order = sorted(
+            table,
+            key=lambda p: (p not in waited, in_a_row.get(p, 0), rank[p]),
+            reverse=True,
+        )
+        waited = frozenset(order[: len(table) - 4])
+        a, b, c, d = (player for player in table if player not in waited)
+        foursomes.append((a, b, c, d))
+        in_a_row = _played_on(in_a_row, (a, b, c, d))
+    return foursomes
+
+
 def _partnerships(
-    playing: list[K], partnered: Counter[frozenset[K]]
+    foursomes: Sequence[tuple[K, K, K, K]], partnered: Counter[frozenset[K]]
 ) -> tuple[tuple[K, K], tuple[K, K]]:
-    """The two partnerships repeated least so far; ties in the pivot's order (RULES 6.1)."""
-    a, b, c, d = playing
-    options = [((a, c), (b, d)), ((a, d), (b, c)), ((a, b), (c, d))]
-    return min(options, key=lambda o: partnered[frozenset(o[0])] + partnered[frozenset(o[1])])
+    """The partnerships for the first of ``foursomes`` that repeat least over all of them.
+
+    Repeats are counted as the times each chosen pair has partnered before (history included),
+    summed over the rubbers; every way of pairing the later foursomes is tried. Looking ahead
+    avoids pairings that force repeats later: five players can partner each other exactly once
+    in five rubbers, but not if the third rubber pairs them greedily. Ties go in the pivot's
+    order (RULES 6.1): the first of the four partners the third, then the fourth, then the second.
+    """
+
+    def options(four: tuple[K, K, K, K]) -> list[tuple[tuple[K, K], tuple[K, K]]]:
+        a, b, c, d = four
+        return [((a, c), (b, d)), ((a, d), (b, c)), ((a, b), (c, d))]
+
+    def now(pairs: tuple[tuple[K, K], tuple[K, K]], counts: Counter[frozenset[K]]) -> int:
+        return counts[frozenset(pairs[0])] + counts[frozenset(pairs[1])]
+
+    def repeats(
+        pairs: tuple[tuple[K, K], tuple[K, K]], later: int, counts: Counter[frozenset[K]]
+    ) -> tuple[int, tuple[int, ...]]:
+        """Total repeats and repeats rubber by rubber, choosing ``pairs`` and then the best."""
+        if later == len(foursomes):
+            return now(pairs, counts), (now(pairs, counts),)
+        after = counts + Counter(frozenset(pair) for pair in pairs)
+        total, each = min(repeats(o, later + 1, after) for o in options(foursomes[later]))
+        return now(pairs, counts) + total, (now(pairs, counts), *each)
+
+    return min(options(foursomes[0]), key=lambda o: repeats(o, 1, partnered))
 
 
-def _seat(
-    pairs: tuple[tuple[K, K], tuple[K, K]], last: Seating[K] | None
-) -> dict[str, K]:
+def _seat(pairs: tuple[tuple[K, K], tuple[K, K]], last: Seating[K] | None) -> dict[str, K]:
     """Seat two partnerships so that as many players as possible keep last rubber's seat."""
     before = {player: seat for seat, player in last.seats.items()} if last else {}
     first, second = pairs
     candidates = [
         {"N": north, "E": east, "S": south, "W": west}
-        for north_south, east_west in (first, second), (second, first)
+        for north_south, east_west in ((first, second), (second, first))
         for north, south in (north_south, north_south[::-1])
         for east, west in (east_west, east_west[::-1])
     ]

@@ -86,7 +86,11 @@ def test_opposite_balances_settle_pairwise() -> None:
     # Three debtor/creditor pairs cancel exactly: 3 payments, one per pair.
     a, b, c, d, e, f = range(1, 7)
     payments = settle({a: 3, b: -3, c: 7, d: -7, e: 2, f: -2}, D("1"))
-    assert payments == [Payment(d, c, D("7.00")), Payment(b, a, D("3.00")), Payment(f, e, D("2.00"))]
+    assert payments == [
+        Payment(d, c, D("7.00")),
+        Payment(b, a, D("3.00")),
+        Payment(f, e, D("2.00")),
+    ]
 
 
 def test_fewer_payments_than_largest_debtor_to_largest_creditor() -> None:
