@@ -8,6 +8,7 @@ tasks run eagerly in-process and a local-memory cache. `DATABASE_URL` switches t
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -17,7 +18,11 @@ environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 DEBUG = env.bool("DEBUG", default=True)
 # A fixed development key keeps sessions across restarts of `make run`; production must set one
 # (startup fails without it when DEBUG is off).
-SECRET_KEY = env.str("SECRET_KEY", default="dev-insecure-key-for-local-use-only" if DEBUG else None)
+SECRET_KEY = env.str("SECRET_KEY", default="dev-insecure-key-for-local-use-only" if DEBUG else "")
+if not SECRET_KEY:
+    raise ImproperlyConfigured(
+        "Set SECRET_KEY in the environment: it is required when DEBUG is off."
+    )
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 TIME_ZONE = env.str("TIME_ZONE", default="Europe/London")
@@ -131,6 +136,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "scoring.tasks.record_heartbeat", "schedule": 60},
+    # Catch-up for refreshes a dead broker or a killed worker lost (docs/standings.md).
+    "refresh-stale-standings": {"task": "scoring.tasks.refresh_stale_standings", "schedule": 60},
     "nightly-standings-rebuild": {
         "task": "scoring.tasks.rebuild_all_standings",
         "schedule": 60 * 60 * 24,
@@ -176,6 +183,7 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {"SessionKindEnum": "clubs.models.Session.Kind"},
 }
 
 # Production hardening: on whenever DEBUG is off, so `check --deploy` is clean.

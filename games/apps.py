@@ -2,5 +2,5 @@ from django.apps import AppConfig
 
 
 class GamesConfig(AppConfig):
-    default_auto_field = 'django.db.models.BigAutoField'
-    name = 'games'
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "games"

@@ -268,15 +268,14 @@ class Rubber(models.Model):
         """The seat of the player who entered `deal`, if they sit in this rubber."""
         if deal.entered_by_id is None:
             return None
-        player = Player.objects.filter(club_id=self.session.club_id, user_id=deal.entered_by_id)
-        found = player.only("id").first()
-        return None if found is None else self.seat_of(found)
+        for seat, player in self.seats.items():
+            if player.user_id == deal.entered_by_id:
+                return seat
+        return None
 
     def next_rubber(self) -> Rubber | None:
         return (
-            Rubber.objects.filter(table_id=self.table_id, number=self.number + 1)
-            .only("id")
-            .first()
+            Rubber.objects.filter(table_id=self.table_id, number=self.number + 1).only("id").first()
         )
 
 
@@ -318,8 +317,8 @@ class DealFields:
         honours = None
         if self.honours_side or self.honours_points is not None:
             if not self.honours_side:
-                raise ScoringError("honours_side", "is required with honours points", "RULES 3.6")
-            honours = Honours(Side.parse(self.honours_side, "honours_side"), self.honours_points)
+                raise ScoringError("honours.side", "is required with the points", "RULES 3.6")
+            honours = Honours(Side.parse(self.honours_side, "honours.side"), self.honours_points)
         return DealInput.create(
             self.contract,
             SEAT_SIDE[self.declarer] if self.declarer else None,
@@ -378,11 +377,7 @@ class Deal(models.Model):
             models.CheckConstraint(
                 condition=(
                     Q(contract="pass", declarer="", tricks__isnull=True, honours_side="")
-                    | (
-                        ~Q(contract="pass")
-                        & Q(declarer__in=SEATS)
-                        & Q(tricks__isnull=False)
-                    )
+                    | (~Q(contract="pass") & Q(declarer__in=SEATS) & Q(tricks__isnull=False))
                 ),
                 name="pass_has_no_declarer_or_tricks",
             ),
@@ -410,6 +405,14 @@ class Deal(models.Model):
 
     def as_input(self) -> DealInput:
         return self.fields().as_input()
+
+    @property
+    def result(self) -> str:
+        """The result as a pad shows it: "=", "+1", "−2" (or "" for a pass)."""
+        if self.contract == "pass" or self.tricks is None:
+            return ""
+        over = self.tricks - (Contract.parse(self.contract).level + 6)
+        return "=" if over == 0 else (f"+{over}" if over > 0 else f"−{-over}")
 
     def summary(self) -> str:
         if self.contract == "pass":
@@ -440,9 +443,9 @@ class Deal(models.Model):
         with transaction.atomic():
             deal = Deal.objects.select_for_update().get(pk=self.pk)
             rubber = (
-                Rubber.objects.select_for_update().select_related("session", "table").get(
-                    pk=deal.rubber_id
-                )
+                Rubber.objects.select_for_update()
+                .select_related("session", "table")
+                .get(pk=deal.rubber_id)
             )
             if deal.version != version:
                 raise Conflict(

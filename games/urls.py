@@ -1,5 +1,12 @@
 from django.urls import path
 
+from . import views
+
 app_name = "games"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("rubbers/<int:pk>/", views.rubber_detail, name="rubber"),
+    path("rubbers/<int:pk>/deals/", views.enter_deal, name="enter_deal"),
+    path("deals/<int:pk>/correct", views.correct_deal, name="correct_deal"),
+    path("deals/<int:pk>/confirm", views.confirm_deal, name="confirm_deal"),
+]

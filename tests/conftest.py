@@ -12,10 +12,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from tests import services
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# Timing is not under test (benchmarks live in bench/): no per-example deadline on a loaded
+# 2-core machine, and a fixed seed in CI so a run is repeatable.
+hypothesis_settings.register_profile("default", deadline=None)
+hypothesis_settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
+hypothesis_settings.load_profile("ci" if services.in_ci() else "default")
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
@@ -37,6 +44,12 @@ def _real_services_guard(request: pytest.FixtureRequest) -> None:
             _missing(services.redis() or "REDIS_URL is not set")
     if request.node.get_closest_marker("browser") and (reason := services.chromium()):
         _missing(reason)
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings: Any) -> None:
+    """PBKDF2 costs ~0.6 s a user and tests create many; hashing strength is not under test."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 # --- personas ------------------------------------------------------------------------------------
@@ -133,8 +146,16 @@ class Worker:
     def start(self) -> None:
         self.proc = subprocess.Popen(
             [
-                sys.executable, "-m", "celery", "-A", "config", "worker",
-                "--pool=solo", "--loglevel=INFO", "--without-gossip", "--without-mingle",
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--pool=solo",
+                "--loglevel=INFO",
+                "--without-gossip",
+                "--without-mingle",
                 "--without-heartbeat",
             ],
             cwd=ROOT,
@@ -222,8 +243,13 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
         "executable_path": services.CHROMIUM,
         "headless": True,
         "args": [
-            "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
-            "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
         ],
     }

@@ -5,7 +5,7 @@ seed, written in bulk and in bounded memory (one club at a time, deals flushed i
 The defaults (50 clubs × 40 players × 200 sessions) make about a million deals.
 
 Bulk writes bypass `Rubber.record_deal` on purpose: this is benchmark data, not entry. The deals
-are still cut into rubbers by the scoring engine (`play_rubber`), so every rubber ends exactly
+are still cut into rubbers by the scoring engine (`score_rubber_keys`), so every rubber ends exactly
 where the laws end it (RULES 2.4, 8.1) and the data is what real entry would have produced.
 """
 
@@ -23,9 +23,8 @@ from tqdm import tqdm
 
 from clubs.models import Club, Player, Session, Table, TableSeat
 from games.models import Deal, Rubber
-from scoring.rules import Contract, Side, input_key
+from scoring.rules import Contract, Side, input_key, score_rubber_keys
 from scoring.rules.rotation import Seating, plan
-from scoring.rules.rubber import play_rubber, rubber_table
 
 SEAT_SIDE = {"N": Side.NS, "E": Side.EW}
 DECLARERS = ("N", "E", "S", "W")
@@ -76,11 +75,10 @@ class Command(BaseCommand):
         counts = Counts()
         total_sessions = opts["clubs"] * opts["sessions"]
         bar = tqdm(total=total_sessions, unit="session", disable=opts["no_progress"])
-        table, _ = rubber_table()
         contracts: dict[str, Contract] = {}
         for c in range(opts["clubs"]):
             with transaction.atomic():
-                self._club(rng, c, opts, counts, table, contracts, bar)
+                self._club(rng, c, opts, counts, contracts, bar)
                 self._flush(counts)
         bar.close()
         self.stdout.write(
@@ -94,7 +92,6 @@ class Command(BaseCommand):
         number: int,
         opts: dict[str, Any],
         counts: Counts,
-        table: Any,
         contracts: dict[str, Contract],
         bar: Any,
     ) -> None:
@@ -135,7 +132,7 @@ class Command(BaseCommand):
                     TableSeat(session=session, table=tbl, player=p, position=i)
                     for i, p in enumerate(group)
                 ]
-                self._rubbers(rng, session, tbl, group, opts, counts, table, contracts, rules)
+                self._rubbers(rng, session, tbl, group, opts, counts, contracts, rules)
             TableSeat.objects.bulk_create(seats)
             bar.update(1)
             if len(counts.pending_deals) >= BATCH:
@@ -149,7 +146,6 @@ class Command(BaseCommand):
         group: list[Player],
         opts: dict[str, Any],
         counts: Counts,
-        table: Any,
         contracts: dict[str, Contract],
         rules: dict[str, Any],
     ) -> None:
@@ -167,7 +163,7 @@ class Command(BaseCommand):
                 key = input_key(contract, side if deal[2] is not None else None, deal[2], None)
                 deals.append(deal)
                 keys.append(key)
-                score, _ = play_rubber(keys, table)
+                score = score_rubber_keys(keys)
                 # The last rubber of the night is sometimes stopped unfinished (RULES 2.6).
                 if score.rubber_complete or (last and len(deals) >= 3 and rng.random() < 0.3):
                     break

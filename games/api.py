@@ -1,0 +1,176 @@
+"""REST API v1: rubbers, deals, corrections, confirmations and history (API.md).
+
+Views parse input, check who may act, call the model methods and render. Domain errors
+(`ScoringError` → 400 naming the rule, `games.models.Conflict` → 409) are mapped by
+`config.api.exception_handler`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import permissions, status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from . import history
+from .models import SEAT_SIDE, Deal, Rubber
+from .permissions import get_deal_for_user, get_rubber_for_user
+from .serializers import (
+    DealCorrectionSerializer,
+    DealInSerializer,
+    DealSerializer,
+    DealWithRubberSerializer,
+    DetailSerializer,
+    ErrorsSerializer,
+    HistoryEntrySerializer,
+    RubberSerializer,
+)
+
+E400 = OpenApiResponse(
+    ErrorsSerializer, description="Bad input or an impossible result; names the field and rule."
+)
+E401 = OpenApiResponse(DetailSerializer, description="Not signed in.")
+E403 = OpenApiResponse(DetailSerializer, description="Signed in but not allowed.")
+E404 = OpenApiResponse(DetailSerializer, description="No such object, or its club is hidden.")
+E409 = OpenApiResponse(
+    DetailSerializer,
+    description="Conflicts with what is stored: a stale version, a finished rubber or closed "
+    "session, or other content for a deal number already entered.",
+)
+TAGS = ["rubbers and deals"]
+
+
+def _written(deal: Deal, rubber_id: int, code: int) -> Response:
+    """The deal, the rubber as now stored, and the next rubber if this one is over."""
+    rubber = Rubber.objects.with_deals().get(pk=rubber_id)
+    next_rubber = None
+    if rubber.status == Rubber.Status.COMPLETE:
+        found = rubber.next_rubber()
+        next_rubber = None if found is None else found.pk
+    deal = next(d for d in rubber.ordered_deals() if d.pk == deal.pk)
+    data = DealWithRubberSerializer(
+        deal, context={"rubber": rubber, "next_rubber": next_rubber}
+    ).data
+    return Response(data, status=code)
+
+
+class RubberDetail(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="A rubber and its scoresheet",
+        responses={200: RubberSerializer, 404: E404},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        rubber, _ = get_rubber_for_user(request.user, pk)
+        return Response(RubberSerializer(rubber).data)
+
+
+class RubberDeals(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Enter a deal",
+        description="201 with the deal and the updated rubber; a retry of the same deal answers "
+        "200 and changes nothing. `next_rubber` is set when the deal ended the rubber.",
+        request=DealInSerializer,
+        responses={
+            201: DealWithRubberSerializer,
+            200: DealWithRubberSerializer,
+            400: E400,
+            401: E401,
+            403: E403,
+            404: E404,
+            409: E409,
+        },
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        rubber, viewer = get_rubber_for_user(request.user, pk)
+        if not viewer.can_enter:
+            raise PermissionDenied("Only the players seated in this rubber or a director enter.")
+        serializer = DealInSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        deal, created = rubber.record_deal(**serializer.to_record_kwargs(), entered_by=request.user)
+        return _written(deal, rubber.pk, status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class DealDetail(APIView):
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    @extend_schema(tags=TAGS, summary="A deal", responses={200: DealSerializer, 404: E404})
+    def get(self, request: Request, pk: int) -> Response:
+        deal, _ = get_deal_for_user(request.user, pk)
+        return Response(DealSerializer(deal).data)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Correct a deal",
+        description="Send the `version` you read and the fields to change. The rubber is "
+        "re-scored from its deals; if the correction moves the rubber's end, an empty next "
+        "rubber is withdrawn, and a next rubber with deals makes it a 409.",
+        request=DealCorrectionSerializer,
+        responses={
+            200: DealWithRubberSerializer,
+            400: E400,
+            401: E401,
+            403: E403,
+            404: E404,
+            409: E409,
+        },
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        deal, viewer = get_deal_for_user(request.user, pk)
+        if not viewer.can_correct(deal):
+            raise PermissionDenied("Only a director or the player who entered it corrects a deal.")
+        serializer = DealCorrectionSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        deal = deal.correct(
+            version=serializer.validated_data["version"],
+            changed_by=request.user,
+            **serializer.to_changes(),
+        )
+        return _written(deal, deal.rubber_id, status.HTTP_200_OK)
+
+
+class DealHistory(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Every change of a deal",
+        responses={200: HistoryEntrySerializer(many=True), 404: E404},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        deal, _ = get_deal_for_user(request.user, pk)
+        return Response(HistoryEntrySerializer(history.for_deal(deal), many=True).data)
+
+
+class DealConfirm(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Confirm a deal (an opponent of the side that entered it)",
+        request=None,
+        responses={200: DealSerializer, 401: E401, 403: E403, 404: E404, 409: E409},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        deal, viewer = get_deal_for_user(request.user, pk)
+        _check_can_confirm(deal, viewer)
+        assert viewer.player is not None
+        deal = deal.confirm(by=viewer.player, user=request.user)
+        return Response(DealSerializer(deal).data)
+
+
+def _check_can_confirm(deal: Deal, viewer: Any) -> None:
+    if viewer.seat is None:
+        raise PermissionDenied("Only a player seated in this rubber confirms its deals.")
+    entering = deal.rubber.entering_seat(deal)
+    if entering is not None and SEAT_SIDE[entering] == SEAT_SIDE[viewer.seat]:
+        raise PermissionDenied("A deal is confirmed by a player of the other side.")

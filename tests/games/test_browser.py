@@ -1,0 +1,100 @@
+"""A phone at the table: sign in, tap a whole rubber in, correct a deal, watch the pad change."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.factories import PASSWORD
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+LEVELS = ["1", "2", "3", "4", "5", "6", "7", "pass"]
+STRAINS = ["C", "D", "H", "S", "NT"]
+SEATS = ["N", "E", "S", "W"]
+HONOURS = ["", "NS100", "NS150", "EW100", "EW150"]
+
+# (level, strain, doubling index, declarer, result offset from "=", honours)
+RUBBER = [
+    ("2", "H", 0, "N", 0, ""),
+    ("4", "S", 0, "E", 0, "EW100"),
+    ("3", "NT", 0, "S", 0, ""),
+    ("pass", None, 0, None, None, ""),
+    ("4", "H", 1, "W", -2, ""),
+    ("6", "D", 0, "N", 0, "NS150"),
+]
+
+
+def tap(page: Any, field: str, index: int) -> None:
+    page.locator(f"#entry label[for=id_{field}_{index}]").click()
+
+
+def tap_deal(
+    page: Any, level: str, strain: Any, doubling: int, seat: Any, result: Any, honours: str
+) -> None:
+    tap(page, "level", LEVELS.index(level))
+    if strain is not None:
+        tap(page, "strain", STRAINS.index(strain))
+        tap(page, "doubling", doubling)
+        tap(page, "declarer", SEATS.index(seat))
+        tap(page, "result", 7 + result)  # results run −7 … −1, =, +1 … +6
+    if honours:
+        page.locator("#entry details summary").click()
+        tap(page, "honours", HONOURS.index(honours))
+
+
+def total(page: Any, side: str) -> int:
+    return int(page.locator(f"#total-{side}").inner_text())
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_enter_a_rubber_on_a_phone_and_correct_a_deal(live_server, browser, running_session):
+    rubber = running_session.rubbers.get(number=1)
+    north = rubber.north.user
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{live_server.url}/accounts/login/?next=/rubbers/{rubber.pk}/")
+    page.fill("input[name=username]", north.username)
+    page.fill("input[name=password]", PASSWORD)
+    page.locator("form button[type=submit], form input[type=submit]").last.click()
+    page.wait_for_url(f"**/rubbers/{rubber.pk}/")
+
+    for number, deal in enumerate(RUBBER, start=1):
+        page.locator("#entry h2").filter(has_text=f"Deal {number}").wait_for()
+        tap_deal(page, *deal)
+        if number == 3:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.locator("#entry").screenshot(path=str(SHOTS / "deal-entry.png"))
+        page.locator("#record").click()
+        if number < len(RUBBER):
+            page.locator("#entry h2").filter(has_text=f"Deal {number + 1}").wait_for()
+        else:
+            page.locator("#result").wait_for()
+
+    assert "We won the rubber" in page.locator("#result").inner_text()
+    assert page.locator("#next-rubber").is_visible()
+    rubber.refresh_from_db()
+    assert rubber.status == "complete"
+    sheet = rubber.scoresheet()
+    assert total(page, "ns") == sheet.totals[sheet.winner]
+
+    # An explanation on tap.
+    page.locator("#pad .pad-item summary").first.click()
+    assert page.locator("#pad .pad-item .why").first.is_visible()
+
+    # Correct deal 1: 2♥ made with an overtrick (9 tricks, not 8).
+    before = total(page, "ns")
+    first = page.locator("details.correction").first
+    first.locator("summary").click()
+    first.locator("input[name$='-tricks']").fill("9")
+    first.get_by_role("button", name="Save correction").click()
+    page.wait_for_function(
+        "before => Number(document.querySelector('#total-ns').innerText) !== before", arg=before
+    )
+    assert total(page, "ns") == before + 30
+    assert "History (2)" in page.locator("#deals").inner_text()
+    page.screenshot(path=str(SHOTS / "scoresheet.png"), full_page=True)
+    context.close()

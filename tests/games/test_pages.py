@@ -1,0 +1,142 @@
+"""The rubber page: score pad, phone entry (with and without htmx), corrections, errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Deal
+from tests.games.conftest import SIX_DEALS
+
+TAP_4S_MADE = {"number": 1, "level": "4", "strain": "S", "declarer": "N", "result": "0"}
+
+
+def test_the_pad_shows_we_and_they_lines_vulnerability_and_explanations(client, rubber, enter):
+    enter(SIX_DEALS[:3])
+    html = client.get(f"/rubbers/{rubber.pk}/").content.decode()
+    assert "We" in html and "They" in html
+    assert "pad-line" in html and "pad-game-line" in html
+    assert "Vulnerable" in html
+    assert "<details>" in html
+    assert "4♠ made, not vulnerable: 120 below the line" in html
+
+
+def test_a_finished_rubber_shows_result_back_score_and_next_rubber(client, rubber, enter):
+    enter(SIX_DEALS)
+    html = client.get(f"/rubbers/{rubber.pk}/").content.decode()
+    assert 'id="result"' in html
+    assert "We won the rubber" in html
+    assert "Back score" in html
+    assert 'id="next-rubber"' in html
+
+
+def test_entry_without_javascript_posts_and_redirects(client, rubber, north):
+    client.force_login(north)
+    response = client.post(f"/rubbers/{rubber.pk}/deals/", TAP_4S_MADE)
+    assert response.status_code == 302
+    deal = Deal.objects.get(rubber=rubber)
+    assert (deal.contract, deal.declarer, deal.tricks) == ("4S", "N", 10)
+
+
+def test_entry_with_htmx_returns_the_live_partial(client, rubber, north):
+    client.force_login(north)
+    response = client.post(
+        f"/rubbers/{rubber.pk}/deals/",
+        {**TAP_4S_MADE, "result": "1", "doubling": "X", "honours": "NS100"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="live"')
+    assert "<html" not in html
+    deal = Deal.objects.get(rubber=rubber)
+    assert (deal.contract, deal.tricks, deal.honours_points) == ("4SX", 11, 100)
+
+
+def test_tricks_typed_override_the_result_buttons(client, rubber, north):
+    client.force_login(north)
+    client.post(f"/rubbers/{rubber.pk}/deals/", {**TAP_4S_MADE, "tricks": "8"})
+    assert Deal.objects.get(rubber=rubber).tricks == 8
+
+
+@pytest.mark.parametrize(
+    ("data", "field_id"),
+    [
+        ({**TAP_4S_MADE, "strain": ""}, "strain-errors"),
+        ({**TAP_4S_MADE, "declarer": ""}, "declarer-errors"),
+        ({**TAP_4S_MADE, "result": ""}, "result-errors"),
+        ({**TAP_4S_MADE, "level": "pass"}, "declarer-errors"),
+        ({**TAP_4S_MADE, "strain": "NT", "honours": "NS100"}, "honours-errors"),
+        ({**TAP_4S_MADE, "level": "7", "result": "+6"}, "result-errors"),
+        ({**TAP_4S_MADE, "level": "9"}, "level-errors"),
+    ],
+)
+def test_form_errors_are_shown_beside_the_fields(client, rubber, north, data, field_id):
+    client.force_login(north)
+    response = client.post(f"/rubbers/{rubber.pk}/deals/", data)
+    assert response.status_code == 200
+    assert f'id="{field_id}"' in response.content.decode()
+    assert not Deal.objects.exists()
+
+
+def test_a_conflict_is_shown_on_the_form(client, rubber, north, enter):
+    enter(SIX_DEALS[:1])
+    client.force_login(north)
+    response = client.post(f"/rubbers/{rubber.pk}/deals/", {**TAP_4S_MADE, "number": 3})
+    assert response.status_code == 200
+    assert 'id="entry-errors"' in response.content.decode()
+
+
+def test_junk_posts_never_500(client, rubber, north):
+    client.force_login(north)
+    for data in ({}, {"number": "x", "level": "x", "tricks": "many"}, {"number": "-1"}):
+        assert client.post(f"/rubbers/{rubber.pk}/deals/", data).status_code == 200
+
+
+def test_anonymous_entry_goes_to_sign_in_and_outsiders_are_refused(client, rubber, outsider):
+    response = client.post(f"/rubbers/{rubber.pk}/deals/", TAP_4S_MADE)
+    assert response.status_code == 302
+    assert "/accounts/login/" in response["Location"]
+    client.force_login(outsider)
+    assert client.post(f"/rubbers/{rubber.pk}/deals/", TAP_4S_MADE).status_code == 403
+    html = client.get(f"/rubbers/{rubber.pk}/").content.decode()
+    assert 'id="entry"' not in html
+
+
+def test_correction_from_the_page_keeps_history(client, rubber, north, enter):
+    enter(SIX_DEALS[:2])
+    deal = rubber.deals.get(number=2)
+    client.force_login(north)
+    prefix = f"deal{deal.pk}"
+    response = client.post(
+        f"/deals/{deal.pk}/correct",
+        {
+            f"{prefix}-version": "1",
+            f"{prefix}-contract": "4S",
+            f"{prefix}-declarer": "E",
+            f"{prefix}-tricks": "9",
+            f"{prefix}-honours": "",
+        },
+    )
+    assert response.status_code == 302
+    deal.refresh_from_db()
+    assert (deal.tricks, deal.honours_side, deal.version) == (9, "", 2)
+    html = client.get(f"/rubbers/{rubber.pk}/").content.decode()
+    assert "History (2)" in html
+    stale = client.post(
+        f"/deals/{deal.pk}/correct",
+        {
+            f"{prefix}-version": "1",
+            f"{prefix}-contract": "4S",
+            f"{prefix}-declarer": "E",
+            f"{prefix}-tricks": "10",
+        },
+    )
+    assert stale.status_code == 200
+    assert "changed by someone else" in stale.content.decode()
+
+
+def test_a_members_only_rubber_page_is_hidden(client, rubber, club, outsider):
+    club.public = False
+    club.save()
+    client.force_login(outsider)
+    assert client.get(f"/rubbers/{rubber.pk}/").status_code == 404
