@@ -30,6 +30,14 @@ from scoring.rules import (
     score_deal,
     score_rubber,
 )
+from scoring.rules.two_player import (
+    draw_discard_deals_from_json,
+    score_bridge_for_two,
+    score_draw_discard,
+    score_misery,
+    turnover_from_json,
+    two_player_deals_from_json,
+)
 
 __all__ = ["COMMANDS", "Handler", "command", "main"]
 
@@ -131,6 +139,49 @@ def chicago_command(data: Mapping[str, Any]) -> dict[str, Any]:
     _check_keys(data, {"deals", "options", "preset"})
     options = _options(data)
     return score_chicago(_deals(data), options=options).to_dict()
+
+
+def _closed(data: Mapping[str, Any]) -> bool:
+    closed = data.get("closed", False)
+    if not isinstance(closed, bool):
+        raise ScoringError("closed", f"{closed!r} is not true or false", "RULES 8.4")
+    return closed
+
+
+@command("bridge-for-two")
+def bridge_for_two_command(data: Mapping[str, Any]) -> dict[str, Any]:
+    """RULES 7.1: ``{"deals": [{"declarer": 0|1, "strain", "doubled"?: 0|1, "tricks",
+    "honours"?: {"player", "points"}}], "closed"?: false, "options"?: {}, "preset"?}``."""
+    _check_keys(data, {"deals", "closed", "options", "preset"})
+    options = _options(data)
+    deals = two_player_deals_from_json(data.get("deals"))
+    return score_bridge_for_two(deals, closed=_closed(data), options=options).to_dict()
+
+
+@command("misery")
+def misery_command(data: Mapping[str, Any]) -> dict[str, Any]:
+    """RULES 7.2: as ``bridge-for-two``, each deal with ``"declaration": "ordinary"|"eight"|
+    "misery"`` and no doubling."""
+    _check_keys(data, {"deals", "closed", "options", "preset"})
+    options = _options(data)
+    deals = two_player_deals_from_json(data.get("deals"), misery=True)
+    return score_misery(deals, closed=_closed(data), options=options).to_dict()
+
+
+@command("turnover")
+def turnover_command(data: Mapping[str, Any]) -> dict[str, Any]:
+    """RULES 7.3: ``{"tricks": [t0, t1]}``."""
+    return turnover_from_json(data).to_dict()
+
+
+@command("draw-discard")
+def draw_discard_command(data: Mapping[str, Any]) -> dict[str, Any]:
+    """RULES 7.4: ``{"target"?: 500, "deals": [{"declarer": 0|1, "contract": "4S"|"pass",
+    "tricks"}], "options"?: {}, "preset"?}``."""
+    _check_keys(data, {"target", "deals", "options", "preset"})
+    options = _options(data)
+    deals = draw_discard_deals_from_json(data.get("deals"))
+    return score_draw_discard(deals, target=data.get("target"), options=options).to_dict()
 
 
 def _answer(handler: Handler, data: object) -> dict[str, Any]:

@@ -184,7 +184,7 @@ def score_chicago(deals: Sequence[DealInput], *, options: HouseRules = DEFAULT) 
         declarer_vulnerable = vulnerable[side]
         score = table[deal.key * 2 + declarer_vulnerable]
         assert score is not None
-        items = [_new(Item, tuple(item)[:-1] + (number,)) for item in score.items]
+        items = [_new(Item, (*item[:-1], number)) for item in score.items]
         below = score.declarer_below
         if below:
             reached = part[side] + below

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from typing import Any
 
@@ -64,6 +64,7 @@ class Strain(StrEnum):
         return 20 if self.is_minor else 30
 
 
+_STRAIN_ORDER = {strain: i for i, strain in enumerate(Strain)}
 _SYMBOLS = {Strain.C: "♣", Strain.D: "♦", Strain.H: "♥", Strain.S: "♠", Strain.NT: "NT"}
 
 
@@ -76,12 +77,12 @@ class Doubling(IntEnum):
 
     @property
     def suffix(self) -> str:
-        return {1: "", 2: "X", 4: "XX"}[self.value]
+        return ("", "X", "", "XX")[self.value - 1]
 
     @property
     def index(self) -> int:
         """0, 1, 2: the position of the doubling in the engine's tables."""
-        return {1: 0, 2: 1, 4: 2}[self.value]
+        return self.value // 2 if self.value < 4 else 2
 
 
 _CONTRACT_RE = re.compile(r"([1-7])\s*(NT|N|S|H|D|C)\s*(XX|X|R)?")
@@ -100,9 +101,12 @@ class Contract:
     level: int
     strain: Strain | None
     doubling: Doubling = Doubling.NONE
+    #: 0–104 for a contract, 105 for a pass: the position of the contract in the tables.
+    index: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.level == 0 and self.strain is None and self.doubling is Doubling.NONE:
+            object.__setattr__(self, "index", 105)
             return
         if not isinstance(self.level, int) or isinstance(self.level, bool):
             raise ScoringError("contract", f"level {self.level!r} is not a number", "RULES 1")
@@ -112,6 +116,8 @@ class Contract:
             raise ScoringError("contract", f"{self.strain!r} is not a strain", "RULES 1")
         if not isinstance(self.doubling, Doubling):
             raise ScoringError("contract", f"{self.doubling!r} is not a doubling", "RULES 1")
+        index = ((self.level - 1) * 5 + _STRAIN_ORDER[self.strain]) * 3 + self.doubling.index
+        object.__setattr__(self, "index", index)
 
     @classmethod
     def parse(cls, text: object, field: str = "contract") -> Contract:
@@ -136,13 +142,6 @@ class Contract:
         return self.strain is None
 
     @property
-    def index(self) -> int:
-        """0–104 for a contract, 105 for a pass: the position of the contract in the tables."""
-        if self.strain is None:
-            return 105
-        return ((self.level - 1) * 5 + _STRAIN_ORDER[self.strain]) * 3 + self.doubling.index
-
-    @property
     def display(self) -> str:
         """For people: "4♠ doubled", "3NT redoubled", "2♥", "passed out"."""
         if self.strain is None:
@@ -155,8 +154,6 @@ class Contract:
             return "pass"
         return f"{self.level}{self.strain.value}{self.doubling.suffix}"
 
-
-_STRAIN_ORDER = {strain: i for i, strain in enumerate(Strain)}
 
 PASS = Contract(0, None)
 

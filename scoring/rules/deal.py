@@ -9,7 +9,7 @@ integer key. ``score_deal`` and ``score_deals`` both read the same table.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -295,6 +295,8 @@ class DealInput:
     declarer: Side | None = None
     tricks: int | None = None
     honours: Honours | None = None
+    #: The vulnerability-free table key (see ``input_key``), computed once.
+    key: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.contract, Contract):
@@ -316,6 +318,8 @@ class DealInput:
             if not isinstance(self.honours, Honours):
                 raise ScoringError("honours", f"{self.honours!r} is not honours", "RULES 3.6")
             self.honours.check(self.contract)
+        key = input_key(self.contract, self.declarer, self.tricks, self.honours)
+        object.__setattr__(self, "key", key)
 
     @classmethod
     def create(
@@ -343,11 +347,6 @@ class DealInput:
         raw_honours = data.get("honours")
         honours = None if raw_honours is None else Honours.from_dict(raw_honours)
         return cls.create(data["contract"], data.get("declarer"), data.get("tricks"), honours)
-
-    @property
-    def key(self) -> int:
-        """The vulnerability-free table key (see ``input_key``)."""
-        return input_key(self.contract, self.declarer, self.tricks, self.honours)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"contract": str(self.contract)}

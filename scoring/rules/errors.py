@@ -10,7 +10,12 @@ __all__ = ["ScoringError"]
 
 
 class ScoringError(ValueError):
-    """Bad scoring input: ``field`` (e.g. ``"deals[3].tricks"``), ``rule`` (e.g. ``"RULES 3.6"``)."""
+    """Bad scoring input.
+
+    ``field`` names the input at fault (``"tricks"``, ``"deals[3].tricks"``), ``rule`` the RULES.md
+    section broken (``"RULES 3.6"``) or None, ``message`` says what is wrong; ``str(error)`` is
+    the one-line ``"field: message (RULES x)"``.
+    """
 
     def __init__(self, field: str, message: str, rule: str | None = None) -> None:
         self.field = field
@@ -26,7 +31,7 @@ class ScoringError(ValueError):
         return (type(self), (self.field, self.message, self.rule))
 
     def within(self, prefix: str) -> ScoringError:
-        """The same error with its field placed under ``prefix`` (``tricks`` → ``deals[3].tricks``)."""
+        """The same error, its field placed under ``prefix`` (``tricks`` → ``deals[3].tricks``)."""
         if not prefix:
             return self
         field = f"{prefix}.{self.field}" if self.field else prefix

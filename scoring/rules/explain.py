@@ -60,6 +60,56 @@ TEMPLATES: dict[str, dict[str, str]] = {
     "partscore_bonus": {
         "other": "{contract} made a part score on the fourth deal: {points} part-score bonus",
     },
+    # The two-player games of RULES 7, rendered by ``two_player.explain_player_item`` with the
+    # placeholders {player}, {points}, {count}, {strain}, {doubling} and {contract}.
+    "two_player_declarer_tricks": {
+        "one": "Player {player} declared {strain}{doubling} and won the odd trick: "
+        "{points} below the line",
+        "other": "Player {player} declared {strain}{doubling} and won {count} odd tricks: "
+        "{points} below the line",
+    },
+    "two_player_opponent_tricks": {
+        "one": "Player {player} won the odd trick against {strain}{doubling}: "
+        "{points} below the line",
+        "other": "Player {player} won {count} odd tricks against {strain}{doubling}: "
+        "{points} below the line",
+    },
+    "two_player_honours": {
+        "four": "Player {player} held four trump honours in one hand: {points} for honours",
+        "five": "Player {player} held all five trump honours in one hand: {points} for honours",
+        "aces": "Player {player} held all four aces in one hand at no trumps: {points} for honours",
+    },
+    "two_player_rubber_bonus": {
+        "two_nil": "Player {player} won the rubber by two games to none: {points} rubber bonus",
+        "two_one": "Player {player} won the rubber by two games to one: {points} rubber bonus",
+    },
+    "two_player_unfinished_game": {
+        "other": "Rubber unfinished: {points} to player {player} for the only completed game",
+    },
+    "two_player_unfinished_partscore": {
+        "other": "Rubber unfinished: {points} to player {player} for a part score "
+        "in the unfinished game",
+    },
+    "eight_tricks": {
+        "other": "Player {player} declared eight tricks in {strain} and made them: "
+        "{points} below the line for {count} odd tricks at double value",
+    },
+    "eight_tricks_failed": {
+        "other": "Eight tricks in {strain} declared, only {count} taken: "
+        "{points} to player {player}, whatever the strain",
+    },
+    "misery_penalty": {
+        "other": "Misery lost, the dealer took {count} tricks: {points} to player {player}, "
+        "5 a trick",
+    },
+    "misery_made": {
+        "other": "Misery made, player {player} took one trick or none: {points} for the "
+        "{count} tricks the opponent took over six",
+    },
+    "draw_discard_tricks": {
+        "one": "{contract} made: {points} to player {player} for the trick over six",
+        "other": "{contract} made: {points} to player {player} for {count} tricks over six",
+    },
     "_words": {
         "vulnerable": "vulnerable",
         "not_vulnerable": "not vulnerable",

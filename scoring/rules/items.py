@@ -24,6 +24,18 @@ REASONS = (
     "unfinished_partscore",
     "game_bonus",
     "partscore_bonus",
+    # The two-player games of RULES 7 (scoring/rules/two_player.py, ``PlayerItem``).
+    "two_player_declarer_tricks",
+    "two_player_opponent_tricks",
+    "two_player_honours",
+    "two_player_rubber_bonus",
+    "two_player_unfinished_game",
+    "two_player_unfinished_partscore",
+    "eight_tricks",
+    "eight_tricks_failed",
+    "misery_penalty",
+    "misery_made",
+    "draw_discard_tricks",
 )
 
 

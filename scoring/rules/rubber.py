@@ -1,7 +1,7 @@
 """A rubber (RULES 2, RULES 4.1, RULES 8): games, vulnerability, bonuses and the back score.
 
 The scoresheet is always derived from the ordered list of deals (RULES 8.2). The game and
-vulnerability logic (``play_rubber``) is generic: it reads each deal's outcome from a table of
+vulnerability logic (``play_rubbers``) is generic: it reads each deal's outcome from a table of
 ``RubberEntry`` indexed by ``key * 4 + vulnerability state`` (state = 2 × NS vulnerable + EW
 vulnerable), so a two-player rubber (RULES 7.1: odd tricks may be scored by either player; games
 and rubber as §2) reuses it with its own table (built with ``make_entry``, players mapped to the
@@ -10,8 +10,7 @@ two sides) and its own ``bonus``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -27,8 +26,9 @@ __all__ = [
     "RubberEntry",
     "RubberScore",
     "hundreds",
+    "iter_rubbers",
     "make_entry",
-    "play_rubber",
+    "play_rubbers",
     "points_leader",
     "rubber_table",
     "score_rubber",
@@ -36,7 +36,10 @@ __all__ = [
     "score_rubbers",
 ]
 
-_SIDES = (Side.NS, Side.EW)
+# Enum members are read through the class on every access: keep them in module constants.
+NS = Side.NS
+EW = Side.EW
+_SIDES = (NS, EW)
 #: (NS vulnerable, EW vulnerable) for each vulnerability state 0–3.
 _VULNERABILITY = ((False, False), (False, True), (True, False), (True, True))
 #: Rubber bonus when the loser has no game / one game (RULES 2.4).
@@ -46,8 +49,8 @@ _new = tuple.__new__
 
 class RubberEntry(NamedTuple):
     """One deal outcome as the rubber needs it: the side scoring below the line (0 NS, 1 EW)
-    and how much, the points each side gains in all, and the items (without their deal number)
-    with the scoresheet column each goes to (side × 2 + below).
+    and how much, the points each side gains in all, and the items without their deal number
+    (the fields of ``Item`` but the last).
     """
 
     below_side: int
@@ -55,7 +58,6 @@ class RubberEntry(NamedTuple):
     total_ns: int
     total_ew: int
     stubs: tuple[tuple[Any, ...], ...]
-    columns: tuple[int, ...]
 
 
 def make_entry(items: Sequence[Item], below_side: Side | None, below_points: int) -> RubberEntry:
@@ -72,7 +74,6 @@ def make_entry(items: Sequence[Item], below_side: Side | None, below_points: int
         total_ns,
         total_ew,
         tuple([item[:-1] for item in items]),
-        tuple([(item.side is Side.EW) * 2 + (item.line == BELOW) for item in items]),
     )
 
 
@@ -89,12 +90,25 @@ def _rubber_table(
 ) -> tuple[tuple[RubberEntry, ...], frozenset[int]]:
     options = HouseRules(insult_redoubled=insult_redoubled, old_undertricks=old_undertricks)  # type: ignore[arg-type]
     scores, valid_deal_keys = deal_table(options)
-    empty = RubberEntry(0, 0, 0, 0, (), ())
+    empty = RubberEntry(0, 0, 0, 0, ())
     by_deal_key = [
         empty
         if score is None or score.declarer is None
         else make_entry(score.items, score.declarer, score.declarer_below)
         for score in scores
+    ]
+    # Share equal stubs and numbers between entries: a smaller working set keeps the replay
+    # in the CPU caches (each new item touches every object its stub refers to).
+    numbers: dict[int, int] = {}
+    stubs: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+    def share(stub: tuple[Any, ...]) -> tuple[Any, ...]:
+        # Only exact ints are shared: True == 1 must not turn a count into a bool.
+        values = tuple(numbers.setdefault(v, v) if type(v) is int else v for v in stub)
+        return stubs.setdefault(values, values)
+
+    by_deal_key = [
+        entry._replace(stubs=tuple(share(stub) for stub in entry.stubs)) for entry in by_deal_key
     ]
     entries: list[RubberEntry] = []
     for key in range(PASS_KEY + 1):
@@ -138,73 +152,132 @@ def points_leader(total_ns: int, total_ew: int) -> Side | None:
     return Side.NS if total_ns > total_ew else Side.EW
 
 
-@dataclass(frozen=True, slots=True)
-class RubberScore:
+class RubberScore(NamedTuple):
     """The scoresheet of one rubber (RULES 2), derived from its deals (RULES 8.2).
 
-    ``above``/``below``: each side's items in playing order (end-of-rubber bonuses last).
-    ``game_ends``: (side, deal number) of each game won. ``vulnerable``: the vulnerability the
-    next deal would be played at. ``winner`` wins by games; ``points_leader`` by points.
+    A tuple holding what play produced (the engine builds millions): ``deal_count``, ``played``
+    (the deals' items in playing order), ``end_items`` (rubber bonus or unfinished bonuses) and
+    the tallies. Read it through the properties: ``deals``,
+    ``above``/``below`` (each side's items in playing order, end-of-rubber items last),
+    ``totals``, ``games``, ``vulnerable`` (the vulnerability the next deal would be played at),
+    ``unfinished_bonus``, ``net``, ``back_score_hundreds`` and ``points_leader``. ``winner`` wins
+    by games; ``points_leader`` by points (RULES 2.5). ``game_ends``: (side, deal number) of
+    each game won.
     """
 
-    deals: tuple[RubberDeal, ...]
-    above: dict[Side, tuple[Item, ...]]
-    below: dict[Side, tuple[Item, ...]]
-    totals: dict[Side, int]
-    games: dict[Side, int]
+    deal_count: int
+    played: tuple[Item, ...]
+    end_items: tuple[Item, ...]
+    total_ns: int
+    total_ew: int
+    games_ns: int
+    games_ew: int
     game_ends: tuple[tuple[Side, int], ...]
-    vulnerable: dict[Side, bool]
+    state: int
     rubber_complete: bool
     closed: bool
     winner: Side | None
     rubber_bonus: int
-    unfinished_bonus: dict[Side, int]
+    unfinished_ns: int
+    unfinished_ew: int
     options: HouseRules
 
     @property
-    def net(self) -> dict[Side, int]:
-        """Each side's total minus the other's (antisymmetric)."""
-        margin = self.totals[Side.NS] - self.totals[Side.EW]
-        return {Side.NS: margin, Side.EW: -margin}
+    def deal_items(self) -> tuple[tuple[Item, ...], ...]:
+        """Each deal's items (a passed-out deal has none)."""
+        grouped: list[list[Item]] = [[] for _ in range(self.deal_count)]
+        for item in self.played:
+            grouped[item.deal - 1].append(item)  # type: ignore[operator]
+        return tuple(tuple(items) for items in grouped)
 
     @property
-    def back_score_hundreds(self) -> dict[Side, int]:
-        """The net margin in hundreds (RULES 4.1); 0 each on a tie (RULES 8.3)."""
-        ns = hundreds(self.totals[Side.NS] - self.totals[Side.EW])
-        return {Side.NS: ns, Side.EW: -ns}
-
-    @property
-    def points_leader(self) -> Side | None:
-        return points_leader(self.totals[Side.NS], self.totals[Side.EW])
+    def deals(self) -> tuple[RubberDeal, ...]:
+        """Each deal with the vulnerability it was played at and its items. Vulnerability is
+        fixed at the start of a deal (RULES 2.3): it follows from the games won before it.
+        """
+        deals = []
+        state = 0
+        ends = iter(self.game_ends)
+        next_end = next(ends, None)
+        for number, items in enumerate(self.deal_items, 1):
+            deals.append(RubberDeal(number, _VULNERABILITY[state], items))
+            if next_end is not None and next_end[1] == number:
+                state |= 2 if next_end[0] is NS else 1
+                next_end = next(ends, None)
+        return tuple(deals)
 
     @property
     def items(self) -> tuple[Item, ...]:
         """Every item in playing order, end-of-rubber items last."""
-        end = tuple(i for side in _SIDES for i in self.above[side] if i.deal is None)
-        return tuple(i for deal in self.deals for i in deal.items) + end
+        return self.played + self.end_items
+
+    def column(self, side: Side, line: str) -> tuple[Item, ...]:
+        """One side's items above or below the line, in playing order."""
+        return tuple(item for item in self.items if item.side is side and item.line == line)
+
+    @property
+    def above(self) -> dict[Side, tuple[Item, ...]]:
+        return {NS: self.column(NS, ABOVE), EW: self.column(EW, ABOVE)}
+
+    @property
+    def below(self) -> dict[Side, tuple[Item, ...]]:
+        return {NS: self.column(NS, BELOW), EW: self.column(EW, BELOW)}
+
+    @property
+    def totals(self) -> dict[Side, int]:
+        """Above plus below, bonuses included (RULES 2.5)."""
+        return {NS: self.total_ns, EW: self.total_ew}
+
+    @property
+    def games(self) -> dict[Side, int]:
+        return {NS: self.games_ns, EW: self.games_ew}
+
+    @property
+    def vulnerable(self) -> dict[Side, bool]:
+        """Vulnerability for the next deal: a side with a game is vulnerable (RULES 2.3)."""
+        ns, ew = _VULNERABILITY[self.state]
+        return {NS: ns, EW: ew}
+
+    @property
+    def unfinished_bonus(self) -> dict[Side, int]:
+        return {NS: self.unfinished_ns, EW: self.unfinished_ew}
+
+    @property
+    def net(self) -> dict[Side, int]:
+        """Each side's total minus the other's (antisymmetric)."""
+        margin = self.total_ns - self.total_ew
+        return {NS: margin, EW: -margin}
+
+    @property
+    def back_score_hundreds(self) -> dict[Side, int]:
+        """The net margin in hundreds (RULES 4.1); 0 each on a tie (RULES 8.3)."""
+        ns = hundreds(self.total_ns - self.total_ew)
+        return {NS: ns, EW: -ns}
+
+    @property
+    def points_leader(self) -> Side | None:
+        return points_leader(self.total_ns, self.total_ew)
 
     def to_dict(self) -> dict[str, Any]:
-        def pair(values: dict[Side, Any]) -> dict[str, Any]:
-            return {"NS": values[Side.NS], "EW": values[Side.EW]}
-
-        leader = self.points_leader
+        leader, winner = self.points_leader, self.winner
+        above, below, totals = self.above, self.below, self.totals
         data: dict[str, Any] = {
             side.value: {
-                "above": [item.to_dict() for item in self.above[side]],
-                "below": [item.to_dict() for item in self.below[side]],
-                "total": self.totals[side],
+                "above": [item.to_dict() for item in above[side]],
+                "below": [item.to_dict() for item in below[side]],
+                "total": totals[side],
             }
             for side in _SIDES
         }
         data.update(
-            games=pair(self.games),
-            vulnerable=pair(self.vulnerable),
+            games=_pair(self.games),
+            vulnerable=_pair(self.vulnerable),
             rubber_complete=self.rubber_complete,
-            winner=None if self.winner is None else self.winner.value,
+            winner=None if winner is None else winner.value,
             rubber_bonus=self.rubber_bonus,
-            unfinished_bonus=pair(self.unfinished_bonus),
-            net=pair(self.net),
-            back_score_hundreds=pair(self.back_score_hundreds),
+            unfinished_bonus=_pair(self.unfinished_bonus),
+            net=_pair(self.net),
+            back_score_hundreds=_pair(self.back_score_hundreds),
             points_leader=None if leader is None else leader.value,
             deals=[deal.to_dict() for deal in self.deals],
             options=self.options.to_dict(),
@@ -212,103 +285,152 @@ class RubberScore:
         return data
 
 
-def play_rubber(
-    keys: Sequence[int],
+def _pair(values: dict[Side, Any]) -> dict[str, Any]:
+    return {"NS": values[NS], "EW": values[EW]}
+
+
+def play_rubbers(
+    keys: Iterable[int],
     table: Sequence[RubberEntry],
     *,
-    start: int = 0,
     closed: bool = False,
     bonus: tuple[int, int] = STANDARD_BONUS,
     options: HouseRules = DEFAULT,
-) -> tuple[RubberScore, int]:
-    """Play deals ``keys[start:]`` until a side wins two games (RULES 2.4); return the rubber
-    and the index of the first deal not used. Keys must be valid for ``table``.
+) -> Iterator[RubberScore]:
+    """Play a stream of deals as consecutive rubbers, each ending when a side wins two games
+    (RULES 2.4) and the next starting with the next deal (RULES 8.1); the last rubber may be
+    unfinished. Keys must be valid for ``table`` (``key * 4 + state`` indexes it).
 
     RULES 2.1: only the entry's below-the-line points count toward game. RULES 2.2: at 100 a
     game is won and both sides start the next game from zero (earlier part scores stay in the
     totals). RULES 2.3: the vulnerability state is read before the deal, so the deal that wins a
     first game is scored not vulnerable. RULES 2.4: rubber bonus ``bonus[0]`` if the loser has
-    no game, ``bonus[1]`` if one. RULES 2.6 / 8.4: if ``closed`` and unfinished, 300 for the only
-    game and ``options.unfinished_partscore`` for a lone part score in the unfinished game.
+    no game, ``bonus[1]`` if one. RULES 2.6 / 8.4: if ``closed``, an unfinished last rubber gets
+    300 for the only game and ``options.unfinished_partscore`` for a lone part score.
     """
-    new = _new
-    item_type = Item
-    columns: tuple[list[Item], list[Item], list[Item], list[Item]] = ([], [], [], [])
-    deals: list[RubberDeal] = []
+    # The engine's hot loop: locals, tuples and tuple.__new__ on purpose (docs/benchmarks.md).
+    # Every item is built here, with its deal number; per-side columns and deal records are
+    # derived from them on demand.
+    new, item_type = _new, Item
+    played: list[Item] = []
+    append = played.append
     game_ends: list[tuple[Side, int]] = []
-    part = [0, 0]
-    games = [0, 0]
-    total_ns = total_ew = 0
-    state = 0
-    number = 0
-    index = start
-    end = len(keys)
-    complete = False
-    while index < end:
-        entry = table[keys[index] * 4 + state]
-        index += 1
+    part_ns = part_ew = games_ns = games_ew = total_ns = total_ew = 0
+    state = number = 0
+    for key in keys:
+        below_side, below_points, gain_ns, gain_ew, stubs = table[key * 4 + state]
         number += 1
-        items = tuple([new(item_type, stub + (number,)) for stub in entry[4]])
-        for item, column in zip(items, entry[5], strict=True):
-            columns[column].append(item)
-        deals.append(new(RubberDeal, (number, _VULNERABILITY[state], items)))
-        total_ns += entry[2]
-        total_ew += entry[3]
-        below_points = entry[1]
-        if below_points:
-            side = entry[0]
-            reached = part[side] + below_points
-            if reached < 100:
-                part[side] = reached
+        tail = (number,)
+        for stub in stubs:
+            append(new(item_type, stub + tail))
+        total_ns += gain_ns
+        total_ew += gain_ew
+        if not below_points:
+            continue
+        if below_side:
+            part_ew += below_points
+            if part_ew < 100:
                 continue
-            part = [0, 0]
-            games[side] += 1
-            game_ends.append((_SIDES[side], number))
-            state |= 1 if side else 2
-            if games[side] == 2:
-                complete = True
-                break
-    winner: Side | None = None
-    bonus_points = 0
-    unfinished = [0, 0]
-    ends: list[Item] = []
-    if complete:
-        won = game_ends[-1][0]
-        winner = won
-        lost = games[1 - won.ordinal]
-        bonus_points = bonus[lost]
-        ends.append(Item(won, ABOVE, bonus_points, "rubber_bonus", None, None, lost))
-    elif closed:
+            games_ew += 1
+            state |= 1
+            game_ends.append((EW, number))
+        else:
+            part_ns += below_points
+            if part_ns < 100:
+                continue
+            games_ns += 1
+            state |= 2
+            game_ends.append((NS, number))
+        part_ns = part_ew = 0
+        if games_ns == 2 or games_ew == 2:
+            winner = NS if games_ns == 2 else EW
+            lost = games_ew if winner is NS else games_ns
+            points = bonus[lost]
+            end = new(item_type, (winner, ABOVE, points, "rubber_bonus", None, None, lost, None))
+            yield new(
+                RubberScore,
+                (
+                    number,
+                    tuple(played),
+                    (end,),
+                    total_ns + points * (winner is NS),
+                    total_ew + points * (winner is EW),
+                    games_ns,
+                    games_ew,
+                    tuple(game_ends),
+                    state,
+                    True,
+                    closed,
+                    winner,
+                    points,
+                    0,
+                    0,
+                    options,
+                ),
+            )
+            played = []
+            append = played.append
+            game_ends = []
+            games_ns = games_ew = total_ns = total_ew = state = number = 0
+    if number:
+        yield _unfinished(
+            number,
+            played,
+            game_ends,
+            (part_ns, part_ew),
+            (games_ns, games_ew),
+            (total_ns, total_ew),
+            state,
+            closed,
+            options,
+        )
+
+
+def _unfinished(
+    deal_count: int,
+    played: list[Item],
+    game_ends: list[tuple[Side, int]],
+    part: tuple[int, int],
+    games: tuple[int, int],
+    totals: tuple[int, int],
+    state: int,
+    closed: bool,
+    options: HouseRules,
+) -> RubberScore:
+    """A rubber in play, or stopped before two games (RULES 2.6, RULES 8.4): when ``closed``,
+    300 to a side with the only completed game, and ``unfinished_partscore`` to a side with a
+    part score in the unfinished game when the other has none there.
+    """
+    bonuses = [0, 0]
+    end_items: list[Item] = []
+    if closed:
         for side in (0, 1):
             if games[side] == 1 and games[1 - side] == 0:
-                unfinished[side] += 300
-                ends.append(Item(_SIDES[side], ABOVE, 300, "unfinished_game"))
+                bonuses[side] += 300
+                end_items.append(Item(_SIDES[side], ABOVE, 300, "unfinished_game"))
             if part[side] and not part[1 - side]:
-                points = options.unfinished_partscore
-                unfinished[side] += points
-                ends.append(Item(_SIDES[side], ABOVE, points, "unfinished_partscore"))
-    for item in ends:
-        columns[item.side.ordinal * 2].append(item)
-        if item.side is Side.NS:
-            total_ns += item.points
-        else:
-            total_ew += item.points
-    rubber = RubberScore(
-        tuple(deals),
-        {Side.NS: tuple(columns[0]), Side.EW: tuple(columns[2])},
-        {Side.NS: tuple(columns[1]), Side.EW: tuple(columns[3])},
-        {Side.NS: total_ns, Side.EW: total_ew},
-        {Side.NS: games[0], Side.EW: games[1]},
+                bonuses[side] += options.unfinished_partscore
+                end_items.append(
+                    Item(_SIDES[side], ABOVE, options.unfinished_partscore, "unfinished_partscore")
+                )
+    return RubberScore(
+        deal_count,
+        tuple(played),
+        tuple(end_items),
+        totals[0] + bonuses[0],
+        totals[1] + bonuses[1],
+        games[0],
+        games[1],
         tuple(game_ends),
-        {Side.NS: state >= 2, Side.EW: bool(state & 1)},
-        complete,
+        state,
+        False,
         closed,
-        winner,
-        bonus_points,
-        {Side.NS: unfinished[0], Side.EW: unfinished[1]},
+        None,
+        0,
+        bonuses[0],
+        bonuses[1],
         options,
     )
-    return rubber, index
 
 
 def _check_keys(keys: Sequence[int], valid: frozenset[int]) -> None:
@@ -323,7 +445,11 @@ def score_rubber_keys(
     """``score_rubber`` for deals given by ``DealInput.key``: the batch entry point."""
     table, valid = rubber_table(options)
     _check_keys(keys, valid)
-    rubber, used = play_rubber(keys, table, closed=closed, options=options)
+    rubbers = play_rubbers(keys, table, closed=closed, options=options)
+    rubber = next(rubbers, None)
+    if rubber is None:
+        rubber = _unfinished(0, [], [], (0, 0), (0, 0), (0, 0), 0, closed, options)
+    used = rubber.deal_count
     if used < len(keys):
         raise ScoringError(
             f"deals[{used}]",
@@ -348,17 +474,19 @@ def score_rubber(
     return score_rubber_keys(keys, closed=closed, options=options)
 
 
-def score_rubbers(
+def iter_rubbers(
     keys: Sequence[int], *, closed: bool = False, options: HouseRules = DEFAULT
-) -> list[RubberScore]:
-    """A table's stream of deals as consecutive rubbers: each starts after the previous one
-    ends (RULES 8.1). ``closed`` applies to the last rubber if it is unfinished.
+) -> Iterator[RubberScore]:
+    """A table's stream of deals (``DealInput.key``) as consecutive rubbers: each starts after
+    the previous one ends (RULES 8.1). ``closed`` applies to the last rubber if unfinished.
     """
     table, valid = rubber_table(options)
     _check_keys(keys, valid)
-    rubbers: list[RubberScore] = []
-    index, end = 0, len(keys)
-    while index < end:
-        rubber, index = play_rubber(keys, table, start=index, closed=closed, options=options)
-        rubbers.append(rubber)
-    return rubbers
+    return play_rubbers(keys, table, closed=closed, options=options)
+
+
+def score_rubbers(
+    keys: Sequence[int], *, closed: bool = False, options: HouseRules = DEFAULT
+) -> list[RubberScore]:
+    """``iter_rubbers`` as a list."""
+    return list(iter_rubbers(keys, closed=closed, options=options))
