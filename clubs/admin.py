@@ -1,3 +1,91 @@
-from django.contrib import admin
+"""Django admin for clubs, memberships, players, sessions, tables and seats.
 
-# Register your models here.
+State changes (start, close, seating) belong to the services and the director's console; the
+admin is for looking things up and fixing names and settings.
+"""
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from .models import Club, Membership, Player, Session, Table, TableSeat
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "public", "rules_preset", "default_stake", "currency"]
+    list_filter = ["public", "rules_preset", "language", "confirm_entries"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    date_hierarchy = "created_at"
+    inlines = [MembershipInline]
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["user", "club", "role"]
+    list_filter = ["role", "club"]
+    search_fields = ["user__username", "club__name", "club__slug"]
+    list_select_related = ["user", "club"]
+    autocomplete_fields = ["user", "club"]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "user", "created_at"]
+    list_filter = ["club"]
+    search_fields = ["name", "user__username", "club__name"]
+    list_select_related = ["club", "user"]
+    autocomplete_fields = ["club", "user"]
+
+
+class TableInline(admin.TabularInline):
+    model = Table
+    extra = 0
+    show_change_link = True
+
+
+@admin.register(Session)
+class SessionAdmin(admin.ModelAdmin):
+    list_display = ["date", "club", "kind", "movement", "status", "stake_per_hundred"]
+    list_filter = ["status", "kind", "movement", "club"]
+    search_fields = ["club__name", "club__slug"]
+    date_hierarchy = "date"
+    list_select_related = ["club"]
+    readonly_fields = ["status", "rules", "created_at", "started_at", "closed_at", "created_by"]
+    inlines = [TableInline]
+
+
+class TableSeatInline(admin.TabularInline):
+    model = TableSeat
+    extra = 0
+    fields = ["position", "player", "active"]
+    readonly_fields = ["position", "player", "active"]
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
+        # Seats change through the console so the rotation is re-planned (RULES 6.2).
+        return False
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "session", "number"]
+    list_filter = ["session__club", "session__status"]
+    search_fields = ["session__club__name"]
+    list_select_related = ["session__club"]
+    inlines = [TableSeatInline]
+
+
+@admin.register(TableSeat)
+class TableSeatAdmin(admin.ModelAdmin):
+    list_display = ["player", "table", "session", "position", "active"]
+    list_filter = ["active", "session__club", "session__status"]
+    search_fields = ["player__name", "session__club__name"]
+    list_select_related = ["player", "table", "session__club"]
+    raw_id_fields = ["player", "table", "session"]

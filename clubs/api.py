@@ -7,7 +7,7 @@ explicit serializer, calls one service and renders an explicit output serializer
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
@@ -21,12 +21,18 @@ from games.models import Rubber
 
 from . import services
 from .models import Club, Player, Session, Table, TableSeat
-from .permissions import IsClubDirectorOrReadOnly, check_club_access, get_club_for_user
+from .permissions import (
+    IsClubDirectorOrReadOnly,
+    check_club_access,
+    get_club_for_user,
+    is_director,
+)
 from .serializers import (
     ClubIn,
     ClubOut,
     DetailOut,
     ErrorsOut,
+    PlayerDirectorOut,
     PlayerIn,
     PlayerOut,
     SeatingOut,
@@ -35,6 +41,9 @@ from .serializers import (
     TableOut,
     TablePlayerIn,
 )
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
 
 E400 = OpenApiResponse(ErrorsOut, description="Bad input: `{errors: {field: [messages]}}`.")
 E401 = OpenApiResponse(DetailOut, description="Not signed in.")
@@ -78,9 +87,12 @@ def _session(request: Request, pk: int, *, director: bool = False) -> Session:
 
 
 def _table(session: Session, number: int) -> Table:
-    table = table_queryset().select_related("session__club").filter(
-        session=session, number=number
-    ).first()
+    table = (
+        table_queryset()
+        .select_related("session__club")
+        .filter(session=session, number=number)
+        .first()
+    )
     if table is None:
         raise Http404("No such table in this session.")
     return table
@@ -122,7 +134,7 @@ class ClubListView(APIView):
             rules=data.validated_data["rules"],
             default_stake=data.validated_data["default_stake"],
             currency=data.validated_data["currency"].upper(),
-            director=request.user,
+            director=cast("AbstractBaseUser", request.user),
         )
         return Response(ClubOut(club).data, status=status.HTTP_201_CREATED)
 
@@ -140,19 +152,20 @@ class PlayerListView(APIView):
 
     @extend_schema(
         tags=TAGS_CLUBS,
-        summary="The club's players",
-        responses={200: PlayerOut(many=True), **READ_ERRORS},
+        summary="The club's players (with their logins for the club's directors)",
+        responses={200: PlayerDirectorOut(many=True), **READ_ERRORS},
     )
     def get(self, request: Request, slug: str) -> Response:
         club = get_club_for_user(request, slug)
         players = Player.objects.filter(club=club).select_related("user").order_by("name")
-        return Response(PlayerOut(players, many=True).data)
+        out = PlayerDirectorOut if is_director(request.user, club) else PlayerOut
+        return Response(out(players, many=True).data)
 
     @extend_schema(
         tags=TAGS_CLUBS,
         summary="Add a player (director only), optionally with a login",
         request=PlayerIn,
-        responses={201: PlayerOut, **WRITE_ERRORS},
+        responses={201: PlayerDirectorOut, **WRITE_ERRORS},
     )
     def post(self, request: Request, slug: str) -> Response:
         club = get_club_for_user(request, slug, director=True)
@@ -165,7 +178,7 @@ class PlayerListView(APIView):
             password=data.validated_data.get("password") or None,
             director=data.validated_data["director"],
         )
-        return Response(PlayerOut(player).data, status=status.HTTP_201_CREATED)
+        return Response(PlayerDirectorOut(player).data, status=status.HTTP_201_CREATED)
 
 
 # --- sessions ----------------------------------------------------------------------------------
@@ -201,7 +214,7 @@ class SessionListView(APIView):
             movement=data.validated_data["movement"],
             stake_per_hundred=data.validated_data.get("stake_per_hundred"),
             tables=data.validated_data["tables"],
-            created_by=request.user,
+            created_by=cast("AbstractBaseUser", request.user),
         )
         return Response(_session_out(session.pk), status=status.HTTP_201_CREATED)
 
@@ -283,7 +296,7 @@ class TablePlayersView(APIView):
         raw = request.data if request.data else request.query_params
         data = TablePlayerIn(data=raw, context={"club": session.club})
         data.is_valid(raise_exception=True)
-        return data.validated_data["player"]
+        return cast(Player, data.validated_data["player"])
 
     @extend_schema(
         tags=TAGS_SESSIONS,

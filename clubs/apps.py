@@ -2,5 +2,5 @@ from django.apps import AppConfig
 
 
 class ClubsConfig(AppConfig):
-    default_auto_field = 'django.db.models.BigAutoField'
-    name = 'clubs'
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "clubs"

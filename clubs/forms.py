@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils import timezone
@@ -51,7 +51,7 @@ class ClubForm(forms.Form):
         return slug
 
     def clean_currency(self) -> str:
-        return self.cleaned_data["currency"].upper()
+        return str(self.cleaned_data["currency"]).upper()
 
 
 class PlayerForm(forms.Form):
@@ -109,7 +109,8 @@ class SessionForm(forms.Form):
         )
         super().__init__(*args, **kwargs)
         self.club = club
-        self.fields["players"].queryset = Player.objects.filter(club=club).order_by("name")
+        players = cast(forms.ModelMultipleChoiceField, self.fields["players"])
+        players.queryset = Player.objects.filter(club=club).order_by("name")
 
 
 class TablePlayerForm(forms.Form):
@@ -117,4 +118,5 @@ class TablePlayerForm(forms.Form):
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = Player.objects.filter(club=club).order_by("name")
+        player = cast(forms.ModelChoiceField, self.fields["player"])
+        player.queryset = Player.objects.filter(club=club).order_by("name")

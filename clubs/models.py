@@ -157,11 +157,11 @@ class Session(models.Model):
     date = models.DateField()
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.RUBBER)
     movement = models.CharField(max_length=10, choices=Movement.choices, default=Movement.PIVOT)
-    stake_per_hundred = models.DecimalField(
-        max_digits=8, decimal_places=2, default=Decimal("0.00")
-    )
+    stake_per_hundred = models.DecimalField(max_digits=8, decimal_places=2, default=Decimal("0.00"))
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
-    rules = models.JSONField(default=dict, help_text="The house rules in force, copied at creation.")
+    rules = models.JSONField(
+        default=dict, help_text="The house rules in force, copied at creation."
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

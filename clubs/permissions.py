@@ -17,7 +17,7 @@ Other apps reuse these helpers: `can_read_club`, `is_director`, `is_member`,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
@@ -52,6 +52,8 @@ def can_read_club(user: User, club: Club) -> bool:
 def check_club_access(user: User, club: Club, *, director: bool = False) -> None:
     """Raise Http404 when the user may not read the club, PermissionDenied when they may read it
     but `director` is asked and they are not one of its directors."""
+    if club.public and not director:
+        return
     role = role_in_club(user, club)
     if not club.public and role is None:
         raise Http404("No such club.")
@@ -87,8 +89,8 @@ def club_of(obj: Any) -> Club:
     if isinstance(obj, Club):
         return obj
     if hasattr(obj, "club"):
-        return obj.club
-    return obj.session.club
+        return cast(Club, obj.club)
+    return cast(Club, obj.session.club)
 
 
 class IsClubDirectorOrReadOnly(permissions.BasePermission):

@@ -16,7 +16,8 @@ from rest_framework import serializers
 from .forms import RESERVED_SLUGS
 from .models import PRESET_CHOICES, Club, Player, Session, Table
 
-SEAT_NAMES = ("N", "E", "S", "W")
+#: The largest id a database stores (a 64-bit signed integer): larger ones are bad input.
+MAX_ID = 2**63 - 1
 
 
 # --- clubs -------------------------------------------------------------------------------------
@@ -30,7 +31,7 @@ class ClubIn(serializers.Serializer):
     rules = serializers.DictField(
         child=serializers.JSONField(),
         default=dict,
-        help_text="House-rule options (RULES.md), e.g. {\"unfinished_partscore\": 50}.",
+        help_text='House-rule options (RULES.md), e.g. {"unfinished_partscore": 50}.',
     )
     default_stake = serializers.DecimalField(
         max_digits=8, decimal_places=2, min_value=Decimal("0"), default=Decimal("0.00")
@@ -102,10 +103,19 @@ class PlayerIn(serializers.Serializer):
 
 
 class PlayerOut(serializers.ModelSerializer):
-    username = serializers.CharField(source="user.username", default=None, read_only=True)
+    """A player as anyone who may read the club sees them."""
 
     class Meta:
         model = Player
+        fields = ["id", "name"]
+
+
+class PlayerDirectorOut(PlayerOut):
+    """A player as the club's directors see them: with the login linked, if any."""
+
+    username = serializers.CharField(source="user.username", default=None, read_only=True)
+
+    class Meta(PlayerOut.Meta):
         fields = ["id", "name", "username"]
 
 
@@ -114,7 +124,7 @@ class PlayerOut(serializers.ModelSerializer):
 
 class TableIn(serializers.Serializer):
     players = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
         help_text="Player ids in order of precedence (the first is the pivot); 4 to 6.",
     )
 
@@ -148,7 +158,9 @@ class SessionIn(serializers.Serializer):
 
 
 class TablePlayerIn(serializers.Serializer):
-    player = serializers.IntegerField(min_value=1, help_text="A player id of the session's club.")
+    player = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, help_text="A player id of the session's club."
+    )
 
     def validate_player(self, pk: int) -> Player:
         club: Club = self.context["club"]
@@ -221,7 +233,11 @@ class SeatingOut(serializers.Serializer):
 
 
 class ErrorsOut(serializers.Serializer):
-    errors = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
+    # Documents the error body for the schema only; never validated, so shadowing
+    # Serializer.errors is harmless.
+    errors = serializers.DictField(  # type: ignore[assignment]
+        child=serializers.ListField(child=serializers.CharField())
+    )
 
 
 class DetailOut(serializers.Serializer):

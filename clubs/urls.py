@@ -1,5 +1,29 @@
+"""Club pages, under /clubs/ (namespace "clubs")."""
+
 from django.urls import path
+
+from . import views
 
 app_name = "clubs"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("new/", views.club_create, name="create"),
+    path("<slug:slug>/", views.club_home, name="home"),
+    path("<slug:slug>/players/", views.players, name="players"),
+    path("<slug:slug>/console/", views.console, name="console"),
+    path("<slug:slug>/console/suggest/", views.suggest, name="suggest"),
+    path("<slug:slug>/sessions/<int:pk>/", views.session_detail, name="session"),
+    path("<slug:slug>/sessions/<int:pk>/cards/", views.session_cards, name="session_cards"),
+    path("<slug:slug>/sessions/<int:pk>/start/", views.session_start, name="session_start"),
+    path("<slug:slug>/sessions/<int:pk>/close/", views.session_close, name="session_close"),
+    path(
+        "<slug:slug>/sessions/<int:pk>/tables/<int:number>/add/",
+        views.table_add_player,
+        name="table_add_player",
+    ),
+    path(
+        "<slug:slug>/sessions/<int:pk>/tables/<int:number>/remove/",
+        views.table_remove_player,
+        name="table_remove_player",
+    ),
+]

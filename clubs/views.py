@@ -1,12 +1,442 @@
-"""Club pages."""
+"""Club pages: club home, create a club, players, the director's console, sessions, table cards.
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+Every view starts with a permission-checked lookup (`clubs.permissions`); forms validate and the
+services write. Pages work without JavaScript; htmx only refreshes the table suggestion.
+"""
 
-from .models import Club
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import ValidationError
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_POST
+
+from games.models import Conflict
+
+from . import services
+from .api import table_queryset
+from .forms import ClubForm, PlayerForm, SessionForm, TablePlayerForm
+from .models import Club, Player, Session, Table
+from .permissions import get_club_for_user, get_session_for_user, is_director
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+#: Rubbers shown ahead on the console and the table cards.
+AHEAD_ON_CONSOLE = 3
+AHEAD_ON_CARDS = 6
 
 
 def home(request: HttpRequest) -> HttpResponse:
     """The clubs this visitor may see, with a helpful empty state."""
     clubs = Club.objects.visible_to(request.user).order_by("name")
     return render(request, "clubs/home.html", {"clubs": clubs})
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _reverse_or_none(name: str, *args: Any) -> str | None:
+    """A URL of another app's page when that page exists (leaderboard, rubber)."""
+    try:
+        return reverse(name, args=args)
+    except NoReverseMatch:
+        return None
+
+
+def _next_or(request: HttpRequest, default: str) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return default
+
+
+def _session_for_page(
+    request: HttpRequest, slug: str, pk: int, *, director: bool = False
+) -> Session:
+    session = get_session_for_user(request, pk, director=director)
+    if session.club.slug != slug:
+        raise Http404("No such session in this club.")
+    return session
+
+
+def _error_text(err: ValidationError) -> str:
+    return " ".join(err.messages)
+
+
+@dataclass
+class SeatingView:
+    """One rubber's seating with names, for templates."""
+
+    rubber: int
+    seats: list[tuple[str, str]]
+    sitting_out: list[str]
+    current: bool = False
+
+
+@dataclass
+class TableView:
+    table: Table
+    players: list[Player]
+    current_rubber: Any
+    current_rubber_url: str | None
+    rotation: list[SeatingView] = field(default_factory=list)
+
+
+def _seating_views(seatings: list[Any], names: dict[int, str], current: int | None) -> list[Any]:
+    return [
+        SeatingView(
+            rubber=s.rubber,
+            seats=[(seat, names.get(pid, "?")) for seat, pid in s.seats.items()],
+            sitting_out=[names.get(pid, "?") for pid in s.sitting_out],
+            current=s.rubber == current,
+        )
+        for s in seatings
+    ]
+
+
+def _tables(session: Session, *, ahead: int, full_history: bool = False) -> list[TableView]:
+    """Each table with its players, the rubber in play and the rotation ahead (RULES 6)."""
+    names = dict(Player.objects.filter(club_id=session.club_id).values_list("pk", "name"))
+    views = []
+    for table in table_queryset().filter(session=session).select_related("session"):
+        in_play = getattr(table, "rubbers_in_play", [])
+        rubber = in_play[0] if in_play else None
+        seatings = services.table_rotation(table=table, ahead=ahead)
+        if full_history:
+            seatings = services.table_history(table)[:-1] + seatings
+        views.append(
+            TableView(
+                table=table,
+                players=table.present_players(),
+                current_rubber=rubber,
+                current_rubber_url=_reverse_or_none("games:rubber", rubber.pk) if rubber else None,
+                rotation=_seating_views(seatings, names, rubber.number if rubber else None),
+            )
+        )
+    return views
+
+
+def _session_context(request: HttpRequest, session: Session) -> dict[str, Any]:
+    director = is_director(request.user, session.club)
+    seated = set(session.table_seats.filter(active=True).values_list("player_id", flat=True))
+    return {
+        "session": session,
+        "club": session.club,
+        "standings_url": _reverse_or_none("scoring:session-standings", session.pk),
+        "tables": _tables(session, ahead=AHEAD_ON_CONSOLE),
+        "is_director": director,
+        "unseated": [p for p in session.club.players.order_by("name") if p.pk not in seated]
+        if director
+        else [],
+    }
+
+
+# --- clubs -------------------------------------------------------------------------------------
+
+
+def club_home(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_club_for_user(request, slug)
+    director = is_director(request.user, club)
+    sessions = club.sessions.annotate(table_count=Count("tables")).order_by("-date", "-id")
+    current = sessions.filter(status__in=[Session.Status.RUNNING, Session.Status.PLANNED]).first()
+    player_count = club.players.count()
+    next_steps = []
+    if director:
+        if player_count < services.MIN_AT_TABLE:
+            next_steps.append(
+                (
+                    _(
+                        "Add your players (at least four); give a login to those who will "
+                        "enter results from their phones."
+                    ),
+                    reverse("clubs:players", args=[club.slug]),
+                )
+            )
+        if not sessions.exists():
+            next_steps.append(
+                (
+                    _("Plan tonight's session: tick who is here and Backscore suggests tables."),
+                    reverse("clubs:console", args=[club.slug]),
+                )
+            )
+    return render(
+        request,
+        "clubs/club.html",
+        {
+            "club": club,
+            "is_director": director,
+            "current": current,
+            "recent": sessions.filter(status=Session.Status.CLOSED)[:10],
+            "player_count": player_count,
+            "next_steps": next_steps,
+            "leaderboard_url": _reverse_or_none("scoring:club-leaderboard", club.slug),
+        },
+    )
+
+
+@login_required
+def club_create(request: HttpRequest) -> HttpResponse:
+    form = ClubForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            club = services.club_create(
+                slug=data["slug"],
+                name=data["name"],
+                public=data["public"],
+                rules_preset=data["rules_preset"],
+                default_stake=data["default_stake"],
+                currency=data["currency"],
+                director=cast("AbstractBaseUser", request.user),
+            )
+        except ValidationError as err:
+            form.add_error(None, err)
+        else:
+            messages.success(request, _("Club created. You are its director."))
+            return redirect(club)
+    return render(request, "clubs/create.html", {"form": form})
+
+
+def players(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's players; a director adds players and creates their logins here."""
+    if request.method == "POST" and not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    club = get_club_for_user(request, slug, director=request.method == "POST")
+    director = is_director(request.user, club)
+    form = PlayerForm(request.POST or None) if director else None
+    if request.method == "POST" and form is not None and form.is_valid():
+        data = form.cleaned_data
+        try:
+            player = services.player_create(
+                club=club,
+                name=data["name"],
+                username=data["username"] or None,
+                password=data["password"] or None,
+                director=data["director"],
+            )
+        except ValidationError as err:
+            form.add_error(None, err)
+        else:
+            messages.success(request, _("%(name)s added.") % {"name": player.name})
+            return redirect("clubs:players", club.slug)
+    roster = (
+        club.players.select_related("user")
+        .annotate(
+            is_director=Count(
+                "user__memberships",
+                filter=Q(user__memberships__club=club, user__memberships__role="director"),
+            )
+        )
+        .order_by("name")
+    )
+    return render(
+        request,
+        "clubs/players.html",
+        {"club": club, "players": roster, "form": form, "is_director": director},
+    )
+
+
+# --- the director's console --------------------------------------------------------------------
+
+
+def _suggestion(count: int) -> dict[str, Any]:
+    sizes = services.suggest_tables(count)
+    if count == 0:
+        text = _("Tick tonight's players.")
+    elif not sizes:
+        text = ngettext(
+            "%(count)d player cannot be seated: a table needs four to six players.",
+            "%(count)d players cannot be seated: a table needs four to six players.",
+            count,
+        ) % {"count": count}
+    else:
+        text = ngettext(
+            "%(count)d player: one table of %(sizes)s.",
+            "%(count)d players: tables of %(sizes)s.",
+            count,
+        ) % {"count": count, "sizes": ", ".join(str(s) for s in sizes)}
+        if len(sizes) == 1:
+            text = _("%(count)d players: one table of %(size)d.") % {
+                "count": count,
+                "size": sizes[0],
+            }
+    return {"count": count, "sizes": sizes, "text": text}
+
+
+def _cut_into_tables(players: list[Player], sizes: list[int]) -> list[list[Player]]:
+    """Cut for seats (RULES 6.2): a random order of precedence, then fill the tables in turn."""
+    order = list(players)
+    random.shuffle(order)
+    tables, start = [], 0
+    for size in sizes:
+        tables.append(order[start : start + size])
+        start += size
+    return tables
+
+
+@login_required
+def console(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_club_for_user(request, slug, director=True)
+    form = SessionForm(request.POST or None, club=club)
+    if request.method == "POST" and form.is_valid():
+        picked = list(form.cleaned_data["players"])
+        sizes = services.suggest_tables(len(picked))
+        if not sizes:
+            form.add_error("players", _suggestion(len(picked))["text"])
+        else:
+            try:
+                session = services.session_create(
+                    club=club,
+                    date=form.cleaned_data["date"],
+                    kind=form.cleaned_data["kind"],
+                    movement=form.cleaned_data["movement"],
+                    stake_per_hundred=form.cleaned_data["stake_per_hundred"],
+                    tables=_cut_into_tables(picked, sizes),
+                    created_by=cast("AbstractBaseUser", request.user),
+                )
+            except ValidationError as err:
+                form.add_error(None, err)
+            else:
+                messages.success(request, _("Session planned. Check the tables, then start it."))
+                return redirect(
+                    reverse("clubs:console", args=[club.slug]) + f"#session-{session.pk}"
+                )
+    picked_count = len(form["players"].value() or []) if form.is_bound else 0
+    active = [
+        _session_context(request, s)
+        for s in club.sessions.select_related("club")
+        .filter(status__in=[Session.Status.PLANNED, Session.Status.RUNNING])
+        .order_by("date", "id")
+    ]
+    return render(
+        request,
+        "clubs/console.html",
+        {
+            "club": club,
+            "form": form,
+            "suggestion": _suggestion(picked_count),
+            "active": active,
+            "is_director": True,
+        },
+    )
+
+
+@login_required
+@require_GET
+def suggest(request: HttpRequest, slug: str) -> HttpResponse:
+    """The table suggestion for the ticked players (htmx partial of the console)."""
+    get_club_for_user(request, slug, director=True)
+    count = len(request.GET.getlist("players"))
+    return render(request, "clubs/_suggestion.html", {"suggestion": _suggestion(count)})
+
+
+# --- sessions ----------------------------------------------------------------------------------
+
+
+def session_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    session = _session_for_page(request, slug, pk)
+    return render(request, "clubs/session.html", _session_context(request, session))
+
+
+def session_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Printable table cards: one page per table, who sits where for each rubber."""
+    session = _session_for_page(request, slug, pk)
+    return render(
+        request,
+        "clubs/cards.html",
+        {
+            "session": session,
+            "club": session.club,
+            "tables": _tables(session, ahead=AHEAD_ON_CARDS, full_history=True),
+        },
+    )
+
+
+def _director_post(request: HttpRequest, slug: str, pk: int) -> Session:
+    return _session_for_page(request, slug, pk, director=True)
+
+
+@login_required
+@require_POST
+def session_start(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    session = _director_post(request, slug, pk)
+    try:
+        services.session_start(session=session)
+    except Conflict as err:
+        messages.error(request, str(err))
+    else:
+        messages.success(request, _("Session started: every table has its first rubber."))
+    return redirect(_next_or(request, session.get_absolute_url()))
+
+
+@login_required
+@require_POST
+def session_close(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    session = _director_post(request, slug, pk)
+    try:
+        services.session_close(session=session)
+    except Conflict as err:
+        messages.error(request, str(err))
+    else:
+        messages.success(
+            request, _("Session closed. Rubbers still in play were closed as unfinished.")
+        )
+    return redirect(_next_or(request, session.get_absolute_url()))
+
+
+def _table_change(
+    request: HttpRequest, slug: str, pk: int, number: int, *, add: bool
+) -> HttpResponse:
+    session = _director_post(request, slug, pk)
+    table = session.tables.select_related("session").filter(number=number).first()
+    if table is None:
+        raise Http404("No such table.")
+    form = TablePlayerForm(request.POST, club=session.club)
+    if not form.is_valid():
+        messages.error(request, _("Choose a player of this club."))
+    else:
+        player = form.cleaned_data["player"]
+        try:
+            if add:
+                services.table_add_player(table=table, player=player)
+            else:
+                services.table_remove_player(table=table, player=player)
+        except ValidationError as err:
+            messages.error(request, _error_text(err))
+        except Conflict as err:
+            messages.error(request, str(err))
+        else:
+            text = (
+                _("%(name)s joins table %(number)d from the next rubber.")
+                if add
+                else _("%(name)s leaves table %(number)d after the rubber in play.")
+            )
+            messages.success(request, text % {"name": player.name, "number": number})
+    return redirect(_next_or(request, session.get_absolute_url()))
+
+
+@login_required
+@require_POST
+def table_add_player(request: HttpRequest, slug: str, pk: int, number: int) -> HttpResponse:
+    return _table_change(request, slug, pk, number, add=True)
+
+
+@login_required
+@require_POST
+def table_remove_player(request: HttpRequest, slug: str, pk: int, number: int) -> HttpResponse:
+    return _table_change(request, slug, pk, number, add=False)

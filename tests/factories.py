@@ -43,7 +43,9 @@ class PlayerFactory(factory.django.DjangoModelFactory):
 
 
 def make_club(*, director: Any, slug: str = "riverside", public: bool = True, **kw: Any) -> Club:
-    return services.club_create(slug=slug, name=slug.title(), director=director, public=public, **kw)
+    return services.club_create(
+        slug=slug, name=slug.title(), director=director, public=public, **kw
+    )
 
 
 def add_player(club: Club, name: str, *, user: Any = None, role: str = "player") -> Player:
