@@ -173,6 +173,12 @@ def session_create(
                     "a player sits at one table."
                 )
             seen[player.pk] = number
+    if kind == Session.Kind.CHICAGO:
+        # The engine scores Chicago (RULES 5, `python -m scoring chicago`), but table entry and
+        # the pad only know rubbers so far: refuse rather than score a Chicago as a rubber.
+        errors.setdefault("kind", []).append(
+            "Chicago sessions cannot be entered at tables yet; choose rubber."
+        )
     if movement == Session.Movement.FIXED and any(len(p) != MIN_AT_TABLE for p in tables):
         errors.setdefault("movement", []).append(
             "Fixed partnerships need exactly four players at every table."

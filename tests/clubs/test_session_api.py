@@ -272,3 +272,23 @@ def test_out_of_range_ids_are_answered_not_crashed(
     assert as_director.post(players, {"player": huge}, format="json").status_code == 400
     response = _plan(as_director, club, [[huge, 1, 2, 3]])
     assert response.status_code == 400
+
+
+def test_a_chicago_session_is_refused_until_tables_can_enter_it(api, director, club):
+    """Scoring a Chicago as a rubber would be wrong (RULES 5): refuse it with a clear message."""
+    from tests.factories import add_player
+
+    players = [add_player(club, f"C{i}") for i in range(4)]
+    api.force_authenticate(director)
+    response = api.post(
+        f"/api/v1/clubs/{club.slug}/sessions/",
+        {
+            "date": "2026-12-01",
+            "kind": "chicago",
+            "movement": "pivot",
+            "tables": [{"players": [p.pk for p in players]}],
+        },
+        format="json",
+    )
+    assert response.status_code == 400
+    assert "Chicago" in response.json()["errors"]["kind"][0]
