@@ -1,3 +1,23 @@
+"""REST API v1 routes for standings (included under /api/v1/)."""
+
 from django.urls import path
 
-urlpatterns: list = []
+from . import api
+
+urlpatterns = [
+    path(
+        "sessions/<int:pk>/standings",
+        api.SessionStandingsView.as_view(),
+        name="api-session-standings",
+    ),
+    path(
+        "sessions/<int:pk>/settlement",
+        api.SessionSettlementView.as_view(),
+        name="api-session-settlement",
+    ),
+    path(
+        "clubs/<slug:slug>/leaderboard",
+        api.ClubLeaderboardView.as_view(),
+        name="api-club-leaderboard",
+    ),
+]

@@ -1,9 +1,21 @@
-"""Standings and worker bookkeeping (the Django side of scoring/; the laws live in rules/)."""
+"""Standings and worker bookkeeping (the Django side of scoring/; the laws live in rules/).
+
+Standings are derived rows: the refresh task (``scoring.tasks.refresh_session_standings``)
+replaces them from the deals, so they are never edited by hand. docs/standings.md explains the
+refresh, its coalescing and what counts.
+"""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
+
+from clubs.models import Club, Player, Session
+
+from .managers import SessionStandingQuerySet, StandingsStateQuerySet
 
 
 class WorkerHeartbeat(models.Model):
@@ -15,3 +27,128 @@ class WorkerHeartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} at {self.beat_at:%Y-%m-%d %H:%M:%S}"
+
+
+class SessionStandingsState(models.Model):
+    """The freshness of one session's standings, and the refresh bookkeeping.
+
+    ``dirty`` counts the changes asked for (bumped by every write); ``computed_dirty`` is the
+    count the stored rows reflect. ``pending_since`` is set while a refresh is queued and not yet
+    started: writes that find it set do not queue another (coalescing, docs/standings.md).
+    """
+
+    session = models.OneToOneField(
+        Session, on_delete=models.CASCADE, primary_key=True, related_name="standings_state"
+    )
+    stale = models.BooleanField(default=True)
+    dirty = models.PositiveBigIntegerField(default=0)
+    computed_dirty = models.PositiveBigIntegerField(default=0)
+    requested_at = models.DateTimeField(null=True, blank=True)
+    pending_since = models.DateTimeField(null=True, blank=True)
+    computed_at = models.DateTimeField(null=True, blank=True)
+
+    objects = StandingsStateQuerySet.as_manager()
+
+    class Meta:
+        indexes = [
+            # The sweeper looks for stale sessions nobody has queued.
+            models.Index(fields=["pending_since"], condition=Q(stale=True), name="stale_state"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Standings of session {self.session_id} ({'stale' if self.stale else 'fresh'})"
+
+
+class RubberResult(models.Model):
+    """One player's result in one rubber, as the engine scored it (RULES 4.1).
+
+    ``provisional`` marks a rubber still in play: it is shown with its running score and counts
+    in no total, rank or money until it ends (docs/standings.md).
+    """
+
+    rubber = models.ForeignKey("games.Rubber", on_delete=models.CASCADE, related_name="results")
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="rubber_results")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rubber_results")
+    date = models.DateField(help_text="The session's date (kept here for the history queries).")
+    table_number = models.PositiveSmallIntegerField()
+    rubber_number = models.PositiveSmallIntegerField()
+    seat = models.CharField(max_length=1)
+    side = models.CharField(max_length=2)
+    status = models.CharField(max_length=12)
+    provisional = models.BooleanField(default=False)
+    deals = models.PositiveSmallIntegerField(default=0)
+    points = models.IntegerField(help_text="The side's total (above + below, bonuses included).")
+    net = models.IntegerField(help_text="The side's total minus the other side's.")
+    hundreds = models.IntegerField()
+    won = models.BooleanField(help_text="The side won on points (RULES 2.5).")
+    money = models.DecimalField(max_digits=12, decimal_places=2, default=Decimal("0.00"))
+
+    class Meta:
+        ordering = ["session", "table_number", "rubber_number", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["rubber", "player"], name="one_result_per_rubber"),
+        ]
+        indexes = [
+            models.Index(fields=["session", "player"]),
+            models.Index(fields=["player", "date"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in rubber {self.rubber_id}: {self.hundreds:+d}"
+
+
+class SessionStanding(models.Model):
+    """One player's standing in one session: totals of ended rubbers, rank, table and prize."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="standings")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
+    date = models.DateField(help_text="The session's date (kept here for the leaderboard).")
+    rank = models.PositiveSmallIntegerField()
+    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    table_rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    prize_choice = models.PositiveSmallIntegerField(null=True, blank=True)
+    rubbers = models.PositiveSmallIntegerField(default=0)
+    won = models.PositiveSmallIntegerField(default=0)
+    points = models.IntegerField(default=0, help_text="Gross: the sum of the side's totals.")
+    net = models.IntegerField(default=0)
+    hundreds = models.IntegerField(default=0)
+    money = models.DecimalField(max_digits=12, decimal_places=2, default=Decimal("0.00"))
+    running_points = models.IntegerField(null=True, blank=True)
+    running_hundreds = models.IntegerField(null=True, blank=True)
+
+    objects = SessionStandingQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["session", "rank", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "player"], name="one_standing_per_session"),
+        ]
+        indexes = [
+            models.Index(fields=["club", "date", "player"]),
+            models.Index(fields=["player", "date"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in session {self.session_id}: #{self.rank}"
+
+
+class SessionPayment(models.Model):
+    """One payment of a session's settlement (RULES 4.2), in the order settle() gave it."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="payments")
+    position = models.PositiveSmallIntegerField()
+    payer = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    payee = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+
+    class Meta:
+        ordering = ["session", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "position"], name="one_payment_per_place"),
+            models.CheckConstraint(condition=Q(amount__gt=0), name="payment_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.payer_id} pays {self.payee_id} {self.amount}"

@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import shared_task
+from django.db import InterfaceError, OperationalError
 from django.db.models import F
 from django.utils import timezone
 
+from . import services
 from .models import WorkerHeartbeat
+
+# A database that blips (failover, restart, too many connections) is retried with backoff; the
+# work is idempotent, so a retry after a partial run is harmless.
+_RETRY: dict[str, Any] = {
+    "autoretry_for": (OperationalError, InterfaceError),
+    "retry_backoff": 2,
+    "retry_backoff_max": 60,
+    "retry_jitter": True,
+    "max_retries": 6,
+}
 
 
 @shared_task(acks_late=True, ignore_result=True)
@@ -17,3 +31,21 @@ def record_heartbeat(name: str = "default") -> None:
     )
     if not updated:
         WorkerHeartbeat.objects.get_or_create(name=name, defaults={"count": 1})
+
+
+@shared_task(acks_late=True, ignore_result=True, **_RETRY)
+def refresh_session_standings(session_id: int) -> None:
+    """Recompute one session's standings from its deals (coalesced: see scoring.services)."""
+    services.standings_refresh(session_id=session_id)
+
+
+@shared_task(acks_late=True, ignore_result=True, **_RETRY)
+def refresh_stale_standings() -> int:
+    """Queue a refresh for stale sessions whose refresh was lost (beat, every minute)."""
+    return services.standings_queue_stale()
+
+
+@shared_task(acks_late=True, **_RETRY)
+def rebuild_all_standings() -> dict[str, Any]:
+    """Nightly: recompute every session, repair and report differences (a summary dict)."""
+    return services.standings_rebuild_all()

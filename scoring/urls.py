@@ -1,5 +1,19 @@
+"""Standings pages (mounted at the site root)."""
+
 from django.urls import path
+
+from . import views
 
 app_name = "scoring"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("sessions/<int:pk>/standings/", views.session_standings, name="session-standings"),
+    path(
+        "sessions/<int:pk>/standings/live/",
+        views.session_standings_live,
+        name="session-standings-live",
+    ),
+    path("sessions/<int:pk>/settlement/", views.session_settlement, name="session-settlement"),
+    path("clubs/<slug:slug>/leaderboard/", views.club_leaderboard, name="club-leaderboard"),
+    path("players/<int:pk>/history/", views.player_history, name="player-history"),
+]

@@ -1,0 +1,79 @@
+"""REST API v1: session standings, settlement and the club leaderboard (API.md: Standings).
+
+Reads only: each view does a permission-checked lookup (clubs.permissions: a members-only club
+is 404 to outsiders) and renders rows the refresh stored, in a constant number of queries.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import permissions
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from clubs.permissions import get_club_for_user, get_session_for_user
+from clubs.serializers import DetailOut, ErrorsOut
+
+from . import queries
+from .serializers import LeaderboardOut, LeaderboardQueryIn, SessionStandingsOut, SettlementOut
+
+TAGS = ["standings"]
+E400 = OpenApiResponse(ErrorsOut, description="Bad dates: `{errors: {field: [messages]}}`.")
+E404 = OpenApiResponse(
+    DetailOut,
+    description="No such object, or it belongs to a members-only club the user is not in.",
+)
+
+
+class SessionStandingsView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="A session's standings: room, tables and prizes",
+        description=(
+            "Precomputed by Celery after each change; `stale` is true while a refresh is "
+            "pending. Ended rubbers count; a rubber in play shows under `running` only."
+        ),
+        responses={200: SessionStandingsOut, 404: E404},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        session = get_session_for_user(request, pk)
+        return Response(SessionStandingsOut(queries.session_standings(session)).data)
+
+
+class SessionSettlementView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Who pays whom to settle a session (fewest payments, RULES 4.2)",
+        responses={200: SettlementOut, 404: E404},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        session = get_session_for_user(request, pk)
+        return Response(SettlementOut(queries.session_settlement(session)).data)
+
+
+class ClubLeaderboardView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="The club's leaderboard over a period (all time without dates)",
+        parameters=[
+            OpenApiParameter("from", OpenApiTypes.DATE, description="First day (inclusive)."),
+            OpenApiParameter("to", OpenApiTypes.DATE, description="Last day (inclusive)."),
+        ],
+        responses={200: LeaderboardOut, 400: E400, 404: E404},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        club = get_club_for_user(request, slug)
+        period = LeaderboardQueryIn(data=request.query_params)
+        period.is_valid(raise_exception=True)
+        board = queries.club_leaderboard(
+            club, period.validated_data.get("from"), period.validated_data.get("to")
+        )
+        return Response(LeaderboardOut(board).data)

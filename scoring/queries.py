@@ -1,0 +1,210 @@
+"""Reading the stored standings for the API and the pages: a constant, small number of queries.
+
+Nothing here computes a score; it shapes the rows the refresh stored (scoring.services).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Count, Max, Q
+
+from clubs.models import Club, Player, Session
+
+from .models import RubberResult, SessionPayment, SessionStanding, SessionStandingsState
+from .ranking import Entry, rank_entries
+
+
+@dataclass(frozen=True)
+class Freshness:
+    """When the rows were computed, and whether a change is still waiting to be counted."""
+
+    computed_at: datetime.datetime | None
+    stale: bool
+
+
+def session_freshness(session: Session) -> Freshness:
+    state = SessionStandingsState.objects.filter(session_id=session.pk).first()
+    if state is None:
+        # Never computed: a session that has not started, or whose first refresh is pending.
+        return Freshness(None, session.status != Session.Status.PLANNED)
+    return Freshness(state.computed_at, state.stale)
+
+
+def _player_row(row: SessionStanding) -> dict[str, Any]:
+    return {
+        "player": row.player_id,
+        "name": row.player.name,
+        "rank": row.rank,
+        "table": row.table_number,
+        "table_rank": row.table_rank,
+        "rubbers": row.rubbers,
+        "won": row.won,
+        "points": row.points,
+        "net": row.net,
+        "hundreds": row.hundreds,
+        "money": row.money,
+        "running": None
+        if row.running_hundreds is None
+        else {"points": row.running_points, "hundreds": row.running_hundreds},
+    }
+
+
+def session_standings(session: Session) -> dict[str, Any]:
+    """The room, each table and the prizes (RULES 4.3, 6.3), as stored. Two queries."""
+    freshness = session_freshness(session)
+    rows = list(SessionStanding.objects.for_session(session.pk))
+    players = [_player_row(row) for row in rows]
+    tables: dict[int, dict[str, Any]] = {}
+    for row, data in zip(rows, players, strict=True):
+        if row.table_number is None:
+            continue
+        table = tables.setdefault(
+            row.table_number, {"number": row.table_number, "winner": None, "players": []}
+        )
+        table["players"].append(data)
+        if row.prize_choice is not None:
+            table["winner"] = row.player_id
+    for table in tables.values():
+        table["players"].sort(key=lambda p: (p["table_rank"], p["name"], p["player"]))
+    winners = sorted(
+        (r for r in rows if r.prize_choice is not None), key=lambda r: r.prize_choice or 0
+    )
+    prizes = [
+        {
+            "choice": r.prize_choice,
+            "table": r.table_number,
+            "player": r.player_id,
+            "name": r.player.name,
+        }
+        for r in winners
+    ]
+    return {
+        "session": session.pk,
+        "computed_at": freshness.computed_at,
+        "stale": freshness.stale,
+        "ranking": _ranking_of(session),
+        "stake_per_hundred": session.stake_per_hundred,
+        "players": players,
+        "tables": [tables[n] for n in sorted(tables)],
+        "prizes": prizes,
+    }
+
+
+def _ranking_of(session: Session) -> str:
+    ranking = (session.rules or {}).get("pivot_ranking", "net")
+    return ranking if ranking in ("net", "gross") else "net"
+
+
+def session_settlement(session: Session) -> dict[str, Any]:
+    """Who pays whom (RULES 4.2), as stored by the refresh. Two queries."""
+    freshness = session_freshness(session)
+    payments = SessionPayment.objects.filter(session_id=session.pk).select_related("payer", "payee")
+    return {
+        "session": session.pk,
+        "computed_at": freshness.computed_at,
+        "stale": freshness.stale,
+        "stake_per_hundred": session.stake_per_hundred,
+        "payments": [
+            {
+                "from": p.payer_id,
+                "from_name": p.payer.name,
+                "to": p.payee_id,
+                "to_name": p.payee.name,
+                "amount": p.amount,
+            }
+            for p in payments
+        ],
+    }
+
+
+def club_leaderboard(
+    club: Club, start: datetime.date | None = None, end: datetime.date | None = None
+) -> dict[str, Any]:
+    """Players over the club's sessions in ``[start, end]`` (all time without dates). Two queries.
+
+    Summed from the stored session standings; ranked by hundreds, then net points, equal
+    figures sharing a rank.
+    """
+    states = SessionStandingsState.objects.filter(session__club=club)
+    if start is not None:
+        states = states.filter(session__date__gte=start)
+    if end is not None:
+        states = states.filter(session__date__lte=end)
+    freshness = states.aggregate(
+        computed_at=Max("computed_at"), stale=Count("pk", filter=Q(stale=True))
+    )
+    rows = list(SessionStanding.objects.in_period(club.pk, start, end).leaderboard())
+    entries = [
+        Entry(
+            player=r["player_id"],
+            name=r["player__name"],
+            table=None,
+            rubbers=r["total_rubbers"],
+            points=0,
+            net=r["total_net"],
+            hundreds=r["total_hundreds"],
+        )
+        for r in rows
+    ]
+    rank = {p.player: p.rank for p in rank_entries(entries, "net")}
+    return {
+        "club": club.slug,
+        "from": start,
+        "to": end,
+        "computed_at": freshness["computed_at"],
+        "stale": bool(freshness["stale"]),
+        "players": [
+            {
+                "player": r["player_id"],
+                "name": r["player__name"],
+                "rank": rank[r["player_id"]],
+                "sessions": r["sessions"],
+                "rubbers": r["total_rubbers"],
+                "won": r["total_won"],
+                "hundreds": r["total_hundreds"],
+                "net": r["total_net"],
+                "money": r["total_money"] or Decimal("0.00"),
+            }
+            for r in rows
+        ],
+    }
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    date: datetime.date
+    session: int
+    hundreds: int
+    cumulative: int
+
+
+def player_history(player: Player) -> dict[str, Any]:
+    """A player's sessions (oldest first) with the running total of their back score."""
+    standings = list(
+        SessionStanding.objects.filter(player=player)
+        .select_related("session")
+        .order_by("date", "session_id")
+    )
+    rubbers = list(
+        RubberResult.objects.filter(player=player).order_by(
+            "-date", "-session_id", "table_number", "rubber_number"
+        )
+    )
+    points = list(cumulative(standings))
+    return {
+        "sessions": list(zip(standings, points, strict=True)),
+        "rubbers": rubbers,
+        "points": points,
+    }
+
+
+def cumulative(standings: Iterable[SessionStanding]) -> Iterable[HistoryPoint]:
+    total = 0
+    for row in standings:
+        total += row.hundreds
+        yield HistoryPoint(row.date, row.session_id, row.hundreds, total)

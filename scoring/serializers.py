@@ -1,0 +1,113 @@
+"""Input and output serializers of the standings API (API.md: Standings)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+
+class LeaderboardQueryIn(serializers.Serializer):
+    """`?from=YYYY-MM-DD&to=YYYY-MM-DD`, both optional (all time without them)."""
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        # `from` is a Python keyword, so the fields are named here rather than as attributes.
+        return {
+            "from": serializers.DateField(required=False, allow_null=True),
+            "to": serializers.DateField(required=False, allow_null=True),
+        }
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        start, end = attrs.get("from"), attrs.get("to")
+        if start and end and start > end:
+            raise serializers.ValidationError({"to": ["The end date is before the start date."]})
+        return attrs
+
+
+class RunningOut(serializers.Serializer):
+    points = serializers.IntegerField(help_text="The side's running total in the rubber in play.")
+    hundreds = serializers.IntegerField()
+
+
+class StandingPlayerOut(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    rank = serializers.IntegerField(help_text="Rank in the room; equal figures share a rank.")
+    table = serializers.IntegerField(allow_null=True)
+    table_rank = serializers.IntegerField(allow_null=True)
+    rubbers = serializers.IntegerField(help_text="Rubbers ended (complete or unfinished).")
+    won = serializers.IntegerField(help_text="Rubbers won on points (RULES 2.5).")
+    points = serializers.IntegerField(help_text="Gross points: the side's totals added up.")
+    net = serializers.IntegerField(help_text="Net points: the margins added up.")
+    hundreds = serializers.IntegerField(help_text="Back score in hundreds (RULES 4.1).")
+    money = serializers.DecimalField(max_digits=12, decimal_places=2)
+    running = RunningOut(
+        allow_null=True, help_text="The rubber in play (provisional, not counted yet)."
+    )
+
+
+class TableStandingOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    winner = serializers.IntegerField(allow_null=True)
+    players = StandingPlayerOut(many=True)
+
+
+class PrizeOut(serializers.Serializer):
+    choice = serializers.IntegerField(help_text="1 chooses first (RULES 6.3).")
+    table = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class FreshnessOut(serializers.Serializer):
+    computed_at = serializers.DateTimeField(allow_null=True)
+    stale = serializers.BooleanField(help_text="True while a refresh is pending.")
+
+
+class SessionStandingsOut(FreshnessOut):
+    session = serializers.IntegerField()
+    ranking = serializers.ChoiceField(choices=["net", "gross"], help_text="RULES 4.3")
+    stake_per_hundred = serializers.DecimalField(max_digits=8, decimal_places=2)
+    players = StandingPlayerOut(many=True)
+    tables = TableStandingOut(many=True)
+    prizes = PrizeOut(many=True)
+
+
+class PaymentOut(serializers.Serializer):
+    def get_fields(self) -> dict[str, serializers.Field]:
+        return {
+            "from": serializers.IntegerField(help_text="The paying player's id."),
+            "from_name": serializers.CharField(),
+            "to": serializers.IntegerField(help_text="The paid player's id."),
+            "to_name": serializers.CharField(),
+            "amount": serializers.DecimalField(max_digits=12, decimal_places=2),
+        }
+
+
+class SettlementOut(FreshnessOut):
+    session = serializers.IntegerField()
+    stake_per_hundred = serializers.DecimalField(max_digits=8, decimal_places=2)
+    payments = PaymentOut(many=True)
+
+
+class LeaderboardPlayerOut(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    rank = serializers.IntegerField()
+    sessions = serializers.IntegerField()
+    rubbers = serializers.IntegerField()
+    won = serializers.IntegerField()
+    hundreds = serializers.IntegerField()
+    net = serializers.IntegerField()
+    money = serializers.DecimalField(max_digits=14, decimal_places=2)
+
+
+class LeaderboardOut(FreshnessOut):
+    club = serializers.CharField()
+    players = LeaderboardPlayerOut(many=True)
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        fields["from"] = serializers.DateField(allow_null=True)
+        fields["to"] = serializers.DateField(allow_null=True)
+        return fields

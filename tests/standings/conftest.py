@@ -1,0 +1,50 @@
+"""Fixtures of the standings tests: sessions with rubbers played by the engine's rules."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from scoring import services
+from tests.factories import add_player, make_session
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings: Any) -> None:
+    """The personas' logins hash passwords; the slow default hasher cost ~1 s per user here."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _broker_backoff_reset() -> Iterator[None]:
+    """Each test starts with the publish back-off closed (it is per process)."""
+    services._broker_down_until = 0.0
+    yield
+    services._broker_down_until = 0.0
+
+
+def win_rubber(rubber: Any, side: str = "NS", by: Any = None) -> Any:
+    """Two vulnerable-free games for `side` (4S made twice: 120 + 120 + 700 = 940, 9 hundreds);
+    return the next rubber at the table."""
+    declarer = "N" if side == "NS" else "E"
+    start = rubber.deals.count() + 1
+    for number in (start, start + 1):
+        rubber.record_deal(
+            number=number, contract="4S", declarer=declarer, tricks=10, entered_by=by
+        )
+    return rubber.next_rubber()
+
+
+def down_one(rubber: Any, number: int, declarer: str = "N", by: Any = None) -> None:
+    """4S one down, not vulnerable: 50 above the line to the defenders; no game."""
+    rubber.record_deal(number=number, contract="4S", declarer=declarer, tricks=9, entered_by=by)
+
+
+@pytest.fixture
+def room(club: Any, table_of_four: dict[str, Any]) -> Any:
+    """A running pivot session at 0.50 a hundred: table 1 north..west, table 2 four more."""
+    more = [add_player(club, name) for name in ("Alice", "Bob", "Carol", "Dan")]
+    return make_session(club, [list(table_of_four.values()), more], stake=Decimal("0.50"))
