@@ -7,6 +7,8 @@ from typing import Any
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from . import services
 from .models import (
@@ -32,13 +34,13 @@ class SessionStandingsStateAdmin(ReadOnlyAdmin):
     list_filter = ["stale"]
     actions = ["queue_refresh"]
 
-    @admin.action(description="Queue a refresh of the selected sessions' standings")
+    @admin.action(description=gettext_lazy("Queue a refresh of the selected sessions' standings"))
     def queue_refresh(
         self, request: HttpRequest, queryset: QuerySet[SessionStandingsState]
     ) -> None:
         for session_id in queryset.values_list("session_id", flat=True):
             services.queue_session_refresh(session_id)
-        self.message_user(request, "Refresh queued.", messages.SUCCESS)
+        self.message_user(request, _("Refresh queued."), messages.SUCCESS)
 
 
 @admin.register(SessionStanding)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 
@@ -20,7 +21,7 @@ class LeaderboardQueryIn(serializers.Serializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         start, end = attrs.get("from"), attrs.get("to")
         if start and end and start > end:
-            raise serializers.ValidationError({"to": ["The end date is before the start date."]})
+            raise serializers.ValidationError({"to": [_("The end date is before the start date.")]})
         return attrs
 
 
@@ -37,6 +38,8 @@ class StandingPlayerOut(serializers.Serializer):
     table_rank = serializers.IntegerField(allow_null=True)
     rubbers = serializers.IntegerField(help_text="Rubbers ended (complete or unfinished).")
     won = serializers.IntegerField(help_text="Rubbers won on points (RULES 2.5).")
+    lost = serializers.IntegerField(help_text="Rubbers (or two-player matches) lost.")
+    tied = serializers.IntegerField(help_text="Ended with equal totals (RULES 8.3, 7.3).")
     points = serializers.IntegerField(help_text="Gross points: the side's totals added up.")
     net = serializers.IntegerField(help_text="Net points: the margins added up.")
     hundreds = serializers.IntegerField(help_text="Back score in hundreds (RULES 4.1).")
@@ -97,6 +100,8 @@ class LeaderboardPlayerOut(serializers.Serializer):
     sessions = serializers.IntegerField()
     rubbers = serializers.IntegerField()
     won = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    tied = serializers.IntegerField()
     hundreds = serializers.IntegerField()
     net = serializers.IntegerField()
     money = serializers.DecimalField(max_digits=14, decimal_places=2)

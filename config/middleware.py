@@ -1,0 +1,121 @@
+"""The database is down: answer a clean 503 rather than a 500 (docs/operations.md).
+
+While PostgreSQL restarts, every view that touches it raises `OperationalError` (or
+`InterfaceError` on a connection the restart broke). Nothing was written: each write runs in a
+transaction that the failure rolled back. The client is told to retry (`Retry-After`), the API in
+its JSON error shape and pages with a short plain page that needs no database to render. Django
+drops the broken connection at the end of the request, so the next request after the database
+returns reconnects without restarting the web processes.
+"""
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from django.apps import apps
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils import translation
+
+logger = logging.getLogger(__name__)
+
+RETRY_AFTER_SECONDS = 5
+PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Backscore: back in a moment</title></head>
+<body><h1>Back in a moment</h1>
+<p>The scores database is not answering. Nothing you sent was lost or half saved:
+please try again in a few seconds.</p></body></html>
+"""
+
+
+def database_unavailable_response(request: HttpRequest) -> HttpResponse:
+    response: HttpResponse
+    if request.path.startswith("/api/") or "json" in request.headers.get("Accept", ""):
+        response = JsonResponse(
+            {"detail": "The database is unavailable; retry in a few seconds."}, status=503
+        )
+    else:
+        response = HttpResponse(PAGE, status=503, content_type="text/html; charset=utf-8")
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
+class DatabaseUnavailableMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, OperationalError | InterfaceError):
+            logger.warning(
+                "Database unavailable on %s %s: %s", request.method, request.path, exception
+            )
+            return database_unavailable_response(request)
+        return None
+
+
+#: Pages that belong to one club, by URL name: where the club's language is, from the row that
+#: the URL's ``pk`` names. Any other page with a ``slug`` argument is a club page by its slug.
+CLUB_LANGUAGE_LOOKUPS = {
+    "games:rubber": ("games.Rubber", "session__club__language"),
+    "games:enter_deal": ("games.Rubber", "session__club__language"),
+    "games:correct_deal": ("games.Deal", "rubber__session__club__language"),
+    "games:confirm_deal": ("games.Deal", "rubber__session__club__language"),
+    "scoring:session-standings": ("clubs.Session", "club__language"),
+    "scoring:session-standings-live": ("clubs.Session", "club__language"),
+    "scoring:session-settlement": ("clubs.Session", "club__language"),
+    "scoring:player-history": ("clubs.Player", "club__language"),
+}
+
+
+class ClubLanguageMiddleware:
+    """A club's pages speak the club's language (``Club.language``) to a visitor who has not
+    chosen one with the header's switcher (docs/i18n.md).
+
+    After ``LocaleMiddleware``: a visitor's choice (the language cookie) always wins; without
+    one, the club's language wins over the browser's Accept-Language. The API is left to
+    Accept-Language: an API client says what it wants. One small query on club pages.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(
+        self,
+        request: HttpRequest,
+        view_func: Callable[..., HttpResponse],
+        view_args: tuple[Any, ...],
+        view_kwargs: dict[str, Any],
+    ) -> None:
+        if request.path.startswith("/api/") or self._visitor_chose(request):
+            return
+        language = self._club_language(request, view_kwargs)
+        if language and language != translation.get_language():
+            translation.activate(language)
+            request.LANGUAGE_CODE = translation.get_language()
+
+    @staticmethod
+    def _visitor_chose(request: HttpRequest) -> bool:
+        chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+        return bool(chosen) and translation.check_for_language(chosen)
+
+    @staticmethod
+    def _club_language(request: HttpRequest, view_kwargs: dict[str, Any]) -> str | None:
+        match = request.resolver_match
+        lookup = CLUB_LANGUAGE_LOOKUPS.get(match.view_name) if match else None
+        if lookup and "pk" in view_kwargs:
+            model_label, path = lookup
+            rows = apps.get_model(model_label).objects.filter(pk=view_kwargs["pk"])
+        elif "slug" in view_kwargs:
+            path = "language"
+            rows = apps.get_model("clubs.Club").objects.filter(slug=view_kwargs["slug"])
+        else:
+            return None
+        language: str | None = rows.values_list(path, flat=True).first()
+        return language

@@ -1,0 +1,283 @@
+"""The scoring engine's explanations in the reader's language (docs/i18n.md).
+
+The engine (``scoring.rules``) stays free of Django: each scoresheet item carries a reason code
+and figures, and ``scoring.rules.explain.TEMPLATES`` holds the English sentences. This module is
+the edge that translates them: ``MARKED`` repeats that table with every sentence marked for
+``makemessages`` (a test keeps the two tables identical), and ``templates_for`` builds the
+translated copy that ``explain`` and ``explain_player_item`` accept, once per language.
+
+- ``explain_item(item)``: one item's sentence in the active language (pages, via the
+  ``explain`` template filter of ``scoring_i18n``).
+- ``localize_explanations(data)``: an engine ``to_dict()`` (rubber, deal, Chicago, two-player)
+  with every ``"explanation"`` rewritten in the active language (API serializers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.translation import pgettext_lazy
+
+from scoring.rules.contract import Contract, Doubling, Side, Strain
+from scoring.rules.explain import explain
+from scoring.rules.items import Item
+from scoring.rules.two_player import PlayerItem, explain_player_item
+
+__all__ = ["MARKED", "explain_item", "localize_explanations", "templates_for"]
+
+Templates = Mapping[str, Mapping[str, str]]
+
+#: ``scoring.rules.explain.TEMPLATES``, word for word, marked for translation. The context
+#: "scoresheet" keeps these sentences apart from the same words elsewhere in the catalogue.
+MARKED: dict[str, dict[str, Promise]] = {
+    "trick_points": {
+        "one": pgettext_lazy(
+            "scoresheet", "{contract} made, {vul}: {points} below the line for the odd trick bid"
+        ),
+        "other": pgettext_lazy(
+            "scoresheet",
+            "{contract} made, {vul}: {points} below the line for {count} odd tricks bid",
+        ),
+    },
+    "overtricks": {
+        "one": pgettext_lazy(
+            "scoresheet", "{contract} made with an overtrick, {vul}: {points} for the overtrick"
+        ),
+        "other": pgettext_lazy(
+            "scoresheet",
+            "{contract} made with {count} overtricks, {vul}: {points} for the overtricks",
+        ),
+    },
+    "insult": {
+        "doubled": pgettext_lazy(
+            "scoresheet", "{contract} made: {points} for making a doubled contract"
+        ),
+        "redoubled": pgettext_lazy(
+            "scoresheet", "{contract} made: {points} for making a redoubled contract"
+        ),
+    },
+    "slam": {
+        "small": pgettext_lazy("scoresheet", "{contract} made, {vul}: {points} for a small slam"),
+        "grand": pgettext_lazy("scoresheet", "{contract} made, {vul}: {points} for a grand slam"),
+    },
+    "undertricks": {
+        "one": pgettext_lazy(
+            "scoresheet",
+            "{contract} down one, {vul}: {points} to the defenders for the undertrick",
+        ),
+        "other": pgettext_lazy(
+            "scoresheet",
+            "{contract} down {count}, {vul}: {points} to the defenders for the undertricks",
+        ),
+    },
+    "honours": {
+        "four": pgettext_lazy(
+            "scoresheet", "{side} held four trump honours in one hand: {points} for honours"
+        ),
+        "five": pgettext_lazy(
+            "scoresheet", "{side} held all five trump honours in one hand: {points} for honours"
+        ),
+        "aces": pgettext_lazy(
+            "scoresheet",
+            "{side} held all four aces in one hand at no trumps: {points} for honours",
+        ),
+    },
+    "rubber_bonus": {
+        "two_nil": pgettext_lazy(
+            "scoresheet", "{side} won the rubber by two games to none: {points} rubber bonus"
+        ),
+        "two_one": pgettext_lazy(
+            "scoresheet", "{side} won the rubber by two games to one: {points} rubber bonus"
+        ),
+    },
+    "unfinished_game": {
+        "other": pgettext_lazy(
+            "scoresheet", "Rubber unfinished: {points} to {side} for the only completed game"
+        ),
+    },
+    "unfinished_partscore": {
+        "other": pgettext_lazy(
+            "scoresheet",
+            "Rubber unfinished: {points} to {side} for a part score in the unfinished game",
+        ),
+    },
+    "game_bonus": {
+        "other": pgettext_lazy(
+            "scoresheet", "{contract} completed a game, {vul}: {points} game bonus"
+        ),
+    },
+    "partscore_bonus": {
+        "other": pgettext_lazy(
+            "scoresheet",
+            "{contract} made a part score on the fourth deal: {points} part-score bonus",
+        ),
+    },
+    "two_player_declarer_tricks": {
+        "one": pgettext_lazy(
+            "scoresheet",
+            "Player {player} declared {strain}{doubling} and won the odd trick: "
+            "{points} below the line",
+        ),
+        "other": pgettext_lazy(
+            "scoresheet",
+            "Player {player} declared {strain}{doubling} and won {count} odd tricks: "
+            "{points} below the line",
+        ),
+    },
+    "two_player_opponent_tricks": {
+        "one": pgettext_lazy(
+            "scoresheet",
+            "Player {player} won the odd trick against {strain}{doubling}: {points} below the line",
+        ),
+        "other": pgettext_lazy(
+            "scoresheet",
+            "Player {player} won {count} odd tricks against {strain}{doubling}: "
+            "{points} below the line",
+        ),
+    },
+    "two_player_honours": {
+        "four": pgettext_lazy(
+            "scoresheet",
+            "Player {player} held four trump honours in one hand: {points} for honours",
+        ),
+        "five": pgettext_lazy(
+            "scoresheet",
+            "Player {player} held all five trump honours in one hand: {points} for honours",
+        ),
+        "aces": pgettext_lazy(
+            "scoresheet",
+            "Player {player} held all four aces in one hand at no trumps: {points} for honours",
+        ),
+    },
+    "two_player_rubber_bonus": {
+        "two_nil": pgettext_lazy(
+            "scoresheet",
+            "Player {player} won the rubber by two games to none: {points} rubber bonus",
+        ),
+        "two_one": pgettext_lazy(
+            "scoresheet",
+            "Player {player} won the rubber by two games to one: {points} rubber bonus",
+        ),
+    },
+    "two_player_unfinished_game": {
+        "other": pgettext_lazy(
+            "scoresheet",
+            "Rubber unfinished: {points} to player {player} for the only completed game",
+        ),
+    },
+    "two_player_unfinished_partscore": {
+        "other": pgettext_lazy(
+            "scoresheet",
+            "Rubber unfinished: {points} to player {player} for a part score "
+            "in the unfinished game",
+        ),
+    },
+    "eight_tricks": {
+        "other": pgettext_lazy(
+            "scoresheet",
+            "Player {player} declared eight tricks in {strain} and made them: "
+            "{points} below the line for {count} odd tricks at double value",
+        ),
+    },
+    "eight_tricks_failed": {
+        "other": pgettext_lazy(
+            "scoresheet",
+            "Eight tricks in {strain} declared, only {count} taken: "
+            "{points} to player {player}, whatever the strain",
+        ),
+    },
+    "misery_penalty": {
+        "other": pgettext_lazy(
+            "scoresheet",
+            "Misery lost, the dealer took {count} tricks: {points} to player {player}, 5 a trick",
+        ),
+    },
+    "misery_made": {
+        "other": pgettext_lazy(
+            "scoresheet",
+            "Misery made, player {player} took one trick or none: {points} for the "
+            "{count} tricks the opponent took over six",
+        ),
+    },
+    "draw_discard_tricks": {
+        "one": pgettext_lazy(
+            "scoresheet", "{contract} made: {points} to player {player} for the trick over six"
+        ),
+        "other": pgettext_lazy(
+            "scoresheet",
+            "{contract} made: {points} to player {player} for {count} tricks over six",
+        ),
+    },
+    "_words": {
+        "vulnerable": pgettext_lazy("scoresheet", "vulnerable"),
+        "not_vulnerable": pgettext_lazy("scoresheet", "not vulnerable"),
+        "doubled": pgettext_lazy("scoresheet", "doubled"),
+        "redoubled": pgettext_lazy("scoresheet", "redoubled"),
+        "passed_out": pgettext_lazy("scoresheet", "passed out"),
+    },
+}
+
+
+@lru_cache(maxsize=16)
+def templates_for(language: str) -> Templates:
+    """The engine's sentence table in ``language`` (built once per language, then cached)."""
+    with translation.override(language):
+        return {
+            reason: {form: str(text) for form, text in forms.items()}
+            for reason, forms in MARKED.items()
+        }
+
+
+def _active_templates() -> Templates:
+    return templates_for(translation.get_language() or "en")
+
+
+def explain_item(item: Item | PlayerItem) -> str:
+    """The sentence for one scoresheet item, in the active language."""
+    if isinstance(item, PlayerItem):
+        return explain_player_item(item, _active_templates())
+    return explain(item, _active_templates())
+
+
+def _item_from_dict(data: Mapping[str, Any]) -> Item | PlayerItem:
+    """Rebuild the engine item an item's ``to_dict()`` came from (every field is there)."""
+    contract = None if data.get("contract") is None else Contract.parse(data["contract"])
+    if "player" in data:
+        return PlayerItem(
+            player=data["player"],
+            line=data["line"],
+            points=data["points"],
+            reason=data["reason"],
+            count=data.get("count"),
+            strain=None if data.get("strain") is None else Strain(data["strain"]),
+            doubling=Doubling(data.get("doubling", Doubling.NONE)),
+            level=None if contract is None else contract.level,
+            deal=data.get("deal"),
+        )
+    return Item(
+        side=Side(data["side"]),
+        line=data["line"],
+        points=data["points"],
+        reason=data["reason"],
+        contract=contract,
+        vulnerable=data.get("vulnerable"),
+        count=data.get("count"),
+        deal=data.get("deal"),
+    )
+
+
+def localize_explanations(data: Any) -> Any:
+    """``data`` (an engine ``to_dict()``, or any JSON built from them) with each item's
+    ``"explanation"`` rewritten in the active language; the figures are left as they are."""
+    if isinstance(data, dict):
+        out = {key: localize_explanations(value) for key, value in data.items()}
+        if "explanation" in data and "reason" in data:
+            out["explanation"] = explain_item(_item_from_dict(data))
+        return out
+    if isinstance(data, list):
+        return [localize_explanations(value) for value in data]
+    return data

@@ -1,0 +1,50 @@
+"""Template filters for what players read in their own language (docs/i18n.md).
+
+``{% load scoring_i18n %}``, then ``{{ item|explain }}`` for a scoresheet item's sentence and
+``{{ amount|money:club.currency }}`` for an amount of money ("€12.50", "12,50 €").
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django import template
+from django.utils.formats import number_format
+from django.utils.translation import pgettext
+
+from scoring.i18n import explain_item
+from scoring.rules.items import Item
+from scoring.rules.two_player import PlayerItem
+
+register = template.Library()
+
+#: Symbols of the currencies clubs use; any other code is shown as the code ("CHF 12.50").
+SYMBOLS = {"EUR": "€", "GBP": "£", "USD": "$"}
+
+
+@register.filter
+def explain(item: Item | PlayerItem) -> str:
+    return explain_item(item)
+
+
+@register.filter
+def money(amount: Any, currency: str = "") -> str:
+    """The amount with two decimals and the currency, as the active language writes them."""
+    if amount is None or amount == "":
+        return ""
+    try:
+        value = Decimal(str(amount))
+    except InvalidOperation:
+        return str(amount)
+    sign = "-" if value < 0 else ""
+    code = (currency or "").upper()
+    symbol = SYMBOLS.get(code, code)
+    digits = number_format(abs(value), decimal_pos=2, use_l10n=True, force_grouping=True)
+    if not symbol:
+        return sign + digits
+    if symbol == code:
+        pattern = pgettext("money with a currency code", "{code} {amount}")
+        return sign + pattern.format(code=code, amount=digits)
+    pattern = pgettext("money with a currency symbol", "{symbol}{amount}")
+    return sign + pattern.format(symbol=symbol, amount=digits)

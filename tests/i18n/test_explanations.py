@@ -1,0 +1,108 @@
+"""The engine's explanations, translated at the edge (scoring.i18n)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.utils import translation
+
+from scoring.i18n import explain_item, localize_explanations, templates_for
+from scoring.rules import Contract, Side, score_rubber
+from scoring.rules.contract import Doubling, Strain
+from scoring.rules.deal import DealInput
+from scoring.rules.items import Item
+from scoring.rules.two_player import PlayerItem
+
+
+def sheet() -> Any:
+    deals = [
+        DealInput.create("4SX", "NS", 11),
+        DealInput.create("3NT", "EW", 7),
+        DealInput.create("6H", "NS", 12),
+    ]
+    return score_rubber(deals)
+
+
+def all_items(data: Any) -> list[dict[str, Any]]:
+    if isinstance(data, dict):
+        own = [data] if "explanation" in data and "reason" in data else []
+        return own + [item for value in data.values() for item in all_items(value)]
+    if isinstance(data, list):
+        return [item for value in data for item in all_items(value)]
+    return []
+
+
+def test_in_english_the_sentences_are_the_engines() -> None:
+    data = sheet().to_dict()
+    with translation.override("en"):
+        assert localize_explanations(data) == data
+
+
+@pytest.mark.usefixtures("italian")
+def test_in_italian_every_explanation_of_a_rubber_is_translated() -> None:
+    english = all_items(sheet().to_dict())
+    italian = all_items(localize_explanations(sheet().to_dict()))
+    assert len(italian) == len(english) > 5
+    for before, after in zip(english, italian, strict=True):
+        assert after["explanation"] != before["explanation"]
+        assert {k: v for k, v in after.items() if k != "explanation"} == {
+            k: v for k, v in before.items() if k != "explanation"
+        }
+
+
+@pytest.mark.usefixtures("italian")
+@pytest.mark.parametrize(
+    ("item", "expected"),
+    [
+        (
+            Item(Side.NS, "below", 120, "trick_points", Contract.parse("4S"), False, 4, 1),
+            "4♠ mantenuto, non vulnerabile: 120 sotto la linea per 4 prese dichiarate oltre le sei",
+        ),
+        (
+            Item(Side.NS, "above", 200, "overtricks", Contract.parse("4SX"), True, 1, 1),
+            "4♠ contrato mantenuto con una presa in più, vulnerabile: 200 per la presa in più",
+        ),
+        (
+            Item(Side.EW, "above", 500, "undertricks", Contract.parse("4HX"), True, 2, 2),
+            "4♥ contrato sotto di 2, vulnerabile: 500 ai difensori per le prese di caduta",
+        ),
+        (
+            Item(Side.NS, "above", 750, "slam", Contract.parse("6D"), True, 6, 3),
+            "6♦ mantenuto, vulnerabile: 750 per il piccolo slam",
+        ),
+        (
+            Item(Side.EW, "above", 100, "honours", Contract.parse("4S"), None, 4, 2),
+            "EW aveva quattro onori d'atout in una mano: 100 per gli onori",
+        ),
+        (
+            Item(Side.NS, "above", 500, "rubber_bonus", None, None, 1, None),
+            "NS ha vinto la gomma per due partite a una: 500 di premio di gomma",
+        ),
+    ],
+)
+def test_italian_sentences_use_the_club_words(item: Item, expected: str) -> None:
+    assert explain_item(item) == expected
+
+
+@pytest.mark.usefixtures("italian")
+def test_a_two_player_item_is_translated_too() -> None:
+    item = PlayerItem(
+        player=1,
+        line="below",
+        points=120,
+        reason="two_player_declarer_tricks",
+        count=2,
+        strain=Strain.H,
+        doubling=Doubling.DOUBLED,
+    )
+    text = explain_item(item)
+    assert text.startswith("Il giocatore 1") and "contrato" in text and "120" in text
+    data = localize_explanations({"items": [item.to_dict()]})
+    assert data["items"][0]["explanation"] == text
+
+
+def test_the_tables_are_built_once_per_language() -> None:
+    assert templates_for("it") is templates_for("it")
+    assert templates_for("it")["_words"]["vulnerable"] == "vulnerabile"
+    assert templates_for("en")["_words"]["vulnerable"] == "vulnerable"
