@@ -14,6 +14,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from scoring.rules.options import PRESETS, HouseRules
 
@@ -37,7 +38,7 @@ class Club(models.Model):
     slug = models.SlugField(max_length=50, unique=True)
     name = models.CharField(max_length=120)
     public = models.BooleanField(
-        default=True, help_text="Anyone may read a public club's sessions and leaderboard."
+        default=True, help_text=_("Anyone may read a public club's sessions and leaderboard.")
     )
     rules_preset = models.CharField(max_length=30, default="acbl")
     rules_overrides = models.JSONField(default=dict, blank=True)
@@ -45,7 +46,7 @@ class Club(models.Model):
     currency = models.CharField(max_length=3, default="EUR")
     language = models.CharField(max_length=5, choices=Language.choices, default=Language.EN)
     confirm_entries = models.BooleanField(
-        default=False, help_text="Ask an opponent to confirm each deal entered."
+        default=False, help_text=_("Ask an opponent to confirm each deal entered.")
     )
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -89,8 +90,8 @@ class Membership(models.Model):
     """A login's role in one club."""
 
     class Role(models.TextChoices):
-        DIRECTOR = "director", "Director"
-        PLAYER = "player", "Player"
+        DIRECTOR = "director", _("Director")
+        PLAYER = "player", _("Player")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
@@ -140,18 +141,22 @@ class Session(models.Model):
     """One club evening."""
 
     class Kind(models.TextChoices):
-        RUBBER = "rubber", "Rubber bridge"
-        CHICAGO = "chicago", "Chicago"
+        RUBBER = "rubber", _("Rubber bridge")
+        CHICAGO = "chicago", _("Chicago")
+        BRIDGE_FOR_TWO = "bridge_for_two", _("Bridge for Two")
+        MISERY = "misery", _("Misery Bridge")
+        TURNOVER = "turnover", _("Turnover Bridge")
+        DRAW_DISCARD = "draw_discard", _("Draw and Discard Bridge")
 
     class Movement(models.TextChoices):
-        PIVOT = "pivot", "Pivot"
-        FIXED = "fixed", "Fixed partners"
-        CUT_IN = "cut-in", "Cut-in"
+        PIVOT = "pivot", _("Pivot")
+        FIXED = "fixed", _("Fixed partners")
+        CUT_IN = "cut-in", _("Cut-in")
 
     class Status(models.TextChoices):
-        PLANNED = "planned", "Planned"
-        RUNNING = "running", "Running"
-        CLOSED = "closed", "Closed"
+        PLANNED = "planned", _("Planned")
+        RUNNING = "running", _("Running")
+        CLOSED = "closed", _("Closed")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sessions")
     date = models.DateField()
@@ -190,6 +195,19 @@ class Session(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.status == self.Status.CLOSED
+
+    @property
+    def is_two_player(self) -> bool:
+        """Tables of two playing one of the games of RULES 7."""
+        return self.kind in TWO_PLAYER_KINDS
+
+
+TWO_PLAYER_KINDS = (
+    Session.Kind.BRIDGE_FOR_TWO,
+    Session.Kind.MISERY,
+    Session.Kind.TURNOVER,
+    Session.Kind.DRAW_DISCARD,
+)
 
 
 class Table(models.Model):

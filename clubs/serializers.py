@@ -10,6 +10,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -37,11 +38,16 @@ class ClubIn(serializers.Serializer):
         max_digits=8, decimal_places=2, min_value=Decimal("0"), default=Decimal("0.00")
     )
     currency = serializers.CharField(min_length=3, max_length=3, default="EUR")
+    language = serializers.ChoiceField(
+        choices=Club.Language.choices,
+        default=Club.Language.EN,
+        help_text="The language of the club's pages for visitors who have not chosen one.",
+    )
 
     def validate_slug(self, slug: str) -> str:
         slug = slug.lower()
         if slug in RESERVED_SLUGS:
-            raise serializers.ValidationError("This slug is reserved; choose another.")
+            raise serializers.ValidationError(_("This slug is reserved; choose another."))
         return slug
 
 
@@ -58,6 +64,7 @@ class ClubOut(serializers.ModelSerializer):
             "rules",
             "default_stake",
             "currency",
+            "language",
             "created_at",
         ]
 
@@ -93,11 +100,11 @@ class PlayerIn(serializers.Serializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs.get("director") and not attrs.get("username"):
             raise serializers.ValidationError(
-                {"director": ["A director needs a login: give a username."]}
+                {"director": [_("A director needs a login: give a username.")]}
             )
         if attrs.get("password") and not attrs.get("username"):
             raise serializers.ValidationError(
-                {"password": ["A password needs a username to go with it."]}
+                {"password": [_("A password needs a username to go with it.")]}
             )
         return attrs
 
@@ -152,7 +159,7 @@ class SessionIn(serializers.Serializer):
         missing = sorted(ids - set(found))
         if missing:
             raise serializers.ValidationError(
-                [f"Player {pk} is not a player of this club." for pk in missing]
+                [_("Player %(id)d is not a player of this club.") % {"id": pk} for pk in missing]
             )
         return [[found[pk] for pk in table["players"]] for table in tables]
 
@@ -166,15 +173,17 @@ class TablePlayerIn(serializers.Serializer):
         club: Club = self.context["club"]
         player = Player.objects.filter(club=club, pk=pk).first()
         if player is None:
-            raise serializers.ValidationError(f"Player {pk} is not a player of this club.")
+            raise serializers.ValidationError(
+                _("Player %(id)d is not a player of this club.") % {"id": pk}
+            )
         return player
 
 
 class SeatsOut(serializers.Serializer):
     N = serializers.IntegerField()
     E = serializers.IntegerField()
-    S = serializers.IntegerField()
-    W = serializers.IntegerField()
+    S = serializers.IntegerField(required=False, help_text="Absent at a table of two.")
+    W = serializers.IntegerField(required=False, help_text="Absent at a table of two.")
 
 
 class CurrentRubberOut(serializers.Serializer):

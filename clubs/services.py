@@ -8,18 +8,21 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from scoring.rules import ScoringError
 from scoring.rules.rotation import Seating, plan
+from scoring.rules.round_robin import pairing
 
-from .models import Club, Membership, Player, Session, Table, TableSeat
+from .models import TWO_PLAYER_KINDS, Club, Membership, Player, Session, Table, TableSeat
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -39,6 +42,7 @@ def club_create(
     rules: dict[str, Any] | None = None,
     default_stake: Decimal = Decimal("0.00"),
     currency: str = "EUR",
+    language: str = Club.Language.EN,
 ) -> Club:
     """Create a club; its creator becomes its director."""
     from scoring.rules import HouseRules
@@ -48,7 +52,7 @@ def club_create(
     except ScoringError as err:
         raise ValidationError({"rules": [str(err)]}) from err
     if Club.objects.filter(slug=slug).exists():
-        raise ValidationError({"slug": ["A club with this slug already exists."]})
+        raise ValidationError({"slug": [_("A club with this slug already exists.")]})
     with transaction.atomic():
         club = Club.objects.create(
             slug=slug,
@@ -58,6 +62,7 @@ def club_create(
             rules_overrides=rules or {},
             default_stake=default_stake,
             currency=currency,
+            language=language,
         )
         Membership.objects.create(club=club, user=director, role=Membership.Role.DIRECTOR)
     return club
@@ -77,16 +82,23 @@ def player_create(
     """
     name = name.strip()
     if not name:
-        raise ValidationError({"name": ["A player needs a name."]})
+        raise ValidationError({"name": [_("A player needs a name.")]})
     if Player.objects.filter(club=club, name__iexact=name).exists():
-        raise ValidationError({"name": [f"{name!r} is already a player of this club."]})
+        raise ValidationError(
+            {"name": [_("%(name)r is already a player of this club.") % {"name": name}]}
+        )
     with transaction.atomic():
         user = None
         if username:
             user = _get_or_create_login(username=username, password=password)
             if Player.objects.filter(club=club, user=user).exists():
                 raise ValidationError(
-                    {"username": [f"{username!r} is already linked to a player of this club."]}
+                    {
+                        "username": [
+                            _("%(username)r is already linked to a player of this club.")
+                            % {"username": username}
+                        ]
+                    }
                 )
             role = Membership.Role.DIRECTOR if director else Membership.Role.PLAYER
             membership, created = Membership.objects.get_or_create(
@@ -119,7 +131,7 @@ def _get_or_create_login(*, username: str, password: str | None) -> AbstractBase
 
 
 def membership_set_role(*, club: Club, user: AbstractBaseUser, role: str) -> Membership:
-    membership, _ = Membership.objects.update_or_create(
+    membership, _created = Membership.objects.update_or_create(
         club=club, user=user, defaults={"role": role}
     )
     return membership
@@ -152,13 +164,23 @@ def session_create(
     tables: Sequence[Sequence[Player]],
     created_by: AbstractBaseUser | None = None,
 ) -> Session:
-    """Plan a session: tables of 4–6 players in order of precedence (RULES 6.2)."""
+    """Plan a session: tables of 4–6 players in order of precedence (RULES 6.2), or tables of
+    exactly two for the two-player games (RULES 7), whose opponents rotate by a round robin."""
     errors: dict[str, list[str]] = {}
+    two_player = kind in TWO_PLAYER_KINDS
     if not tables:
         errors["tables"] = ["A session needs at least one table."]
     seen: dict[int, int] = {}
     for number, players in enumerate(tables, start=1):
-        if not MIN_AT_TABLE <= len(players) <= MAX_AT_TABLE:
+        if two_player and len(players) != 2:
+            errors.setdefault("tables", []).append(
+                _(
+                    "Table %(number)d has %(count)d players; a two-player game seats "
+                    "exactly two (RULES 7)."
+                )
+                % {"number": number, "count": len(players)}
+            )
+        elif not two_player and not MIN_AT_TABLE <= len(players) <= MAX_AT_TABLE:
             errors.setdefault("tables", []).append(
                 f"Table {number} has {len(players)} players; a table seats 4 to 6 (RULES 6.2)."
             )
@@ -169,19 +191,20 @@ def session_create(
                 )
             if player.pk in seen:
                 errors.setdefault("tables", []).append(
-                    f"{player.name} is at table {seen[player.pk]} and table {number}; "
-                    "a player sits at one table."
+                    _(
+                        "%(name)s is at table %(first)d and table %(second)d; "
+                        "a player sits at one table."
+                    )
+                    % {"name": player.name, "first": seen[player.pk], "second": number}
                 )
             seen[player.pk] = number
-    if kind == Session.Kind.CHICAGO:
-        # The engine scores Chicago (RULES 5, `python -m scoring chicago`), but table entry and
-        # the pad only know rubbers so far: refuse rather than score a Chicago as a rubber.
-        errors.setdefault("kind", []).append(
-            "Chicago sessions cannot be entered at tables yet; choose rubber."
-        )
-    if movement == Session.Movement.FIXED and any(len(p) != MIN_AT_TABLE for p in tables):
+    if (
+        not two_player
+        and movement == Session.Movement.FIXED
+        and any(len(p) != MIN_AT_TABLE for p in tables)
+    ):
         errors.setdefault("movement", []).append(
-            "Fixed partnerships need exactly four players at every table."
+            _("Fixed partnerships need exactly four players at every table.")
         )
     if errors:
         raise ValidationError(errors)
@@ -210,7 +233,10 @@ def session_start(*, session: Session) -> Session:
     with transaction.atomic():
         locked = Session.objects.select_for_update().get(pk=session.pk)
         if locked.status != Session.Status.PLANNED:
-            raise _conflict(f"The session is already {locked.get_status_display().lower()}.")
+            raise _conflict(
+                _("The session is already %(status)s.")
+                % {"status": locked.get_status_display().lower()}
+            )
         locked.status = Session.Status.RUNNING
         locked.started_at = timezone.now()
         locked.save(update_fields=["status", "started_at"])
@@ -228,9 +254,9 @@ def session_close(*, session: Session) -> Session:
     with transaction.atomic():
         locked = Session.objects.select_for_update().get(pk=session.pk)
         if locked.status == Session.Status.CLOSED:
-            raise _conflict("The session is already closed.")
+            raise _conflict(_("The session is already closed."))
         if locked.status == Session.Status.PLANNED:
-            raise _conflict("The session has not started; delete it instead of closing it.")
+            raise _conflict(_("The session has not started; delete it instead of closing it."))
         for rubber in Rubber.objects.filter(session=locked).in_play():
             if rubber.deals.exists():
                 rubber.close_unfinished()
@@ -245,16 +271,53 @@ def session_close(*, session: Session) -> Session:
     return session
 
 
-def table_history(table: Table) -> list[Seating]:
+@dataclass(frozen=True)
+class Pairing:
+    """A match at a table of two, shaped like a `Seating`: player 0 at N, player 1 at E."""
+
+    rubber: int
+    seats: dict[str, int]
+    sitting_out: tuple[int, ...] = ()
+
+
+def _table_pairs(session: Session) -> list[tuple[int, int]]:
+    pairs = []
+    for table in session.tables.order_by("number").prefetch_related("seats"):
+        seats = sorted(table.seats.all(), key=lambda s: s.position)
+        pairs.append((seats[0].player_id, seats[1].player_id))
+    return pairs
+
+
+def _two_player_rotation(table: Table, ahead: int) -> list[Any]:
+    """The match in play (or the last one) at a table of two, then the next `ahead` pairings of
+    the round robin (RULES 7; `scoring.rules.round_robin`)."""
+    history = table_history(table)
+    current = history[-1:]
+    if table.session.status == Session.Status.CLOSED:
+        return current
+    pairs = _table_pairs(table.session)
+    last = history[-1].rubber if history else 0
+    planned = []
+    for number in range(last + 1, last + 1 + ahead):
+        zero, one = pairing(pairs, number, table.number)
+        planned.append(Pairing(number, {"N": zero, "E": one}))
+    return current + planned
+
+
+def table_history(table: Table) -> list[Any]:
     """The seatings already played (or in play) at a table, as the rotation sees them."""
+    if table.session.is_two_player:
+        return [Pairing(r.number, r.seat_ids) for r in table.rubbers.order_by("number")]
     return [
         Seating(rubber=r.number, seats=r.seat_ids, sitting_out=tuple(r.sitting_out))
         for r in table.rubbers.order_by("number")
     ]
 
 
-def table_rotation(*, table: Table, ahead: int = 3) -> list[Seating]:
+def table_rotation(*, table: Table, ahead: int = 3) -> list[Any]:
     """The rubbers in play and ahead at a table: the current one, then `ahead` planned ones."""
+    if table.session.is_two_player:
+        return _two_player_rotation(table, ahead)
     history = table_history(table)
     players = [p.pk for p in table.present_players()]
     session = table.session
@@ -265,10 +328,13 @@ def table_rotation(*, table: Table, ahead: int = 3) -> list[Seating]:
     return current + planned
 
 
-def table_start_next_rubber(*, table: Table) -> Rubber:
-    """Seat the next rubber at a table by the rotation (RULES 6)."""
+def table_start_next_rubber(*, table: Table) -> Rubber | None:
+    """Seat the next rubber (or Chicago) at a table by the rotation (RULES 6); at tables of two,
+    start every next match whose two players are free (`_start_ready_matches`)."""
     from games.models import Rubber
 
+    if table.session.is_two_player:
+        return _start_ready_matches(session=table.session).get(table.pk)
     history = table_history(table)
     players = [p.pk for p in table.present_players()]
     seating = plan(players, 1, movement=table.session.movement, history=history)[0]
@@ -283,24 +349,78 @@ def table_start_next_rubber(*, table: Table) -> Rubber:
         west_id=seats["W"],
         sitting_out=list(seating.sitting_out),
         rules=table.session.rules,
+        kind=table.session.kind,
     )
+
+
+def _start_ready_matches(*, session: Session) -> dict[int, Rubber]:
+    """Start the next match at every table of two that has none in play, when both of its
+    players are free; return the matches started, by table id.
+
+    The match numbered r at table t seats the pair of round r of the round robin
+    (`scoring.rules.round_robin.pairing`, the circle method over the tables as first set).
+    A table whose next pair includes a player still playing at another table waits; when that
+    match ends, this runs again and starts it. Player 0 sits at N, player 1 at E.
+    """
+    from games.models import Rubber
+
+    # Two tables ending at once must not each see the other still playing and both wait:
+    # the session lock makes the second wait for the first and then see it ended.
+    Session.objects.select_for_update().filter(pk=session.pk).first()
+    tables = list(session.tables.order_by("number"))
+    first = _table_pairs(session)
+    in_play = list(Rubber.objects.filter(session=session).in_play())
+    busy = {pid for rubber in in_play for pid in rubber.seat_ids.values()}
+    playing = {rubber.table_id for rubber in in_play}
+    last = {
+        row["table_id"]: row["last"]
+        for row in Rubber.objects.filter(session=session)
+        .values("table_id")
+        .annotate(last=models.Max("number"))
+    }
+    started: dict[int, Rubber] = {}
+    for table in tables:
+        if table.pk in playing:
+            continue
+        number = last.get(table.pk, 0) + 1
+        zero, one = pairing(first, number, table.number)
+        if zero in busy or one in busy:
+            continue
+        started[table.pk] = Rubber.objects.create(
+            session=session,
+            table=table,
+            number=number,
+            kind=session.kind,
+            north_id=zero,
+            east_id=one,
+            rules=session.rules,
+        )
+        busy.update((zero, one))
+    return started
 
 
 def table_add_player(*, table: Table, player: Player) -> TableSeat:
     """A late arrival joins a table; the rotation is re-planned from the next rubber."""
     session = table.session
     if session.is_closed:
-        raise _conflict("The session is closed.")
+        raise _conflict(_("The session is closed."))
+    if session.is_two_player:
+        raise ValidationError({"player": [_two_player_tables()]})
     if player.club_id != session.club_id:
-        raise ValidationError({"player": ["This player is not a player of this club."]})
+        raise ValidationError({"player": [_("This player is not a player of this club.")]})
     with transaction.atomic():
         seats = list(table.seats.select_for_update())
         if sum(s.active for s in seats) >= MAX_AT_TABLE:
-            raise ValidationError({"player": ["A table seats at most six players (RULES 6.2)."]})
+            raise ValidationError({"player": [_("A table seats at most six players (RULES 6.2).")]})
         existing = TableSeat.objects.filter(session=session, player=player).first()
         if existing and existing.active:
             raise ValidationError(
-                {"player": [f"{player.name} already sits at table {existing.table.number}."]}
+                {
+                    "player": [
+                        _("%(name)s already sits at table %(number)d.")
+                        % {"name": player.name, "number": existing.table.number}
+                    ]
+                }
             )
         position = max((s.position for s in seats), default=-1) + 1
         try:
@@ -314,7 +434,7 @@ def table_add_player(*, table: Table, player: Player) -> TableSeat:
                 session=session, table=table, player=player, position=position
             )
         except IntegrityError as err:
-            raise _conflict("Someone changed this table at the same time; try again.") from err
+            raise _conflict(_("Someone changed this table at the same time; try again.")) from err
 
 
 def table_remove_player(*, table: Table, player: Player) -> None:
@@ -324,17 +444,25 @@ def table_remove_player(*, table: Table, player: Player) -> None:
     the rotation is re-planned from the next rubber without them.
     """
     if table.session.is_closed:
-        raise _conflict("The session is closed.")
+        raise _conflict(_("The session is closed."))
+    if table.session.is_two_player:
+        raise ValidationError({"player": [_two_player_tables()]})
     with transaction.atomic():
         seat = table.seats.select_for_update().filter(player=player, active=True).first()
         if seat is None:
-            raise ValidationError({"player": [f"{player.name} does not sit at this table."]})
+            raise ValidationError(
+                {"player": [_("%(name)s does not sit at this table.") % {"name": player.name}]}
+            )
         if table.seats.filter(active=True).count() <= MIN_AT_TABLE:
             raise ValidationError(
-                {"player": ["A table needs at least four players (RULES 6.2); add one first."]}
+                {"player": [_("A table needs at least four players (RULES 6.2); add one first.")]}
             )
         seat.active = False
         seat.save(update_fields=["active"])
+
+
+def _two_player_tables() -> str:
+    return _("The tables of a two-player session keep their pairs for the round robin (RULES 7).")
 
 
 def _conflict(message: str) -> Exception:

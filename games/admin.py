@@ -6,7 +6,7 @@ from .models import Deal, Rubber
 
 class DealInline(admin.TabularInline):
     model = Deal
-    fields = ["number", "contract", "declarer", "tricks", "honours_side", "honours_points"]
+    fields = ["number", "contract", "declarer", "tricks", "honours_side", "honours_points", "data"]
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -18,9 +18,9 @@ class DealInline(admin.TabularInline):
 
 @admin.register(Rubber)
 class RubberAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "session", "status", "started_at", "ended_at"]
-    list_filter = ["status"]
-    readonly_fields = ["status", "rules", "started_at", "ended_at"]
+    list_display = ["__str__", "session", "kind", "status", "started_at", "ended_at"]
+    list_filter = ["status", "kind"]
+    readonly_fields = ["kind", "status", "rules", "started_at", "ended_at"]
     inlines = [DealInline]
 
 
@@ -35,6 +35,7 @@ class DealAdmin(SimpleHistoryAdmin):
         "tricks",
         "honours_side",
         "honours_points",
+        "data",
         "version",
         "entered_by",
         "entered_at",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import permissions, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
@@ -22,12 +22,15 @@ from .permissions import get_deal_for_user, get_rubber_for_user
 from .serializers import (
     DealCorrectionSerializer,
     DealInSerializer,
+    DealNumberIn,
     DealSerializer,
     DealWithRubberSerializer,
     DetailSerializer,
     ErrorsSerializer,
     HistoryEntrySerializer,
     RubberSerializer,
+    TwoPlayerDealInSerializer,
+    two_player_fields,
 )
 
 E400 = OpenApiResponse(
@@ -79,7 +82,11 @@ class RubberDeals(APIView):
         summary="Enter a deal",
         description="201 with the deal and the updated rubber; a retry of the same deal answers "
         "200 and changes nothing. `next_rubber` is set when the deal ended the rubber.",
-        request=DealInSerializer,
+        request=PolymorphicProxySerializer(
+            component_name="AnyDealIn",
+            serializers=[DealInSerializer, TwoPlayerDealInSerializer],
+            resource_type_field_name=None,
+        ),
         responses={
             201: DealWithRubberSerializer,
             200: DealWithRubberSerializer,
@@ -94,9 +101,20 @@ class RubberDeals(APIView):
         rubber, viewer = get_rubber_for_user(request.user, pk)
         if not viewer.can_enter:
             raise PermissionDenied("Only the players seated in this rubber or a director enter.")
-        serializer = DealInSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        deal, created = rubber.record_deal(**serializer.to_record_kwargs(), entered_by=request.user)
+        if rubber.is_two_player:
+            number = DealNumberIn(data=request.data)
+            number.is_valid(raise_exception=True)
+            deal, created = rubber.record_deal(
+                number=number.validated_data["number"],
+                data=two_player_fields(request.data),
+                entered_by=request.user,
+            )
+        else:
+            serializer = DealInSerializer(data=request.data)
+            serializer.is_valid(raise_exception=True)
+            deal, created = rubber.record_deal(
+                **serializer.to_record_kwargs(), entered_by=request.user
+            )
         return _written(deal, rubber.pk, status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
@@ -130,10 +148,12 @@ class DealDetail(APIView):
             raise PermissionDenied("Only a director or the player who entered it corrects a deal.")
         serializer = DealCorrectionSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        if deal.rubber.is_two_player:
+            changes = {"data": two_player_fields(request.data)}
+        else:
+            changes = serializer.to_changes()
         deal = deal.correct(
-            version=serializer.validated_data["version"],
-            changed_by=request.user,
-            **serializer.to_changes(),
+            version=serializer.validated_data["version"], changed_by=request.user, **changes
         )
         return _written(deal, deal.rubber_id, status.HTTP_200_OK)
 

@@ -180,3 +180,131 @@ class DealCorrectionForm(forms.Form):
     def changes(self) -> dict[str, Any]:
         fields: DealFields = self.cleaned_data["fields"]
         return fields.as_kwargs()
+
+
+# --- two-player games (RULES 7) -----------------------------------------------------------------
+
+DECLARATIONS = [
+    ("ordinary", _("Ordinary")),
+    ("eight", _("Eight tricks")),
+    ("misery", _("Misery")),
+]
+TRICKS = [(str(n), str(n)) for n in range(14)]
+
+
+class TwoPlayerDealForm(forms.Form):
+    """A deal of a two-player game, its fields chosen by the game (RULES 7.1–7.4).
+
+    The form gathers the taps into the game's JSON (`data`, as the API takes it) and checks it
+    with the scoring engine (`DealFields.build`); a refusal shows beside its field with the rule.
+    """
+
+    number = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+    ERROR_FIELDS = {
+        "declarer": "declarer",
+        "strain": "strain",
+        "doubled": "doubled",
+        "declaration": "declaration",
+        "tricks": "tricks",
+        "honours": "honours",
+        "contract": "level",
+    }
+
+    def __init__(self, *args: Any, kind: str, players: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.kind = kind
+        you = [("0", players[0]), ("1", players[1])]
+        if kind == "turnover":
+            for index, name in enumerate(players):
+                self.fields[f"tricks_{index}"] = forms.IntegerField(
+                    label=_("Tricks won by %(name)s") % {"name": name},
+                    min_value=0,
+                    max_value=26,
+                    widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 14}),
+                )
+            return
+        self.fields["declarer"] = forms.ChoiceField(
+            label=_("Declarer"), choices=you, widget=ChoiceButtons
+        )
+        if kind == "draw_discard":
+            self.fields["level"] = forms.ChoiceField(
+                label=_("Contract"), choices=LEVELS, widget=ChoiceButtons
+            )
+        if kind == "misery":
+            self.fields["declaration"] = forms.ChoiceField(
+                label=_("Declaration"), choices=DECLARATIONS, widget=ChoiceButtons
+            )
+        self.fields["strain"] = forms.ChoiceField(
+            label=_("Strain"), choices=STRAINS, required=False, widget=ChoiceButtons
+        )
+        if kind == "bridge_for_two":
+            self.fields["doubled"] = forms.ChoiceField(
+                label=_("Doubled"), choices=DOUBLINGS[:2], required=False, widget=ChoiceButtons
+            )
+        if kind == "draw_discard":
+            self.fields["doubled"] = forms.ChoiceField(
+                label=_("Doubled"), choices=DOUBLINGS, required=False, widget=ChoiceButtons
+            )
+        self.fields["tricks"] = forms.ChoiceField(
+            label=_("Tricks won by the declarer"),
+            choices=TRICKS,
+            required=False,
+            widget=ChoiceButtons,
+        )
+        if kind in ("bridge_for_two", "misery"):
+            self.fields["honours"] = forms.ChoiceField(
+                label=_("Honours"),
+                choices=[
+                    ("", _("None")),
+                    ("0:100", f"{players[0]} 100"),
+                    ("0:150", f"{players[0]} 150"),
+                    ("1:100", f"{players[1]} 100"),
+                    ("1:150", f"{players[1]} 150"),
+                ],
+                required=False,
+                widget=ChoiceButtons,
+            )
+
+    def game_data(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The deal as the engine's JSON (the API's fields)."""
+        if self.kind == "turnover":
+            return {"tricks": [data.get("tricks_0"), data.get("tricks_1")]}
+        tricks = data.get("tricks")
+        result: dict[str, Any] = {"declarer": int(data["declarer"])}
+        if tricks not in (None, ""):
+            result["tricks"] = int(tricks)
+        if self.kind == "draw_discard":
+            if data.get("level") == "pass":
+                return {"contract": "pass"}
+            strain = data.get("strain") or ""
+            result["contract"] = f"{data.get('level')}{strain}{data.get('doubled') or ''}"
+            return result
+        if data.get("strain"):
+            result["strain"] = data["strain"]
+        if self.kind == "misery":
+            result["declaration"] = data.get("declaration")
+        elif data.get("doubled"):
+            result["doubled"] = 1
+        if data.get("honours"):
+            player, points = data["honours"].split(":")
+            result["honours"] = {"player": int(player), "points": int(points)}
+        return result
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors:
+            return data
+        if self.kind == "draw_discard" and data.get("level") != "pass" and not data.get("strain"):
+            self.add_error("strain", _("Choose a strain."))
+            return data
+        try:
+            data["fields"] = DealFields.build(kind=self.kind, data=self.game_data(data))
+        except ScoringError as err:
+            known = {name: f for name, f in self.ERROR_FIELDS.items() if f in self.fields}
+            _apply_scoring_error(self, err, known)
+        return data
+
+    def record_kwargs(self) -> dict[str, Any]:
+        fields: DealFields = self.cleaned_data["fields"]
+        return {"number": self.cleaned_data["number"], "data": fields.data}

@@ -8,7 +8,15 @@ from typing import Any
 
 from .models import Deal
 
-TRACKED = ("contract", "declarer", "tricks", "honours_side", "honours_points", "confirmed_by_id")
+TRACKED = (
+    "contract",
+    "declarer",
+    "tricks",
+    "honours_side",
+    "honours_points",
+    "data",
+    "confirmed_by_id",
+)
 KINDS = {"+": "entered", "~": "changed", "-": "deleted"}
 
 

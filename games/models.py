@@ -24,11 +24,12 @@ from scoring.rules import (
     DealInput,
     Honours,
     HouseRules,
-    RubberScore,
     ScoringError,
     Side,
-    score_rubber,
 )
+
+from . import sheets
+from .sheets import Sheet
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -44,9 +45,11 @@ class Conflict(Exception):
 class RubberQuerySet(models.QuerySet["Rubber"]):
     def with_deals(self) -> RubberQuerySet:
         deals = Deal.objects.select_related("entered_by", "confirmed_by").order_by("number")
-        return self.select_related(
-            "table", "session__club", "north", "east", "south", "west"
-        ).prefetch_related(models.Prefetch("deals", queryset=deals))
+        # The players by their own (primary key) queries: joining all four made PostgreSQL
+        # spend ~15 ms planning each 10-table join (docs/benchmarks.md, HTTP).
+        return self.select_related("table", "session__club").prefetch_related(
+            models.Prefetch("deals", queryset=deals), "north", "east", "south", "west"
+        )
 
     def in_play(self) -> RubberQuerySet:
         return self.filter(status=Rubber.Status.IN_PLAY)
@@ -61,10 +64,24 @@ class Rubber(models.Model):
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="rubbers")
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rubbers")
     number = models.PositiveSmallIntegerField(help_text="The rubber's number at its table.")
-    north = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    east = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    south = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    west = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(
+        max_length=20,
+        choices=Session.Kind.choices,
+        default=Session.Kind.RUBBER,
+        help_text="The game, copied from the session: a rubber, a Chicago or a two-player match.",
+    )
+    north = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", help_text="N, or player 0 of two."
+    )
+    east = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", help_text="E, or player 1 of two."
+    )
+    south = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    west = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
     sitting_out = models.JSONField(default=list, blank=True, help_text="Player ids sitting out.")
     rules = models.JSONField(default=dict, help_text="The house rules this rubber is scored under.")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PLAY)
@@ -82,6 +99,14 @@ class Rubber(models.Model):
                 condition=Q(status="in_play"),
                 name="one_rubber_in_play_per_table",
             ),
+            # Four seats for the four-player games, two (N, E) for the games of RULES 7.
+            models.CheckConstraint(
+                condition=(
+                    Q(kind__in=sheets.FOUR_PLAYER, south__isnull=False, west__isnull=False)
+                    | Q(kind__in=sheets.TWO_PLAYER, south__isnull=True, west__isnull=True)
+                ),
+                name="rubber_seats_match_kind",
+            ),
         ]
         indexes = [models.Index(fields=["session", "status"])]
 
@@ -94,17 +119,33 @@ class Rubber(models.Model):
     # --- reading -------------------------------------------------------------------------------
 
     @property
+    def is_two_player(self) -> bool:
+        return sheets.is_two_player(self.kind)
+
+    @property
     def seats(self) -> dict[str, Player]:
+        """The players by seat; a two-player match has N (player 0) and E (player 1)."""
+        if self.is_two_player:
+            return {"N": self.north, "E": self.east}
+        assert self.south is not None and self.west is not None
         return {"N": self.north, "E": self.east, "S": self.south, "W": self.west}
 
     @property
     def seat_ids(self) -> dict[str, int]:
+        if self.is_two_player:
+            return {"N": self.north_id, "E": self.east_id}
+        assert self.south_id is not None and self.west_id is not None
         return {
             "N": self.north_id,
             "E": self.east_id,
             "S": self.south_id,
             "W": self.west_id,
         }
+
+    @property
+    def players(self) -> list[Player]:
+        """Player 0 and player 1 of a two-player match (the engine's numbering)."""
+        return [self.north, self.east]
 
     def seat_of(self, player: Player) -> str | None:
         for seat, player_id in self.seat_ids.items():
@@ -118,26 +159,26 @@ class Rubber(models.Model):
     def ordered_deals(self) -> list[Deal]:
         return sorted(self.deals.all(), key=lambda d: d.number)
 
-    def scoresheet(self, deals: Sequence[Deal] | None = None) -> RubberScore:
-        """The scoresheet, derived from the ordered deals (RULES 8.2)."""
+    def scoresheet(self, deals: Sequence[Deal] | None = None) -> Sheet:
+        """The scoresheet of this match's game, derived from the ordered deals (RULES 8.2)."""
         deals = self.ordered_deals() if deals is None else deals
-        return score_rubber(
-            [d.as_input() for d in deals],
+        return sheets.score(
+            self.kind,
+            deals,
             closed=self.status == self.Status.UNFINISHED,
             options=self.house_rules(),
         )
 
     def running_totals(self, deals: Sequence[Deal] | None = None) -> list[tuple[int, int, int]]:
-        """(deal number, NS total, EW total) after each deal, each from the engine's own sheet
-        of the deals so far (end-of-rubber bonuses appear on the last line only)."""
+        """(deal number, NS/player 0 total, EW/player 1 total) after each deal, each from the
+        engine's own sheet of the deals so far (end bonuses appear on the last line only)."""
         deals = self.ordered_deals() if deals is None else deals
-        inputs = [d.as_input() for d in deals]
         rules = self.house_rules()
         totals = []
         for n, deal in enumerate(deals, start=1):
             closed = self.status == self.Status.UNFINISHED and n == len(deals)
-            sheet = score_rubber(inputs[:n], closed=closed, options=rules)
-            totals.append((deal.number, sheet.totals[Side.NS], sheet.totals[Side.EW]))
+            sheet = sheets.score(self.kind, deals[:n], closed=closed, options=rules)
+            totals.append((deal.number, *sheet.result.totals))
         return totals
 
     # --- writing -------------------------------------------------------------------------------
@@ -146,11 +187,12 @@ class Rubber(models.Model):
         self,
         *,
         number: int,
-        contract: str,
-        declarer: str | None,
-        tricks: int | None,
+        contract: str | None = None,
+        declarer: str | None = None,
+        tricks: int | None = None,
         honours_side: str | None = None,
         honours_points: int | None = None,
+        data: dict[str, Any] | None = None,
         entered_by: AbstractBaseUser | None,
     ) -> tuple[Deal, bool]:
         """Record deal `number` of this rubber; return (deal, created).
@@ -159,8 +201,11 @@ class Rubber(models.Model):
         an existing number, a gap in the numbering, a finished rubber or a closed session raise
         `Conflict` (RULES 8.1). Impossible results raise `ScoringError` naming the rule.
         When the deal completes the rubber the next rubber starts, seated by the rotation.
+        A two-player match takes its deal as `data`, the game's fields (RULES 7.x).
         """
         fields = DealFields.build(
+            kind=self.kind,
+            data=data,
             contract=contract,
             declarer=declarer,
             tricks=tricks,
@@ -168,6 +213,10 @@ class Rubber(models.Model):
             honours_points=honours_points,
         )
         with transaction.atomic():
+            if self.is_two_player:
+                # The end of a match may start matches at other tables (the round robin locks
+                # the session): take that lock first, in the order session_close takes it.
+                Session.objects.select_for_update().filter(pk=self.session_id).first()
             rubber = Rubber.objects.select_for_update().select_related("session").get(pk=self.pk)
             deals = list(rubber.deals.order_by("number"))
             existing = next((d for d in deals if d.number == number), None)
@@ -210,35 +259,37 @@ class Rubber(models.Model):
             raise Conflict("The session is closed: its results are final.")
         if self.session.status != Session.Status.RUNNING:
             raise Conflict("The session has not started yet.")
+        if self.status == self.Status.COMPLETE and self.kind == sheets.DRAW_DISCARD:
+            return  # the engine refuses a deal after the target with its rule (RULES 7.4)
         if self.status != self.Status.IN_PLAY:
             raise Conflict(
                 f"Rubber {self.number} is {self.get_status_display().lower()}: "
                 "a deal after the end of a rubber belongs to the next rubber (RULES 8.1)."
             )
 
-    def _rescore(self, deals: Sequence[Deal]) -> RubberScore:
+    def _rescore(self, deals: Sequence[Deal]) -> Sheet:
         """Score the rubber with these deals; errors name the deal's own field."""
         try:
-            return score_rubber(
-                [d.as_input() for d in deals], closed=False, options=self.house_rules()
-            )
+            return sheets.score(self.kind, deals, closed=False, options=self.house_rules())
         except ScoringError as err:
-            if err.field.startswith("deals[") and "." in err.field:
-                err.field = err.field.split(".", 1)[1]
+            if err.field.startswith("deals["):
+                err.field = err.field.split(".", 1)[1] if "." in err.field else "number"
             raise
 
-    def _rescore_for_correction(self, deals: list[Deal]) -> RubberScore:
+    def _rescore_for_correction(self, deals: list[Deal]) -> Sheet:
         try:
             sheet = self._rescore(deals)
         except ScoringError as err:
-            if err.rule in ("RULES 2.4", "RULES 8.1"):
+            if err.rule in ("RULES 2.4", "RULES 8.1") or (
+                err.rule in ("RULES 5", "RULES 7.3", "RULES 7.4") and err.field == "number"
+            ):
                 raise Conflict(
                     "This correction would end the rubber before its last deal; the later deals "
                     "would belong to the next rubber. Correct those deals first."
                 ) from err
             raise
         nxt = Rubber.objects.filter(table_id=self.table_id, number=self.number + 1).first()
-        if self.status == self.Status.COMPLETE and not sheet.rubber_complete:
+        if self.status == self.Status.COMPLETE and not sheet.complete:
             if nxt is not None and nxt.deals.exists():
                 raise Conflict(
                     f"This correction reopens rubber {self.number}, but rubber {nxt.number} "
@@ -249,13 +300,13 @@ class Rubber(models.Model):
             self.status = self.Status.IN_PLAY
             self.ended_at = None
             self.save(update_fields=["status", "ended_at"])
-        elif self.status == self.Status.IN_PLAY and sheet.rubber_complete:
+        elif self.status == self.Status.IN_PLAY and sheet.complete:
             self._apply_completion(sheet)
         return sheet
 
-    def _apply_completion(self, sheet: RubberScore) -> Rubber | None:
-        """When the scoresheet says the rubber is over, finish it and seat the next one."""
-        if not sheet.rubber_complete or self.status != self.Status.IN_PLAY:
+    def _apply_completion(self, sheet: Sheet) -> Rubber | None:
+        """When the scoresheet says the match is over, finish it and seat the next one."""
+        if not sheet.complete or self.status != self.Status.IN_PLAY:
             return None
         self.status = self.Status.COMPLETE
         self.ended_at = timezone.now()
@@ -281,24 +332,35 @@ class Rubber(models.Model):
 
 @dataclass(frozen=True)
 class DealFields:
-    """The facts of one deal as entered, normalised (validated by the scoring engine)."""
+    """The facts of one deal as entered, normalised (validated by the scoring engine).
+
+    A four-player deal (rubber, Chicago) has a contract, a declaring seat, tricks and honours;
+    a two-player deal (RULES 7) has only `data`, the game's own JSON as the engine reads it.
+    """
 
     contract: str
     declarer: str
     tricks: int | None
     honours_side: str
     honours_points: int | None
+    data: dict[str, Any] | None = None
 
     @classmethod
     def build(
         cls,
         *,
-        contract: str,
-        declarer: str | None,
-        tricks: int | None,
-        honours_side: str | None,
-        honours_points: int | None,
+        kind: str = sheets.RUBBER,
+        contract: str | None = None,
+        declarer: str | None = None,
+        tricks: int | None = None,
+        honours_side: str | None = None,
+        honours_points: int | None = None,
+        data: dict[str, Any] | None = None,
     ) -> DealFields:
+        if sheets.is_two_player(kind):
+            return cls("", "", None, "", None, sheets.normalise(kind, data))
+        if data is not None:
+            raise ScoringError("data", "only a two-player deal has game data", None)
         parsed = Contract.parse(contract or "")
         declarer = (declarer or "").upper()
         if declarer and declarer not in SEATS:
@@ -333,6 +395,7 @@ class DealFields:
             "tricks": self.tricks,
             "honours_side": self.honours_side,
             "honours_points": self.honours_points,
+            "data": self.data,
         }
 
 
@@ -353,6 +416,11 @@ class Deal(models.Model):
         max_length=2, blank=True, choices=HonoursSide.choices, default=HonoursSide.NONE
     )
     honours_points = models.PositiveSmallIntegerField(null=True, blank=True)
+    data = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="A two-player deal (RULES 7) as the engine reads it; null on a four-player deal.",
+    )
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -376,10 +444,28 @@ class Deal(models.Model):
             models.CheckConstraint(condition=Q(number__gte=1), name="deal_number_from_1"),
             models.CheckConstraint(
                 condition=(
-                    Q(contract="pass", declarer="", tricks__isnull=True, honours_side="")
-                    | (~Q(contract="pass") & Q(declarer__in=SEATS) & Q(tricks__isnull=False))
+                    Q(
+                        data__isnull=True,
+                        contract="pass",
+                        declarer="",
+                        tricks__isnull=True,
+                        honours_side="",
+                    )
+                    | (
+                        Q(data__isnull=True)
+                        & ~Q(contract__in=["pass", ""])
+                        & Q(declarer__in=SEATS)
+                        & Q(tricks__isnull=False)
+                    )
+                    | Q(
+                        data__isnull=False,
+                        contract="",
+                        declarer="",
+                        tricks__isnull=True,
+                        honours_side="",
+                    )
                 ),
-                name="pass_has_no_declarer_or_tricks",
+                name="deal_is_four_player_or_two_player",
             ),
             models.CheckConstraint(
                 condition=Q(honours_side="", honours_points__isnull=True)
@@ -401,6 +487,7 @@ class Deal(models.Model):
             tricks=self.tricks,
             honours_side=self.honours_side,
             honours_points=self.honours_points,
+            data=self.data,
         )
 
     def as_input(self) -> DealInput:
@@ -409,12 +496,16 @@ class Deal(models.Model):
     @property
     def result(self) -> str:
         """The result as a pad shows it: "=", "+1", "−2" (or "" for a pass)."""
+        if self.data is not None:
+            return _two_player_result(self.data)
         if self.contract == "pass" or self.tricks is None:
             return ""
         over = self.tricks - (Contract.parse(self.contract).level + 6)
         return "=" if over == 0 else (f"+{over}" if over > 0 else f"−{-over}")
 
     def summary(self) -> str:
+        if self.data is not None:
+            return _two_player_summary(self.data)
         if self.contract == "pass":
             return "passed out"
         text = f"{self.contract} by {self.declarer}, {self.tricks} tricks"
@@ -436,11 +527,15 @@ class Deal(models.Model):
         reopened; if the next rubber already has deals, or deals would fall after the new end,
         the correction is refused with Conflict rather than corrupting the evening.
         """
-        allowed = {"contract", "declarer", "tricks", "honours_side", "honours_points"}
+        allowed = {"contract", "declarer", "tricks", "honours_side", "honours_points", "data"}
         unknown = set(changes) - allowed
         if unknown:
             raise ScoringError(sorted(unknown)[0], "cannot be changed", None)
+        kind = Rubber.objects.filter(pk=self.rubber_id).values_list("kind", flat=True).get()
         with transaction.atomic():
+            if sheets.is_two_player(kind):
+                session_of = Rubber.objects.filter(pk=self.rubber_id).values("session_id")
+                Session.objects.select_for_update().filter(pk__in=session_of).first()
             deal = Deal.objects.select_for_update().get(pk=self.pk)
             rubber = (
                 Rubber.objects.select_for_update()
@@ -455,11 +550,20 @@ class Deal(models.Model):
             if rubber.session.status == Session.Status.CLOSED:
                 raise Conflict("The session is closed: its results are final.")
             current = deal.fields().as_kwargs()
-            if str(changes.get("contract", "")).strip().lower() == "pass":
+            if sheets.is_two_player(kind):
+                # A two-player correction sends the game's fields to change (RULES 7.x).
+                data = dict(deal.data or {})
+                data.update(changes.get("data") or {})
+                if data.get("contract") == "pass":
+                    data.pop("declarer", None)
+                    data.pop("tricks", None)
+                current = {"data": data}
+            elif str(changes.get("contract", "")).strip().lower() == "pass":
                 # A deal corrected to a pass loses its declarer, tricks and honours unless given.
                 current.update(declarer="", tricks=None, honours_side="", honours_points=None)
-            current.update(changes)
-            fields = DealFields.build(**current)
+            if not sheets.is_two_player(kind):
+                current.update(changes)
+            fields = DealFields.build(kind=kind, **current)
             if fields == deal.fields():
                 return deal
             deals = list(rubber.deals.order_by("number"))
@@ -510,6 +614,32 @@ class Deal(models.Model):
             deal.save(update_fields=["confirmed_by", "updated_at"])
         self.refresh_from_db()
         return deal
+
+
+def _two_player_summary(data: dict[str, Any]) -> str:
+    """A two-player deal in a few words, for the history and the deal list."""
+    if "tricks" in data and isinstance(data["tricks"], list):
+        return f"tricks {data['tricks'][0]}–{data['tricks'][1]}"
+    if "contract" in data:
+        if data["contract"] == "pass":
+            return "passed"
+        return f"{data['contract']} by player {data['declarer']}, {data['tricks']} tricks"
+    text = f"{data.get('strain')} by player {data.get('declarer')}, {data.get('tricks')} tricks"
+    if data.get("declaration", "ordinary") != "ordinary":
+        text = f"{data['declaration']} " + text
+    if data.get("doubled"):
+        text += ", doubled"
+    if data.get("honours"):
+        text += f", honours {data['honours']['points']} to player {data['honours']['player']}"
+    return text
+
+
+def _two_player_result(data: dict[str, Any]) -> str:
+    if isinstance(data.get("tricks"), list):
+        return f"{data['tricks'][0]}–{data['tricks'][1]}"
+    if data.get("tricks") is None:
+        return ""
+    return str(data["tricks"])
 
 
 def _queue_refresh(session_id: int) -> None:

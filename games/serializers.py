@@ -45,6 +45,39 @@ class DealInSerializer(serializers.Serializer):
         }
 
 
+class TwoPlayerDealInSerializer(serializers.Serializer):
+    """A deal of a two-player match (RULES 7): `number` and the game's own fields, checked by the
+    scoring engine, which names the field and the rule it breaks.
+
+    - Bridge for Two (RULES 7.1): `declarer` 0|1, `strain` C..NT, `doubled`? 0|1, `tricks`
+      (won by the declarer), `honours`? `{player, points}`.
+    - Misery Bridge (RULES 7.2): the same with `declaration` ordinary|eight|misery, no doubling.
+    - Turnover (RULES 7.3): `tricks` `[t0, t1]`, the tricks each player won (14–0..12 or 13–13).
+    - Draw and Discard (RULES 7.4): `declarer` 0|1, `contract` "4S"|"3NTX"|"pass", `tricks`.
+    """
+
+    number = serializers.IntegerField(min_value=1, help_text="The deal's place in the match.")
+    declarer = serializers.IntegerField(required=False, help_text="0 or 1: the declaring player.")
+    strain = serializers.CharField(required=False, help_text="C, D, H, S or NT.")
+    doubled = serializers.IntegerField(required=False, help_text="0 or 1 (Bridge for Two).")
+    declaration = serializers.CharField(required=False, help_text="ordinary, eight or misery.")
+    contract = serializers.CharField(required=False, help_text='Draw and Discard: "4S", "pass".')
+    tricks = serializers.JSONField(
+        required=False, help_text="Tricks won by the declarer; Turnover: [t0, t1]."
+    )
+    honours = serializers.JSONField(required=False, help_text="{player: 0|1, points: 100|150}")
+
+
+class DealNumberIn(serializers.Serializer):
+    number = serializers.IntegerField(min_value=1, help_text="The deal's place in the match.")
+
+
+def two_player_fields(raw: Any) -> dict[str, Any]:
+    """The game's fields of a two-player deal request (everything but `number`/`version`)."""
+    items = raw.items() if hasattr(raw, "items") else []
+    return {key: value for key, value in items if key not in ("number", "version")}
+
+
 class DealCorrectionSerializer(serializers.Serializer):
     version = serializers.IntegerField(help_text="The version you are correcting (from a GET).")
     contract = serializers.CharField(max_length=10, required=False)
@@ -88,6 +121,7 @@ class DealSerializer(serializers.ModelSerializer):
             "declarer",
             "tricks",
             "honours",
+            "data",
             "entered_by",
             "entered_at",
             "updated_at",
@@ -108,24 +142,42 @@ class DealSerializer(serializers.ModelSerializer):
 class SeatsSerializer(serializers.Serializer):
     N = serializers.IntegerField()
     E = serializers.IntegerField()
-    S = serializers.IntegerField()
-    W = serializers.IntegerField()
+    S = serializers.IntegerField(required=False, help_text="Absent at a table of two.")
+    W = serializers.IntegerField(required=False, help_text="Absent at a table of two.")
+
+
+class MatchPlayerSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
 
 
 class RubberSerializer(serializers.Serializer):
-    """A rubber with its scoresheet: `scoresheet` is the engine's RubberScore.to_dict(), the same
-    figures as `python -m scoring rubber`, each item with its explanation."""
+    """A match with its scoresheet: `scoresheet` is the engine's own JSON for the `kind` of game,
+    the same figures as `python -m scoring rubber|chicago|bridge-for-two|misery|turnover|
+    draw-discard`, each item with its explanation."""
 
     id = serializers.IntegerField()
     session = serializers.IntegerField(source="session_id")
     table = serializers.IntegerField(source="table.number")
     number = serializers.IntegerField()
+    kind = serializers.CharField(
+        help_text="rubber, chicago, bridge_for_two, misery, turnover or draw_discard."
+    )
+    match_players = serializers.SerializerMethodField(
+        help_text="A two-player match: player 0 and player 1 as the engine numbers them."
+    )
     seats = serializers.SerializerMethodField()
     players = serializers.SerializerMethodField()
     sitting_out = serializers.ListField(child=serializers.IntegerField())
     status = serializers.ChoiceField(choices=Rubber.Status.choices)
     scoresheet = serializers.SerializerMethodField()
     deals = serializers.SerializerMethodField()
+
+    @extend_schema_field(MatchPlayerSerializer(many=True, allow_null=True))
+    def get_match_players(self, rubber: Rubber) -> list[dict[str, Any]] | None:
+        if not rubber.is_two_player:
+            return None
+        return [{"id": p.pk, "name": p.name} for p in rubber.players]
 
     @extend_schema_field(SeatsSerializer)
     def get_seats(self, rubber: Rubber) -> dict[str, int]:

@@ -20,43 +20,141 @@ from django.views.decorators.http import require_GET, require_POST
 from clubs.models import Session
 from scoring.rules import ScoringError, Side
 
-from . import history
-from .forms import DealCorrectionForm, DealEntryForm
-from .models import SEAT_SIDE, Conflict, Rubber
+from . import history, sheets
+from .forms import DealCorrectionForm, DealEntryForm, TwoPlayerDealForm
+from .models import SEAT_SIDE, SEATS, Conflict, Rubber
 from .permissions import Viewer, get_deal_for_user, get_rubber_for_user
 
 
-def _pad(rubber: Rubber, deals: list[Any]) -> dict[str, Any]:
-    """The scoresheet laid out as a paper pad: We (NS) and They (EW), above and below the line,
-    below-the-line items grouped by game with a line under each finished game."""
-    sheet = rubber.scoresheet(deals)
-    ends = [deal_number for _side, deal_number in sheet.game_ends]
-    segments: list[dict[str, Any]] = [
-        {"ns": [], "ew": [], "won_by": side.value} for side, _deal_number in sheet.game_ends
-    ]
-    if not sheet.rubber_complete:
+def _segments(
+    game_ends: list[tuple[str, int]], below: dict[str, Any], complete: bool
+) -> list[dict[str, Any]]:
+    """Below-the-line items grouped by game, a line under each finished game. `game_ends` is
+    (key of the winner, deal number) per game won, as the engine reports it."""
+    ends = [deal_number for _key, deal_number in game_ends]
+    segments: list[dict[str, Any]] = [{"ns": [], "ew": [], "won_by": key} for key, _n in game_ends]
+    if not complete:
         segments.append({"ns": [], "ew": [], "won_by": None})
-    for side, key in ((Side.NS, "ns"), (Side.EW, "ew")):
-        for item in sheet.below[side]:
+    for key, items in below.items():
+        for item in items:
             index = sum(1 for end in ends if item.deal is not None and end < item.deal)
-            segments[index][key].append(item)
+            segments[min(index, len(segments) - 1)][key].append(item)
+    return segments
+
+
+def _pad(rubber: Rubber, deals: list[Any]) -> dict[str, Any]:
+    """The scoresheet laid out for the game: a paper pad (rubber, Chicago, Bridge for Two,
+    Misery Bridge), a trick counter (Turnover) or a race to the target (Draw and Discard)."""
+    sheet = rubber.scoresheet(deals)
+    finished = sheet.complete or rubber.status == Rubber.Status.UNFINISHED
+    base = {"sheet": sheet, "finished": finished, "kind": rubber.kind}
+    if rubber.kind == sheets.TURNOVER:
+        return {**base, **_turnover_pad(sheet)}
+    if rubber.kind == sheets.DRAW_DISCARD:
+        return {**base, **_race_pad(sheet)}
+    if rubber.kind in (sheets.BRIDGE_FOR_TWO, sheets.MISERY):
+        keys = ("NS", "EW")
+        pad = {
+            "above_ns": sheet.above[0],
+            "above_ew": sheet.above[1],
+            "segments": _segments(
+                [(keys[player], n) for player, n in sheet.game_ends],
+                {"ns": sheet.below[0], "ew": sheet.below[1]},
+                sheet.complete,
+            ),
+            "vul_ns": sheet.vulnerable[0],
+            "vul_ew": sheet.vulnerable[1],
+            "games_ns": sheet.games[0],
+            "games_ew": sheet.games[1],
+            "winner": None if sheet.winner is None else keys[sheet.winner],
+            "leader": None if sheet.points_leader is None else keys[sheet.points_leader],
+        }
+    elif rubber.kind == sheets.CHICAGO:
+        ends = [
+            (item.side.value, item.deal)
+            for side in (Side.NS, Side.EW)
+            for item in sheet.above[side]
+            if item.reason == "game_bonus"
+        ]
+        vulnerable = sheet.next_vulnerable or (False, False)
+        pad = {
+            "above_ns": sheet.above[Side.NS],
+            "above_ew": sheet.above[Side.EW],
+            "segments": _segments(
+                sorted(ends, key=lambda end: end[1]),
+                {"ns": sheet.below[Side.NS], "ew": sheet.below[Side.EW]},
+                sheet.complete,
+            ),
+            "vul_ns": vulnerable[0],
+            "vul_ew": vulnerable[1],
+            "games_ns": sheet.games[Side.NS],
+            "games_ew": sheet.games[Side.EW],
+            "winner": None,
+            "leader": None if sheet.points_leader is None else sheet.points_leader.value,
+            # RULES 5: N, E, S, W deal the counted deals in turn; a passed-out deal is redealt.
+            "next_dealer": None if sheet.complete else SEATS[sheet.counted % 4],
+            "counted": sheet.counted,
+        }
+    else:
+        pad = {
+            "above_ns": sheet.above[Side.NS],
+            "above_ew": sheet.above[Side.EW],
+            "segments": _segments(
+                [(side.value, n) for side, n in sheet.game_ends],
+                {"ns": sheet.below[Side.NS], "ew": sheet.below[Side.EW]},
+                sheet.rubber_complete,
+            ),
+            "vul_ns": sheet.vulnerable[Side.NS],
+            "vul_ew": sheet.vulnerable[Side.EW],
+            "games_ns": sheet.games[Side.NS],
+            "games_ew": sheet.games[Side.EW],
+            "winner": None if sheet.winner is None else sheet.winner.value,
+            "leader": None if sheet.points_leader is None else sheet.points_leader.value,
+        }
+    result = sheet.result
     return {
-        "sheet": sheet,
-        "above_ns": sheet.above[Side.NS],
-        "above_ew": sheet.above[Side.EW],
-        "segments": segments,
-        "total_ns": sheet.totals[Side.NS],
-        "total_ew": sheet.totals[Side.EW],
-        "vul_ns": sheet.vulnerable[Side.NS],
-        "vul_ew": sheet.vulnerable[Side.EW],
-        "games_ns": sheet.games[Side.NS],
-        "games_ew": sheet.games[Side.EW],
-        "winner": None if sheet.winner is None else sheet.winner.value,
-        "leader": None if sheet.points_leader is None else sheet.points_leader.value,
-        "hundreds_ns": sheet.back_score_hundreds[Side.NS],
-        "hundreds_ew": sheet.back_score_hundreds[Side.EW],
-        "net_ns": sheet.net[Side.NS],
-        "finished": sheet.rubber_complete or rubber.status == Rubber.Status.UNFINISHED,
+        **base,
+        **pad,
+        "template": "games/_pad.html",
+        "total_ns": result.totals[0],
+        "total_ew": result.totals[1],
+        "hundreds_ns": result.hundreds[0],
+        "hundreds_ew": result.hundreds[1],
+        "net_ns": result.net[0],
+    }
+
+
+def _percent(value: int, whole: int) -> int:
+    """A bar's length in steps of 5% (the CSS classes .pct-0 … .pct-100; no inline styles)."""
+    return max(0, min(100, 5 * round(20 * value / whole))) if whole else 0
+
+
+def _turnover_pad(sheet: Any) -> dict[str, Any]:
+    """The trick counter of a Turnover game (RULES 7.3): the first to 14 of 26 tricks wins."""
+    tricks = sheet.result.totals if sheet.score is not None else None
+    return {
+        "template": "games/_turnover.html",
+        "tricks": tricks,
+        "bars": [_percent(t, 14) for t in tricks] if tricks else [0, 0],
+        "winner_place": sheet.result.winner,
+        "tie": sheet.score is not None and sheet.score.tie,
+        "total_ns": tricks[0] if tricks else 0,
+        "total_ew": tricks[1] if tricks else 0,
+    }
+
+
+def _race_pad(sheet: Any) -> dict[str, Any]:
+    """The race to the target of Draw and Discard (RULES 7.4): each player's score and bar."""
+    target = sheet.score.target
+    scores = sheet.result.totals
+    return {
+        "template": "games/_race.html",
+        "target": target,
+        "scores": scores,
+        "bars": [_percent(score, target) for score in scores],
+        "winner_place": sheet.score.winner,
+        "total_ns": scores[0],
+        "total_ew": scores[1],
     }
 
 
@@ -64,7 +162,7 @@ def _context(
     rubber: Rubber,
     viewer: Viewer,
     *,
-    entry_form: DealEntryForm | None = None,
+    entry_form: Any = None,
     corrections: dict[int, DealCorrectionForm] | None = None,
     error: str | None = None,
 ) -> dict[str, Any]:
@@ -72,7 +170,9 @@ def _context(
     histories = history.for_rubber(rubber.pk)
     totals = {number: (ns, ew) for number, ns, ew in rubber.running_totals(deals)}
     pad = _pad(rubber, deals)
-    vulnerable = {d.number: d.vulnerable for d in pad["sheet"].deals}
+    # Vulnerability changes no value in the two-player games (scoring.rules.two_player).
+    played = () if rubber.is_two_player else pad["sheet"].deals
+    vulnerable = {d.number: d.vulnerable for d in played}
     open_for_entry = (
         rubber.status == Rubber.Status.IN_PLAY and rubber.session.status == Session.Status.RUNNING
     )
@@ -89,6 +189,8 @@ def _context(
             and not rubber.session.is_closed
         )
         can_correct = viewer.can_correct(deal) and not rubber.session.is_closed
+        # Two-player deals are corrected through the API (PATCH with the game's fields).
+        correctable = can_correct and not rubber.is_two_player
         rows.append(
             {
                 "deal": deal,
@@ -98,13 +200,20 @@ def _context(
                 "can_correct": can_correct,
                 "can_confirm": can_confirm,
                 "form": corrections.get(deal.pk)
-                or (DealCorrectionForm.for_deal(deal) if can_correct else None),
+                or (DealCorrectionForm.for_deal(deal) if correctable else None),
             }
         )
     if entry_form is None and open_for_entry and viewer.can_enter:
-        entry_form = DealEntryForm(initial={"number": len(deals) + 1})
+        entry_form = _entry_form(rubber, initial={"number": len(deals) + 1})
     next_rubber = rubber.next_rubber() if rubber.status == Rubber.Status.COMPLETE else None
     seats = rubber.seats
+    if rubber.is_two_player:
+        labels = [player.name for player in rubber.players]
+        we, they = labels
+    else:
+        labels = [_("We"), _("They")]
+        we = f"{seats['N'].name} & {seats['S'].name}"
+        they = f"{seats['E'].name} & {seats['W'].name}"
     return {
         "rubber": rubber,
         "session": rubber.session,
@@ -112,8 +221,11 @@ def _context(
         "viewer": viewer,
         "pad": pad,
         "rows": rows,
-        "we": f"{seats['N'].name} & {seats['S'].name}",
-        "they": f"{seats['E'].name} & {seats['W'].name}",
+        "we": we,
+        "they": they,
+        "labels": labels,
+        "two_player": rubber.is_two_player,
+        "game": _game_name(rubber.kind),
         "seats": seats,
         "entry_form": entry_form if open_for_entry and viewer.can_enter else None,
         "next_deal": len(deals) + 1,
@@ -121,6 +233,18 @@ def _context(
         "confirm_entries": confirm_entries,
         "error": error,
     }
+
+
+def _game_name(kind: str) -> str:
+    return str(dict(sheets.KINDS).get(kind, kind))
+
+
+def _entry_form(rubber: Rubber, data: Any = None, **kwargs: Any) -> Any:
+    """The deal entry form of the rubber's game: contract and seats, or the game's own fields."""
+    if rubber.is_two_player:
+        names = [player.name for player in rubber.players]
+        return TwoPlayerDealForm(data, kind=rubber.kind, players=names, **kwargs)
+    return DealEntryForm(data, **kwargs)
 
 
 def _render(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
@@ -140,7 +264,7 @@ def enter_deal(request: HttpRequest, pk: int) -> HttpResponse:
     rubber, viewer = get_rubber_for_user(request.user, pk)
     if not viewer.can_enter:
         raise PermissionDenied(_("Only the players seated in this rubber or a director enter."))
-    form = DealEntryForm(request.POST)
+    form = _entry_form(rubber, request.POST)
     if form.is_valid():
         try:
             rubber.record_deal(**form.record_kwargs(), entered_by=request.user)

@@ -274,8 +274,8 @@ def test_out_of_range_ids_are_answered_not_crashed(
     assert response.status_code == 400
 
 
-def test_a_chicago_session_is_refused_until_tables_can_enter_it(api, director, club):
-    """Scoring a Chicago as a rubber would be wrong (RULES 5): refuse it with a clear message."""
+def test_a_chicago_session_plays_chicagos_at_its_tables(api, director, club):
+    """Tables of a Chicago session play chukkers of four deals (RULES 5), not rubbers."""
     from tests.factories import add_player
 
     players = [add_player(club, f"C{i}") for i in range(4)]
@@ -290,5 +290,8 @@ def test_a_chicago_session_is_refused_until_tables_can_enter_it(api, director, c
         },
         format="json",
     )
-    assert response.status_code == 400
-    assert "Chicago" in response.json()["errors"]["kind"][0]
+    assert response.status_code == 201
+    session_id = response.json()["id"]
+    assert api.post(f"/api/v1/sessions/{session_id}/start").status_code == 200
+    rubber_id = api.get(f"/api/v1/sessions/{session_id}/").json()["tables"][0]["current_rubber"]
+    assert api.get(f"/api/v1/rubbers/{rubber_id['id']}/").json()["kind"] == "chicago"
