@@ -11,15 +11,22 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from scoring.rules import ScoringError
 
 from .models import SEATS, DealFields
 
 LEVELS = [(str(n), str(n)) for n in range(1, 8)] + [("pass", _("Pass"))]
-STRAINS = [("C", "♣"), ("D", "♦"), ("H", "♥"), ("S", "♠"), ("NT", "NT")]
+STRAINS = [("C", "♣"), ("D", "♦"), ("H", "♥"), ("S", "♠"), ("NT", pgettext_lazy("strain", "NT"))]
 DOUBLINGS = [("", "–"), ("X", "X"), ("XX", "XX")]
-SEAT_CHOICES = [(seat, seat) for seat in SEATS]
+SEAT_LABELS = {
+    "N": pgettext_lazy("seat", "N"),
+    "E": pgettext_lazy("seat", "E"),
+    "S": pgettext_lazy("seat", "S"),
+    "W": pgettext_lazy("seat", "W"),
+}
+SEAT_CHOICES = [(seat, SEAT_LABELS[seat]) for seat in SEATS]
 RESULTS = [(str(n), f"−{-n}") for n in range(-7, 0)] + [("0", "=")]
 RESULTS += [(str(n), f"+{n}") for n in range(1, 7)]
 HONOURS = [

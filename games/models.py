@@ -16,6 +16,7 @@ from django.db import models, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from clubs.models import Player, Session, Table
@@ -57,9 +58,9 @@ class RubberQuerySet(models.QuerySet["Rubber"]):
 
 class Rubber(models.Model):
     class Status(models.TextChoices):
-        IN_PLAY = "in_play", "In play"
-        COMPLETE = "complete", "Complete"
-        UNFINISHED = "unfinished", "Unfinished"
+        IN_PLAY = "in_play", _("In play")
+        COMPLETE = "complete", _("Complete")
+        UNFINISHED = "unfinished", _("Unfinished")
 
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="rubbers")
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rubbers")

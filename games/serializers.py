@@ -12,6 +12,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from scoring.i18n import localize_explanations
+
 from . import history
 from .models import Deal, Rubber
 
@@ -189,7 +191,7 @@ class RubberSerializer(serializers.Serializer):
 
     @extend_schema_field(OpenApiTypes.OBJECT)
     def get_scoresheet(self, rubber: Rubber) -> dict[str, Any]:
-        return rubber.scoresheet().to_dict()
+        return localize_explanations(rubber.scoresheet().to_dict())
 
     @extend_schema_field(DealSerializer(many=True))
     def get_deals(self, rubber: Rubber) -> list[dict[str, Any]]:

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from django.utils.translation import gettext_lazy as _
 
+from scoring.i18n import localize_explanations
 from scoring.rules import (
     DealInput,
     HouseRules,
@@ -111,7 +112,7 @@ class Sheet:
     def to_dict(self) -> dict[str, Any]:
         if self.score is None:  # a Turnover match before its result is entered
             return {"tricks": None, "winner": None, "tie": False}
-        data: dict[str, Any] = self.score.to_dict()
+        data: dict[str, Any] = localize_explanations(self.score.to_dict())
         return data
 
 
