@@ -40,8 +40,9 @@ def test_switch_to_italian_enter_a_deal_and_read_noi_loro(live_server, browser, 
     page.locator("#entry h2").filter(has_text="Smazzata 2").wait_for()
 
     head = page.locator("#pad .pad-head")
-    assert head.locator(".we").inner_text().split()[0].upper() == "NOI"
-    assert head.locator(".they").inner_text().split()[0].upper() == "LORO"
+    # innerText applies the CSS text-transform: this is what the player reads.
+    assert head.locator(".we .side-label").inner_text() == "NOI"
+    assert head.locator(".they .side-label").inner_text() == "LORO"
     assert page.locator("#total-ns").inner_text() == "120"
     page.locator("#pad .pad-item summary").first.click()
     SHOT.parent.mkdir(parents=True, exist_ok=True)
