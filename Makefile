@@ -10,7 +10,7 @@ PORT ?= 8000
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/backscore
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: run test test-unit test-integration test-browser lint serve bench messages clean venv
+.PHONY: run test test-unit test-integration test-browser lint audit serve bench messages clean venv
 
 $(BIN)/.installed: requirements/base.txt requirements/dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -51,6 +51,10 @@ lint: venv
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
+
+# Security audit: bandit (no finding allowed) and pip-audit (says so when offline); docs/security.md.
+audit: venv
+	bash .ci/audit
 
 # Production-like: everything from the environment (DATABASE_URL, REDIS_URL, SECRET_KEY, ...).
 serve: venv messages

@@ -134,6 +134,7 @@ class ClubListView(APIView):
             rules=data.validated_data["rules"],
             default_stake=data.validated_data["default_stake"],
             currency=data.validated_data["currency"].upper(),
+            language=data.validated_data["language"],
             director=cast("AbstractBaseUser", request.user),
         )
         return Response(ClubOut(club).data, status=status.HTTP_201_CREATED)

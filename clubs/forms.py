@@ -7,6 +7,7 @@ from typing import Any, cast
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from .models import PRESET_CHOICES, Club, Player, Session
@@ -41,6 +42,21 @@ class ClubForm(forms.Form):
         initial=Decimal("0.00"),
     )
     currency = forms.CharField(label=_("Currency"), min_length=3, max_length=3, initial="EUR")
+    language = forms.ChoiceField(
+        label=_("Language"),
+        choices=Club.Language.choices,
+        required=False,
+        help_text=_("The language of the club's pages, unless a visitor chooses another."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["language"].initial = self._current_language()
+
+    @staticmethod
+    def _current_language() -> str:
+        language = (get_language() or "")[:2]
+        return language if language in Club.Language.values else Club.Language.EN
 
     def clean_slug(self) -> str:
         slug: str = self.cleaned_data["slug"].lower()
@@ -49,6 +65,9 @@ class ClubForm(forms.Form):
         if Club.objects.filter(slug=slug).exists():
             raise forms.ValidationError(_("A club with this address already exists."))
         return slug
+
+    def clean_language(self) -> str:
+        return str(self.cleaned_data.get("language") or self._current_language())
 
     def clean_currency(self) -> str:
         return str(self.cleaned_data["currency"]).upper()

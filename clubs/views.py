@@ -202,6 +202,7 @@ def club_create(request: HttpRequest) -> HttpResponse:
                 rules_preset=data["rules_preset"],
                 default_stake=data["default_stake"],
                 currency=data["currency"],
+                language=data["language"],
                 director=cast("AbstractBaseUser", request.user),
             )
         except ValidationError as err:

@@ -10,17 +10,25 @@ from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
-from rest_framework import exceptions, status
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext_lazy as _
+from django.views.defaults import page_not_found
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions, serializers, status
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from config.throttling import SignInRateThrottle
 from scoring.rules.errors import ScoringError
 
 
 class Conflict(exceptions.APIException):
     status_code = status.HTTP_409_CONFLICT
-    default_detail = "This conflicts with the current state."
+    default_detail = _("This conflicts with the current state.")
     default_code = "conflict"
 
 
@@ -57,9 +65,88 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
-    if isinstance(exc, exceptions.ValidationError):
+    if isinstance(exc, exceptions.ParseError):
+        # A body that is not JSON is bad input like any other: the same 400 shape.
+        response.data = {"errors": {"non_field_errors": [str(exc.detail)]}}
+    elif isinstance(exc, exceptions.ValidationError):
         data = exc.detail
         if isinstance(data, list):
             data = {"non_field_errors": data}
-        response.data = {"errors": data}
+        response.data = {"errors": flatten_errors(data)}
     return response
+
+
+def flatten_errors(errors: dict[str, Any]) -> dict[str, list[str]]:
+    """`{field: [messages]}` always (API.md): errors nested under a field (a dict field's keys, a
+    list's items) become messages of that field that name their place, e.g.
+    `{"tables": ["0.players.0: A valid integer is required."]}`."""
+    return {str(field): _messages(value) for field, value in errors.items()}
+
+
+def _messages(errors: Any, place: str = "") -> list[str]:
+    if isinstance(errors, dict):
+        return [
+            message
+            for key, value in errors.items()
+            for message in _messages(value, f"{place}.{key}" if place else str(key))
+        ]
+    if isinstance(errors, list) and any(isinstance(e, dict | list) for e in errors):
+        return [
+            message
+            for i, value in enumerate(errors)
+            if value
+            for message in _messages(value, f"{place}.{i}" if place else str(i))
+        ]
+    items = errors if isinstance(errors, list) else [errors]
+    return [f"{place}: {e}" if place else str(e) for e in items]
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The site's 404 handler: JSON under /api/ (the API's error shape), the page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Not found."}, status=404)
+    return page_not_found(request, exception or Http404())
+
+
+class TokenIn(serializers.Serializer[Any]):
+    username = serializers.CharField()
+    password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
+
+
+class TokenOut(serializers.Serializer[Any]):
+    token = serializers.CharField()
+
+
+class ObtainTokenView(ObtainAuthToken):
+    """`POST /api/v1/auth/token/` `{username, password}` → `{token}` (API.md: Auth).
+
+    Throttled per client address (`THROTTLE_SIGN_IN`) and guarded by django-axes: repeated
+    failures for one username from one address lock that pair out (429).
+    """
+
+    throttle_classes = [SignInRateThrottle]
+    parser_classes = [JSONParser, FormParser, MultiPartParser]
+    renderer_classes = [JSONRenderer]
+
+    @extend_schema(
+        tags=["auth"],
+        summary="Exchange a username and password for an API token",
+        request=TokenIn,
+        responses={
+            200: TokenOut,
+            400: OpenApiResponse(description="Wrong credentials or missing fields."),
+            429: OpenApiResponse(description="Too many attempts: throttled or locked out."),
+        },
+        auth=[],
+    )
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        try:
+            return super().post(request, *args, **kwargs)
+        except exceptions.ValidationError:
+            # axes flags the DRF request it was given; its middleware only sees Django's.
+            if getattr(request, "axes_locked_out", False):
+                return Response(
+                    {"detail": "Too many failed sign-ins: this account is locked for a while."},
+                    status=status.HTTP_429_TOO_MANY_REQUESTS,
+                )
+            raise

@@ -54,8 +54,16 @@ def test_production_like_gunicorn_and_worker_are_healthy_then_stop_cleanly(worke
     }
     web = subprocess.Popen(
         [
-            sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}",
-            "--workers", "2", "--graceful-timeout", "10",
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "config.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "2",
+            "--graceful-timeout",
+            "10",
         ],
         cwd=ROOT,
         env=env,

@@ -1,0 +1,100 @@
+"""The security tests' world: a members-only club night seen by six personas (docs/security.md).
+
+- anonymous: nobody signed in
+- outsider: signed in, in no club
+- member: a player of the club (with a login) who does not sit in the rubber
+- seated: North, sitting in the rubber in play
+- other_director: the director of another club
+- director: the club's director
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+
+from clubs.models import Club, Player, Session
+from games.models import Deal, Rubber
+from tests.factories import UserFactory, add_player, make_club, make_session
+
+PERSONAS = ("anonymous", "outsider", "member", "seated", "other_director", "director")
+
+
+@dataclass
+class World:
+    club: Club
+    players: dict[str, Player]
+    planned: Session
+    running: Session
+    rubber: Rubber
+    deal: Deal
+    other_club: Club
+    other_session: Session
+    other_rubber: Rubber
+    other_deal: Deal
+    users: dict[str, Any]
+
+
+def build_world(director: Any, *, public: bool = False) -> World:
+    club = make_club(director=director, slug="riverside", public=public)
+    club.confirm_entries = True
+    club.save(update_fields=["confirm_entries"])
+    players = {
+        name: add_player(club, name.title(), user=UserFactory(username=name))
+        for name in ("north", "east", "south", "west", "mate")
+    }
+    players["eve"] = add_player(club, "Eve")
+    players["fay"] = add_player(club, "Fay")
+    order = ["north", "east", "south", "west"]
+    planned = make_session(club, [[players[n] for n in [*order, "eve"]]], start=False)
+    running = make_session(club, [[players[n] for n in order]])
+    rubber = running.rubbers.get(number=1)
+    deal, _ = rubber.record_deal(
+        number=1, contract="2H", declarer="N", tricks=9, entered_by=director
+    )
+
+    other_director = UserFactory(username="other-director")
+    other_club = make_club(director=other_director, slug="lakeside", public=False)
+    others = [add_player(other_club, f"Lake {i}") for i in range(1, 5)]
+    other_session = make_session(other_club, [others])
+    other_rubber = other_session.rubbers.get(number=1)
+    other_deal, _ = other_rubber.record_deal(
+        number=1, contract="3NT", declarer="E", tricks=9, entered_by=other_director
+    )
+    users = {
+        "anonymous": None,
+        "outsider": UserFactory(username="outsider"),
+        "member": players["mate"].user,
+        "seated": players["north"].user,
+        "other_director": other_director,
+        "director": director,
+    }
+    return World(
+        club=club,
+        players=players,
+        planned=planned,
+        running=running,
+        rubber=rubber,
+        deal=deal,
+        other_club=other_club,
+        other_session=other_session,
+        other_rubber=other_rubber,
+        other_deal=other_deal,
+        users=users,
+    )
+
+
+@pytest.fixture
+def world(director: Any) -> World:
+    return build_world(director)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttles() -> Any:
+    """Throttle counts live in the cache, which outlives a test: start and end each test clean."""
+    cache.clear()
+    yield
+    cache.clear()

@@ -1,0 +1,240 @@
+"""Security settings and the guards in front of sign-in and writes (docs/security.md).
+
+CSP and frame denial on every response, login lockout (django-axes), throttles on sign-in and
+writes, CSRF on every form, password validation, a clean 503 while the database is down, and
+no secret in the repository.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.db import OperationalError
+from django.test import Client
+from rest_framework.test import APIClient
+
+from config.throttling import SignInRateThrottle, WriteRateThrottle
+from tests.factories import PASSWORD
+from tests.security.conftest import World
+from tests.security.test_permission_matrix import MATRIX
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN_URL = "/api/v1/auth/token/"
+
+
+# --- headers -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/", "/healthz", "/accounts/login/", "/api/v1/clubs/"])
+def test_every_response_carries_the_policy_and_denies_framing(db: Any, path: str) -> None:
+    response = Client().get(path)
+    policy = response["Content-Security-Policy"]
+    directives = {part.split()[0]: part.split()[1:] for part in policy.split("; ") if part.strip()}
+    assert directives["default-src"] == ["'self'"]
+    assert directives["script-src"] == ["'self'"]
+    assert directives["style-src"] == ["'self'"]
+    assert directives["frame-ancestors"] == ["'none'"]
+    assert "'unsafe-inline'" not in policy and "'unsafe-eval'" not in policy
+    assert response["X-Frame-Options"] == "DENY"
+    assert response["X-Content-Type-Options"] == "nosniff"
+
+
+def test_pages_have_no_inline_script_or_style(world: World) -> None:
+    """The browser test proves it in Chromium; this cheap check catches it at review time."""
+    client = Client()
+    client.force_login(world.users["director"])
+    pages = [
+        "/",
+        f"/clubs/{world.club.slug}/",
+        f"/clubs/{world.club.slug}/console/",
+        f"/clubs/{world.club.slug}/sessions/{world.running.pk}/",
+        f"/rubbers/{world.rubber.pk}/",
+        f"/sessions/{world.running.pk}/standings/",
+    ]
+    for path in pages:
+        html = client.get(path).content.decode()
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), path
+        assert "<style" not in html, path
+        assert not re.search(r"\sstyle=\"", html), path
+        assert not re.search(r"\son[a-z]+=\"", html), path
+
+
+# --- sign-in: lockout and throttle --------------------------------------------------------------
+
+
+def test_the_login_page_locks_out_after_repeated_failures(world: World) -> None:
+    client = Client()
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        response = client.post("/accounts/login/", {"username": "north", "password": "wrong"})
+        assert response.status_code == 200
+    response = client.post("/accounts/login/", {"username": "north", "password": "wrong"})
+    assert response.status_code == 429
+    # Locked out: even the right password is refused now.
+    response = client.post("/accounts/login/", {"username": "north", "password": PASSWORD})
+    assert response.status_code == 429
+    # Another login from the same address is not locked out (username and address together).
+    response = client.post("/accounts/login/", {"username": "east", "password": PASSWORD})
+    assert response.status_code == 302
+
+
+def test_a_token_is_issued_for_good_credentials_and_works(world: World) -> None:
+    response = APIClient().post(
+        TOKEN_URL, {"username": "north", "password": PASSWORD}, format="json"
+    )
+    assert response.status_code == 200
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
+    assert client.get(f"/api/v1/rubbers/{world.rubber.pk}/").status_code == 200
+
+
+def test_token_sign_in_is_refused_with_wrong_credentials_then_locked_out(world: World) -> None:
+    client = APIClient()
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        response = client.post(TOKEN_URL, {"username": "north", "password": "x"}, format="json")
+        assert response.status_code == 400
+        assert "errors" in response.json()
+    response = client.post(TOKEN_URL, {"username": "north", "password": "x"}, format="json")
+    assert response.status_code == 429
+    response = client.post(TOKEN_URL, {"username": "north", "password": PASSWORD}, format="json")
+    assert response.status_code == 429
+
+
+def test_token_sign_in_is_throttled_per_address(world: World, monkeypatch: Any) -> None:
+    monkeypatch.setattr(SignInRateThrottle, "THROTTLE_RATES", {"sign-in": "3/min"})
+    client = APIClient()
+    for name in ("north", "east", "south"):
+        response = client.post(TOKEN_URL, {"username": name, "password": PASSWORD}, format="json")
+        assert response.status_code == 200
+    response = client.post(TOKEN_URL, {"username": "west", "password": PASSWORD}, format="json")
+    assert response.status_code == 429
+    assert "Retry-After" in response
+
+
+def test_the_sign_in_and_write_rates_come_from_settings() -> None:
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    assert set(rates) >= {"sign-in", "writes"}
+    assert (
+        "config.throttling.WriteRateThrottle" in settings.REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"]
+    )
+
+
+def test_writes_are_throttled_per_user_and_reads_are_not(world: World, monkeypatch: Any) -> None:
+    monkeypatch.setattr(WriteRateThrottle, "THROTTLE_RATES", {"writes": "2/min"})
+    client = APIClient()
+    client.force_authenticate(world.users["director"])
+    url = f"/api/v1/clubs/{world.club.slug}/players/"
+    assert client.post(url, {"name": "Gus"}, format="json").status_code == 201
+    assert client.post(url, {"name": "Hal"}, format="json").status_code == 201
+    assert client.post(url, {"name": "Ian"}, format="json").status_code == 429
+    for _ in range(5):
+        assert client.get(url).status_code == 200
+    other = APIClient()
+    other.force_authenticate(world.users["other_director"])
+    response = other.post(
+        f"/api/v1/clubs/{world.other_club.slug}/players/", {"name": "Jo"}, format="json"
+    )
+    assert response.status_code == 201
+
+
+# --- CSRF and passwords ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name", sorted(n for n, case in MATRIX.items() if "POST" in case.expect and ":" in n)
+)
+def test_every_form_post_needs_the_csrf_token(world: World, name: str) -> None:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(world.users["director"])
+    case = MATRIX[name]
+    body = case.body["POST"](world) if "POST" in case.body else {}
+    assert client.post(case.path(world), body).status_code == 403
+
+
+def test_session_writes_through_the_api_need_the_csrf_token(world: World) -> None:
+    client = APIClient(enforce_csrf_checks=True)
+    client.force_login(world.users["director"])
+    response = client.post(
+        f"/api/v1/clubs/{world.club.slug}/players/", {"name": "Gus"}, format="json"
+    )
+    assert response.status_code == 403
+    assert "CSRF" in response.json()["detail"]
+
+
+@pytest.mark.parametrize("password", ["short", "12345678901", "password123", "north1234"])
+def test_weak_passwords_are_refused(world: World, password: str) -> None:
+    with pytest.raises(ValidationError):
+        validate_password(password, user=world.users["seated"])
+
+
+# --- the database is down -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"), [("/api/v1/clubs/", "application/json"), ("/", "text/html")]
+)
+def test_a_database_outage_is_a_clean_503(db: Any, monkeypatch: Any, path: str, kind: str) -> None:
+    from clubs.models import ClubQuerySet
+
+    def down(*args: Any, **kwargs: Any) -> Any:
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(ClubQuerySet, "visible_to", down)
+    response = Client(raise_request_exception=False).get(path)
+    assert response.status_code == 503
+    assert response["Content-Type"].startswith(kind)
+    assert response["Retry-After"]
+
+
+# --- no secret in the repository ----------------------------------------------------------------
+
+SECRET_PATTERNS = [
+    re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----"),
+    re.compile(r"AKIA[0-9A-Z]{16}"),
+    re.compile(r"(?i)(secret_key|password|token)\s*=\s*['\"][A-Za-z0-9+/=_\-]{24,}['\"]"),
+    # A URL with a password in it, other than the docs' placeholders.
+    re.compile(r"postgres(?:ql)?://[^:/\s]+:(?!password@|pass@)[^@/\s]+@"),
+]
+
+
+def test_no_secret_is_committed() -> None:
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert ".env" not in listed, ".env holds local secrets: never commit it"
+    found = []
+    for name in listed:
+        path = ROOT / name
+        if (
+            path.suffix
+            not in {
+                ".py",
+                ".md",
+                ".txt",
+                ".toml",
+                ".cfg",
+                ".ini",
+                ".yml",
+                ".yaml",
+                ".json",
+                ".env",
+                ".sh",
+                "",
+            }
+            or not path.is_file()
+        ):
+            continue
+        text = path.read_text(errors="ignore")
+        found += [f"{name}: {p.pattern}" for p in SECRET_PATTERNS if p.search(text)]
+    assert not found, found
+    assert settings.SECRET_KEY.startswith("dev-insecure") or not settings.DEBUG

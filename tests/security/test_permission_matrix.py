@@ -1,0 +1,337 @@
+"""Every URL of the site × six personas, with the expected status (docs/security.md).
+
+The patterns come from the URL conf itself (`get_resolver().url_patterns`, recursively), so a
+new endpoint cannot escape: a pattern missing from MATRIX fails `test_every_url_is_classified`
+with a message naming it. Each case runs in a savepoint that is rolled back, so every persona
+meets the same world (a members-only club night, tests/security/conftest.py).
+
+Statuses are per persona, in the order of PERSONAS:
+(anonymous, outsider, member, seated, other_director, director).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from django.db import transaction
+from django.urls import URLPattern, URLResolver, get_resolver
+from rest_framework.test import APIClient
+
+from tests.factories import PASSWORD
+from tests.security.conftest import PERSONAS, World
+
+Statuses = tuple[int, int, int, int, int, int]
+
+# Reads of a members-only club: it does not exist for non-members.
+READ: Statuses = (404, 404, 200, 200, 404, 200)
+EVERYONE: Statuses = (200,) * 6
+# A page behind login_required: anonymous visitors are sent to the sign-in page.
+PAGE_DIRECTOR_ONLY: Statuses = (302, 404, 403, 403, 404, 200)
+
+
+@dataclass(frozen=True)
+class Case:
+    """How to call one URL pattern: its path from the world, the body, the expected statuses."""
+
+    path: Callable[[World], str]
+    expect: dict[str, Statuses]
+    body: dict[str, Callable[[World], dict[str, Any]]] = field(default_factory=dict)
+
+
+def _plan_body(w: World) -> dict[str, Any]:
+    ids = [w.players[n].pk for n in ("north", "east", "south", "west")]
+    return {"date": "2026-12-01", "tables": [{"players": ids}]}
+
+
+NEW_CLUB_FORM = {
+    "slug": "newclub",
+    "name": "New club",
+    "rules_preset": "acbl",
+    "default_stake": "0.00",
+    "currency": "EUR",
+    "language": "en",
+}
+
+
+def _console_form(w: World) -> dict[str, Any]:
+    ids = [w.players[n].pk for n in ("north", "east", "south", "west")]
+    return {
+        "date": "2026-12-01",
+        "kind": "rubber",
+        "movement": "pivot",
+        "stake_per_hundred": "0.00",
+        "players": ids,
+    }
+
+
+#: route name (namespace:name) → Case. Admin patterns are classified by ADMIN_PREFIX below.
+MATRIX: dict[str, Case] = {
+    # --- site ----------------------------------------------------------------------------------
+    "home": Case(lambda w: "/", {"GET": EVERYONE}),
+    "healthz": Case(lambda w: "/healthz", {"GET": EVERYONE}),
+    "bench-plain": Case(lambda w: "/bench/plain", {"GET": EVERYONE}),
+    "login": Case(lambda w: "/accounts/login/", {"GET": EVERYONE}),
+    "logout": Case(lambda w: "/accounts/logout/", {"POST": (302,) * 6}),
+    "set_language": Case(
+        lambda w: "/i18n/setlang/", {"POST": (302,) * 6}, {"POST": lambda w: {"language": "it"}}
+    ),
+    "schema": Case(lambda w: "/api/schema/", {"GET": EVERYONE}),
+    "api-docs": Case(lambda w: "/api/docs/", {"GET": EVERYONE}),
+    # --- API: auth and clubs --------------------------------------------------------------------
+    "api-token": Case(
+        lambda w: "/api/v1/auth/token/",
+        {"POST": EVERYONE},
+        {"POST": lambda w: {"username": "north", "password": PASSWORD}},
+    ),
+    "api-clubs": Case(
+        lambda w: "/api/v1/clubs/",
+        {"GET": EVERYONE, "POST": (401, 201, 201, 201, 201, 201)},
+        {"POST": lambda w: {"slug": "newclub", "name": "New club"}},
+    ),
+    "api-club": Case(lambda w: f"/api/v1/clubs/{w.club.slug}/", {"GET": READ}),
+    "api-club-players": Case(
+        lambda w: f"/api/v1/clubs/{w.club.slug}/players/",
+        {"GET": READ, "POST": (401, 404, 403, 403, 404, 201)},
+        {"POST": lambda w: {"name": "Gus"}},
+    ),
+    "api-club-sessions": Case(
+        lambda w: f"/api/v1/clubs/{w.club.slug}/sessions/",
+        {"GET": READ, "POST": (401, 404, 403, 403, 404, 201)},
+        {"POST": _plan_body},
+    ),
+    "api-club-leaderboard": Case(
+        lambda w: f"/api/v1/clubs/{w.club.slug}/leaderboard", {"GET": READ}
+    ),
+    # --- API: sessions and tables ---------------------------------------------------------------
+    "api-session": Case(lambda w: f"/api/v1/sessions/{w.running.pk}/", {"GET": READ}),
+    "api-session-start": Case(
+        lambda w: f"/api/v1/sessions/{w.planned.pk}/start",
+        {"POST": (401, 404, 403, 403, 404, 200)},
+    ),
+    "api-session-close": Case(
+        lambda w: f"/api/v1/sessions/{w.running.pk}/close",
+        {"POST": (401, 404, 403, 403, 404, 200)},
+    ),
+    "api-table-rotation": Case(
+        lambda w: f"/api/v1/sessions/{w.running.pk}/tables/1/rotation", {"GET": READ}
+    ),
+    "api-table-players": Case(
+        lambda w: f"/api/v1/sessions/{w.planned.pk}/tables/1/players",
+        {"POST": (401, 404, 403, 403, 404, 201), "DELETE": (401, 404, 403, 403, 404, 200)},
+        {
+            "POST": lambda w: {"player": w.players["fay"].pk},
+            "DELETE": lambda w: {"player": w.players["eve"].pk},
+        },
+    ),
+    "api-session-standings": Case(
+        lambda w: f"/api/v1/sessions/{w.running.pk}/standings", {"GET": READ}
+    ),
+    "api-session-settlement": Case(
+        lambda w: f"/api/v1/sessions/{w.running.pk}/settlement", {"GET": READ}
+    ),
+    # --- API: rubbers and deals -----------------------------------------------------------------
+    "api-rubber": Case(lambda w: f"/api/v1/rubbers/{w.rubber.pk}/", {"GET": READ}),
+    "api-rubber-deals": Case(
+        lambda w: f"/api/v1/rubbers/{w.rubber.pk}/deals/",
+        # Entry: the seated players and the club's directors (API.md).
+        {"POST": (401, 404, 403, 201, 404, 201)},
+        {"POST": lambda w: {"number": 2, "contract": "pass"}},
+    ),
+    "api-deal": Case(
+        lambda w: f"/api/v1/deals/{w.deal.pk}/",
+        # Corrections: a director, or the user who entered the deal (here the director).
+        {"GET": READ, "PATCH": (401, 404, 403, 403, 404, 200)},
+        {"PATCH": lambda w: {"version": 1, "tricks": 8}},
+    ),
+    "api-deal-history": Case(lambda w: f"/api/v1/deals/{w.deal.pk}/history", {"GET": READ}),
+    "api-deal-confirm": Case(
+        lambda w: f"/api/v1/deals/{w.deal.pk}/confirm",
+        # Confirmation: a player seated in the rubber (a director entered it, so either side).
+        {"POST": (401, 404, 403, 200, 404, 403)},
+    ),
+    # --- pages: clubs ---------------------------------------------------------------------------
+    "clubs:create": Case(
+        lambda w: "/clubs/new/",
+        {"GET": (302, 200, 200, 200, 200, 200), "POST": (302,) * 6},
+        {"POST": lambda w: {**NEW_CLUB_FORM}},
+    ),
+    "clubs:home": Case(lambda w: f"/clubs/{w.club.slug}/", {"GET": READ}),
+    "clubs:players": Case(
+        lambda w: f"/clubs/{w.club.slug}/players/",
+        {"GET": READ, "POST": (302, 404, 403, 403, 404, 302)},
+        {"POST": lambda w: {"name": "Gus"}},
+    ),
+    "clubs:console": Case(
+        lambda w: f"/clubs/{w.club.slug}/console/",
+        {"GET": PAGE_DIRECTOR_ONLY, "POST": (302, 404, 403, 403, 404, 302)},
+        {"POST": _console_form},
+    ),
+    "clubs:suggest": Case(
+        lambda w: f"/clubs/{w.club.slug}/console/suggest/?count=8", {"GET": PAGE_DIRECTOR_ONLY}
+    ),
+    "clubs:session": Case(
+        lambda w: f"/clubs/{w.club.slug}/sessions/{w.running.pk}/", {"GET": READ}
+    ),
+    "clubs:session_cards": Case(
+        lambda w: f"/clubs/{w.club.slug}/sessions/{w.running.pk}/cards/", {"GET": READ}
+    ),
+    "clubs:session_start": Case(
+        lambda w: f"/clubs/{w.club.slug}/sessions/{w.planned.pk}/start/",
+        {"POST": (302, 404, 403, 403, 404, 302)},
+    ),
+    "clubs:session_close": Case(
+        lambda w: f"/clubs/{w.club.slug}/sessions/{w.running.pk}/close/",
+        {"POST": (302, 404, 403, 403, 404, 302)},
+    ),
+    "clubs:table_add_player": Case(
+        lambda w: f"/clubs/{w.club.slug}/sessions/{w.planned.pk}/tables/1/add/",
+        {"POST": (302, 404, 403, 403, 404, 302)},
+        {"POST": lambda w: {"player": w.players["fay"].pk}},
+    ),
+    "clubs:table_remove_player": Case(
+        lambda w: f"/clubs/{w.club.slug}/sessions/{w.planned.pk}/tables/1/remove/",
+        {"POST": (302, 404, 403, 403, 404, 302)},
+        {"POST": lambda w: {"player": w.players["eve"].pk}},
+    ),
+    # --- pages: rubbers and deals ---------------------------------------------------------------
+    "games:rubber": Case(lambda w: f"/rubbers/{w.rubber.pk}/", {"GET": READ}),
+    "games:enter_deal": Case(
+        lambda w: f"/rubbers/{w.rubber.pk}/deals/",
+        {"POST": (302, 404, 403, 302, 404, 302)},
+        {"POST": lambda w: {"number": 2, "level": "pass"}},
+    ),
+    "games:correct_deal": Case(
+        lambda w: f"/deals/{w.deal.pk}/correct",
+        {"POST": (302, 404, 403, 403, 404, 302)},
+        {
+            "POST": lambda w: {
+                f"deal{w.deal.pk}-{k}": v
+                for k, v in {"version": 1, "contract": "2H", "declarer": "N", "tricks": 8}.items()
+            }
+        },
+    ),
+    "games:confirm_deal": Case(
+        lambda w: f"/deals/{w.deal.pk}/confirm",
+        {"POST": (302, 404, 403, 302, 404, 403)},
+    ),
+    # --- pages: standings -----------------------------------------------------------------------
+    "scoring:session-standings": Case(
+        lambda w: f"/sessions/{w.running.pk}/standings/", {"GET": READ}
+    ),
+    "scoring:session-standings-live": Case(
+        lambda w: f"/sessions/{w.running.pk}/standings/live/", {"GET": READ}
+    ),
+    "scoring:session-settlement": Case(
+        lambda w: f"/sessions/{w.running.pk}/settlement/", {"GET": READ}
+    ),
+    "scoring:club-leaderboard": Case(lambda w: f"/clubs/{w.club.slug}/leaderboard/", {"GET": READ}),
+    "scoring:player-history": Case(
+        lambda w: f"/players/{w.players['north'].pk}/history/", {"GET": READ}
+    ),
+}
+
+#: Django's admin: staff only (none of the personas is staff), checked on representative pages.
+ADMIN_PREFIX = "admin/"
+ADMIN_PAGES = ("/admin/", "/admin/games/deal/", "/admin/clubs/club/", "/admin/auth/user/")
+
+
+def _walk(patterns: list[Any], prefix: str = "", namespace: str = "") -> Iterator[tuple[str, str]]:
+    """(route, name) of every URL pattern, namespaces joined with ':' as `reverse` expects."""
+    for entry in patterns:
+        if isinstance(entry, URLResolver):
+            ns = entry.namespace
+            joined = f"{namespace}:{ns}" if namespace and ns else (ns or namespace)
+            yield from _walk(entry.url_patterns, prefix + str(entry.pattern), joined)
+        elif isinstance(entry, URLPattern):
+            name = f"{namespace}:{entry.name}" if namespace and entry.name else entry.name
+            yield prefix + str(entry.pattern), name or ""
+
+
+def all_routes() -> list[tuple[str, str]]:
+    return list(_walk(get_resolver().url_patterns))
+
+
+def test_every_url_is_classified() -> None:
+    unclassified = [
+        f"{route!r} (name {name!r})"
+        for route, name in all_routes()
+        if not route.startswith(ADMIN_PREFIX) and name not in MATRIX
+    ]
+    assert not unclassified, (
+        "These URL patterns have no row in the permission matrix: add each to MATRIX in "
+        "tests/security/test_permission_matrix.py with the status every persona should get "
+        "(and a line in docs/security.md):\n  " + "\n  ".join(unclassified)
+    )
+    names = {name for _, name in all_routes()}
+    stale = sorted(set(MATRIX) - names)
+    assert not stale, f"MATRIX rows for URL names that no longer exist: {stale}"
+
+
+def test_the_matrix_covers_every_method_an_api_view_answers() -> None:
+    """An APIView that gains a method (say PUT) must gain a row for it."""
+    for route, name in all_routes():
+        if name not in MATRIX:
+            continue
+        match = get_resolver().resolve("/" + _sample(route))
+        view_class = getattr(match.func, "view_class", None) or getattr(match.func, "cls", None)
+        if view_class is None or not hasattr(view_class, "permission_classes"):
+            continue
+        if name in {"schema", "api-docs"}:
+            continue
+        methods = {
+            m.upper() for m in view_class.http_method_names if m not in {"options", "head"}
+        } & {m.upper() for m in dir(view_class)}
+        assert methods == set(MATRIX[name].expect), (name, methods)
+
+
+def _sample(route: str) -> str:
+    return (
+        route.replace("<slug:slug>", "x")
+        .replace("<int:pk>", "1")
+        .replace("<int:number>", "1")
+        .replace("<path:object_id>", "1")
+    )
+
+
+def _client(world: World, persona: str) -> APIClient:
+    client = APIClient()
+    user = world.users[persona]
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def _call(client: APIClient, method: str, path: str, body: dict[str, Any] | None) -> Any:
+    is_api = path.startswith("/api/")
+    kwargs: dict[str, Any] = {"format": "json"} if is_api else {}
+    if method == "GET":
+        return client.get(path)
+    return getattr(client, method.lower())(path, body or {}, **kwargs)
+
+
+@pytest.mark.parametrize("name", sorted(MATRIX))
+def test_each_persona_gets_the_expected_status(name: str, world: World) -> None:
+    case = MATRIX[name]
+    path = case.path(world)
+    wrong = []
+    for method, statuses in case.expect.items():
+        for persona, expected in zip(PERSONAS, statuses, strict=True):
+            body = case.body[method](world) if method in case.body else None
+            with transaction.atomic():
+                response = _call(_client(world, persona), method, path, body)
+                transaction.set_rollback(True)
+            if response.status_code != expected:
+                wrong.append(f"{method} {path} as {persona}: {response.status_code} != {expected}")
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_the_admin_is_for_staff_only(persona: str, world: World) -> None:
+    client = _client(world, persona)
+    for path in ADMIN_PAGES:
+        response = client.get(path)
+        assert response.status_code == 302, (path, response.status_code)
+        assert response["Location"].startswith("/admin/login/")
