@@ -244,6 +244,8 @@ AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=0.25)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# No start-up banner on every manage.py command; failures are still logged.
+AXES_VERBOSE = False
 
 LOGGING = {
     "version": 1,
