@@ -1,31 +1,45 @@
 """Backscore URLs: pages, the REST API v1, its schema, the admin and the health check."""
 
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from django.urls import URLPattern, URLResolver, include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from clubs import views as club_views
 
+from .api import ObtainTokenView
 from .health import healthz
+from .plain import plain
 
-api_v1 = [
+api_v1: list[URLPattern | URLResolver] = [
+    path("auth/token/", ObtainTokenView.as_view(), name="api-token"),
     path("", include("clubs.api_urls")),
     path("", include("games.api_urls")),
     path("", include("scoring.api_urls")),
 ]
 
+# The Swagger UI loads its script and styles from its CDN; the split view serves its start-up
+# script as a file, so no inline script is needed even here (docs/security.md).
+SWAGGER_CDN = "https://cdn.jsdelivr.net"
+api_docs = csp_update(
+    {"script-src": [SWAGGER_CDN], "style-src": [SWAGGER_CDN], "img-src": [SWAGGER_CDN]}
+)(SpectacularSwaggerSplitView.as_view(url_name="schema"))
+
 urlpatterns = [
     path("", club_views.home, name="home"),
     path("healthz", healthz, name="healthz"),
+    path("bench/plain", plain, name="bench-plain"),  # the HTTP benchmark's baseline
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/docs/", api_docs, name="api-docs"),
     path("clubs/", include("clubs.urls")),
     path("", include("games.urls")),
     path("", include("scoring.urls")),
 ]
+
+handler404 = "config.api.not_found"

@@ -17,6 +17,7 @@ from clubs.permissions import get_club_for_user, get_session_for_user
 from clubs.serializers import DetailOut, ErrorsOut
 
 from . import queries
+from .cache import cached_leaderboard
 from .serializers import LeaderboardOut, LeaderboardQueryIn, SessionStandingsOut, SettlementOut
 
 TAGS = ["standings"]
@@ -73,7 +74,11 @@ class ClubLeaderboardView(APIView):
         club = get_club_for_user(request, slug)
         period = LeaderboardQueryIn(data=request.query_params)
         period.is_valid(raise_exception=True)
-        board = queries.club_leaderboard(
-            club, period.validated_data.get("from"), period.validated_data.get("to")
+        start, end = period.validated_data.get("from"), period.validated_data.get("to")
+        return Response(
+            cached_leaderboard(
+                club.pk,
+                (start, end),
+                lambda: LeaderboardOut(queries.club_leaderboard(club, start, end)).data,
+            )
         )
-        return Response(LeaderboardOut(board).data)

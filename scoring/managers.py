@@ -7,7 +7,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.db import models
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -52,10 +52,30 @@ class StandingsStateQuerySet(models.QuerySet["SessionStandingsState"]):
         )
 
 
+def _ties() -> Coalesce:
+    """A standing's ended matches that were tied (equal totals: no winner, RULES 8.3, 7.3)."""
+    from .models import RubberResult
+
+    ties = (
+        RubberResult.objects.filter(
+            session_id=OuterRef("session_id"),
+            player_id=OuterRef("player_id"),
+            provisional=False,
+            net=0,
+        )
+        .order_by()
+        .values("player_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(ties), 0)
+
+
 class SessionStandingQuerySet(models.QuerySet["SessionStanding"]):
     def for_session(self, session_id: int) -> SessionStandingQuerySet:
         return (
             self.filter(session_id=session_id)
+            .annotate(tied=_ties())
             .select_related("player")
             .order_by("rank", "player__name", "player_id")
         )
@@ -81,6 +101,7 @@ class SessionStandingQuerySet(models.QuerySet["SessionStanding"]):
                 sessions=Count("id", filter=Q(rubbers__gt=0)),
                 total_rubbers=Coalesce(Sum("rubbers"), 0),
                 total_won=Coalesce(Sum("won"), 0),
+                total_tied=Coalesce(Sum(_ties()), 0),
                 total_hundreds=Coalesce(Sum("hundreds"), 0),
                 total_net=Coalesce(Sum("net"), 0),
                 total_money=Sum("money"),

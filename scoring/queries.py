@@ -35,6 +35,11 @@ def session_freshness(session: Session) -> Freshness:
     return Freshness(state.computed_at, state.stale)
 
 
+def _tied(row: SessionStanding) -> int:
+    """Ended matches with equal totals, annotated by ``SessionStandingQuerySet.for_session``."""
+    return int(getattr(row, "tied", 0))
+
+
 def _player_row(row: SessionStanding) -> dict[str, Any]:
     return {
         "player": row.player_id,
@@ -44,6 +49,8 @@ def _player_row(row: SessionStanding) -> dict[str, Any]:
         "table_rank": row.table_rank,
         "rubbers": row.rubbers,
         "won": row.won,
+        "lost": row.rubbers - row.won - _tied(row),
+        "tied": _tied(row),
         "points": row.points,
         "net": row.net,
         "hundreds": row.hundreds,
@@ -166,6 +173,8 @@ def club_leaderboard(
                 "sessions": r["sessions"],
                 "rubbers": r["total_rubbers"],
                 "won": r["total_won"],
+                "lost": r["total_rubbers"] - r["total_won"] - r["total_tied"],
+                "tied": r["total_tied"],
                 "hundreds": r["total_hundreds"],
                 "net": r["total_net"],
                 "money": r["total_money"] or Decimal("0.00"),

@@ -17,28 +17,30 @@ How it fits together (docs/standings.md has the full story):
 
 from __future__ import annotations
 
+import json
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 
-from clubs.models import Session, TableSeat
-from scoring.rules import ScoringError, Side
+from clubs.models import Player, Session, TableSeat
+from scoring.rules import DealInput, HouseRules, ScoringError
 from scoring.rules.settlement import player_money, settle
 
+from .cache import invalidate_clubs, leaderboard_cache_seconds
 from .models import RubberResult, SessionPayment, SessionStanding, SessionStandingsState
 from .ranking import Entry, rank_entries
 
 logger = logging.getLogger(__name__)
 
-_SEAT_SIDE = {"N": Side.NS, "S": Side.NS, "E": Side.EW, "W": Side.EW}
 # Monotonic time until which publishing is skipped after a failure (per process): with the
 # broker down, only the first write in a while pays the (short) connection timeout.
 _broker_down_until = 0.0
@@ -63,6 +65,9 @@ def queue_session_refresh(session_id: int) -> None:
     """
     states = SessionStandingsState.objects
     states.mark_stale(session_id)
+    if leaderboard_cache_seconds():
+        clubs = Session.objects.filter(pk=session_id).values_list("club_id", flat=True)
+        transaction.on_commit(partial(invalidate_clubs, list(clubs)), robust=True)
     if states.claim(session_id, _claim_ttl()):
         transaction.on_commit(partial(_publish_refresh, session_id), robust=True)
 
@@ -117,144 +122,13 @@ def standings_queue_stale() -> int:
 
 
 # --- computing -----------------------------------------------------------------------------------
+#
+# Reads are by values (no model instance per deal) and batched per group of sessions: a session
+# costs a handful of queries whatever its size, and the nightly rebuild reads and writes
+# ``REBUILD_CHUNK`` sessions at a time (docs/benchmarks.md measures it at a million deals).
 
-
-@dataclass
-class Computed:
-    """A session's standings as freshly computed: the rows to store, as comparable tuples."""
-
-    session: Session
-    results: list[RubberResult] = field(default_factory=list)
-    standings: list[SessionStanding] = field(default_factory=list)
-    payments: list[SessionPayment] = field(default_factory=list)
-
-
-def _ranking(session: Session) -> str:
-    try:
-        return session.house_rules().pivot_ranking
-    except ScoringError:
-        return "net"
-
-
-def standings_compute(*, session_id: int) -> Computed | None:
-    """Every result row of a session from its deals, by the engine; None if it is gone.
-
-    Ended rubbers (complete, unfinished) count; a rubber in play is provisional: shown with its
-    running score, left out of totals, ranks and money (docs/standings.md).
-    """
-    from games.models import Rubber
-
-    session = Session.objects.select_related("club").filter(pk=session_id).first()
-    if session is None:
-        return None
-    stake = session.stake_per_hundred
-    computed = Computed(session=session)
-    seat_table: dict[int, int] = {}
-    names: dict[int, str] = {}
-    seats = TableSeat.objects.filter(session_id=session_id).select_related("table", "player")
-    for table_seat in seats:
-        seat_table[table_seat.player_id] = table_seat.table.number
-        names[table_seat.player_id] = table_seat.player.name
-    totals: dict[int, dict[str, int]] = {pid: _zero() for pid in names}
-    running: dict[int, dict[str, int]] = {}
-    for rubber in (
-        Rubber.objects.filter(session_id=session_id)
-        .with_deals()
-        .order_by("table__number", "number")
-    ):
-        deals = list(rubber.deals.all())
-        if not deals:
-            continue
-        sheet = rubber.scoresheet(deals)
-        provisional = rubber.status == Rubber.Status.IN_PLAY
-        by_side = sheet.back_score_hundreds
-        hundreds = {pid: by_side[_SEAT_SIDE[seat]] for seat, pid in rubber.seat_ids.items()}
-        money = player_money(hundreds, stake)
-        for seat, player in rubber.seats.items():
-            side = _SEAT_SIDE[seat]
-            names.setdefault(player.pk, player.name)
-            seat_table.setdefault(player.pk, rubber.table.number)
-            row = RubberResult(
-                rubber_id=rubber.pk,
-                session_id=session_id,
-                club_id=session.club_id,
-                player_id=player.pk,
-                date=session.date,
-                table_number=rubber.table.number,
-                rubber_number=rubber.number,
-                seat=seat,
-                side=side.value,
-                status=rubber.status,
-                provisional=provisional,
-                deals=len(deals),
-                points=sheet.totals[side],
-                net=sheet.net[side],
-                hundreds=hundreds[player.pk],
-                won=sheet.points_leader is side,
-                money=money[player.pk],
-            )
-            computed.results.append(row)
-            bucket = running if provisional else totals
-            tally = bucket.setdefault(player.pk, _zero())
-            tally["rubbers"] += 1
-            tally["won"] += row.won
-            tally["points"] += row.points
-            tally["net"] += row.net
-            tally["hundreds"] += row.hundreds
-            totals.setdefault(player.pk, _zero())
-    session_money = player_money({pid: t["hundreds"] for pid, t in totals.items()}, stake)
-    entries = [
-        Entry(
-            player=pid,
-            name=names[pid],
-            table=seat_table.get(pid),
-            rubbers=t["rubbers"],
-            points=t["points"],
-            net=t["net"],
-            hundreds=t["hundreds"],
-        )
-        for pid, t in totals.items()
-    ]
-    for placing in rank_entries(entries, _ranking(session)):  # type: ignore[arg-type]
-        t = totals[placing.player]
-        now = running.get(placing.player)
-        computed.standings.append(
-            SessionStanding(
-                session_id=session_id,
-                club_id=session.club_id,
-                player_id=placing.player,
-                date=session.date,
-                rank=placing.rank,
-                table_number=seat_table.get(placing.player),
-                table_rank=placing.table_rank,
-                prize_choice=placing.prize_choice,
-                rubbers=t["rubbers"],
-                won=t["won"],
-                points=t["points"],
-                net=t["net"],
-                hundreds=t["hundreds"],
-                money=session_money[placing.player],
-                running_points=now["points"] if now else None,
-                running_hundreds=now["hundreds"] if now else None,
-            )
-        )
-    hundreds_final = {pid: t["hundreds"] for pid, t in totals.items()}
-    for position, payment in enumerate(settle(hundreds_final, stake), start=1):
-        computed.payments.append(
-            SessionPayment(
-                session_id=session_id,
-                position=position,
-                payer_id=payment.payer,
-                payee_id=payment.payee,
-                amount=payment.amount,
-            )
-        )
-    return computed
-
-
-def _zero() -> dict[str, int]:
-    return {"rubbers": 0, "won": 0, "points": 0, "net": 0, "hundreds": 0}
-
+#: Sessions the full rebuild computes and stores together: few queries, bounded memory.
+REBUILD_CHUNK = 200
 
 _RESULT_FIELDS = (
     "rubber_id",
@@ -290,14 +164,242 @@ _STANDING_FIELDS = (
     "running_hundreds",
 )
 _PAYMENT_FIELDS = ("position", "payer_id", "payee_id", "amount")
+_SIDES = ("NS", "EW")  # a place (0 NS or player 0, 1 EW or player 1) as the stored side
+_DEAL_FIELDS = ("contract", "declarer", "tricks", "honours_side", "honours_points")
 
 
-def _rows(objects: list[Any], fields: tuple[str, ...]) -> list[tuple[Any, ...]]:
-    return sorted(tuple(getattr(o, f) for f in fields) for o in objects)
+@dataclass
+class Computed:
+    """A session's standings as freshly computed: the rows to store, each a tuple in the order of
+    ``_RESULT_FIELDS``, ``_STANDING_FIELDS`` or ``_PAYMENT_FIELDS`` (compared with the stored rows
+    as they are; a model instance is built only for a row that must be written)."""
+
+    session_id: int
+    club_id: int
+    results: list[tuple[Any, ...]] = field(default_factory=list)
+    standings: list[tuple[Any, ...]] = field(default_factory=list)
+    payments: list[tuple[Any, ...]] = field(default_factory=list)
 
 
-def _stored(model: Any, session_id: int, fields: tuple[str, ...]) -> list[tuple[Any, ...]]:
-    return sorted(model.objects.filter(session_id=session_id).values_list(*fields))
+class _DealRow:
+    """A stored deal as ``games.sheets.score`` reads it, without a model instance."""
+
+    __slots__ = ("data", "facts")
+
+    def __init__(self, facts: tuple[Any, ...], data: Any) -> None:
+        self.facts = facts
+        self.data = data
+
+    def as_input(self) -> DealInput:
+        return _deal_input(self.facts)
+
+
+@lru_cache(maxsize=65536)
+def _deal_input(facts: tuple[Any, ...]) -> DealInput:
+    """The engine's (frozen, validated) input for a four-player deal's stored facts; a club's
+    deals repeat a few thousand distinct facts, so each is parsed once."""
+    from games.models import DealFields
+
+    return DealFields(*facts).as_input()
+
+
+@lru_cache(maxsize=256)
+def _options(rules: str) -> HouseRules:
+    return HouseRules.from_dict(json.loads(rules))
+
+
+def _house_rules(rules: dict[str, Any] | None) -> HouseRules:
+    return _options(json.dumps(rules, sort_keys=True))
+
+
+def _ranking(session: Session) -> str:
+    try:
+        return session.house_rules().pivot_ranking
+    except ScoringError:
+        return "net"
+
+
+def standings_compute(*, session_id: int) -> Computed | None:
+    """Every result row of a session from its deals, by the engine; None if it is gone.
+
+    Ended rubbers (complete, unfinished) count; a rubber in play is provisional: shown with its
+    running score, left out of totals, ranks and money (docs/standings.md).
+    """
+    return _compute_sessions([session_id]).get(session_id)
+
+
+def _compute_sessions(session_ids: list[int]) -> dict[int, Computed]:
+    """``standings_compute`` for many sessions at once, in six queries whatever their number."""
+    from games import sheets
+    from games.models import Deal, Rubber
+
+    sessions = list(Session.objects.filter(pk__in=session_ids).order_by("pk"))
+    if not sessions:
+        return {}
+    ids = [s.pk for s in sessions]
+    seat_table: dict[int, dict[int, int]] = {pk: {} for pk in ids}
+    names: dict[int, dict[int, str]] = {pk: {} for pk in ids}
+    all_names: dict[int, str] = {}
+    for session_id, player_id, number, name in (
+        TableSeat.objects.filter(session_id__in=ids)
+        .order_by("session_id", "table_id", "position")
+        .values_list("session_id", "player_id", "table__number", "player__name")
+    ):
+        seat_table[session_id][player_id] = number
+        names[session_id][player_id] = name
+        all_names[player_id] = name
+    rubbers = list(
+        Rubber.objects.filter(session_id__in=ids)
+        .order_by("session_id", "table__number", "number")
+        .values_list(
+            "pk",
+            "session_id",
+            "table__number",
+            "number",
+            "kind",
+            "status",
+            "rules",
+            "north_id",
+            "east_id",
+            "south_id",
+            "west_id",
+        )
+    )
+    deals: dict[int, list[_DealRow]] = {}
+    for rubber_id, data, *facts in (
+        Deal.objects.filter(rubber_id__in=[r[0] for r in rubbers])
+        .order_by("rubber_id", "number")
+        .values_list("rubber_id", "data", *_DEAL_FIELDS)
+    ):
+        deals.setdefault(rubber_id, []).append(_DealRow(tuple(facts), data))
+    unnamed = {pid for r in rubbers for pid in r[7:] if pid is not None} - all_names.keys()
+    if unnamed:
+        all_names.update(Player.objects.filter(pk__in=unnamed).values_list("pk", "name"))
+
+    by_session: dict[int, list[tuple[Any, ...]]] = {pk: [] for pk in ids}
+    for rubber in rubbers:
+        by_session[rubber[1]].append(rubber)
+    computed = {}
+    for session in sessions:
+        computed[session.pk] = _compute_session(
+            session,
+            by_session[session.pk],
+            deals,
+            seat_table[session.pk],
+            names[session.pk],
+            all_names,
+            sheets,
+        )
+    return computed
+
+
+def _compute_session(
+    session: Session,
+    rubbers: list[tuple[Any, ...]],
+    deals: dict[int, list[_DealRow]],
+    seat_table: dict[int, int],
+    names: dict[int, str],
+    all_names: dict[int, str],
+    sheets: Any,
+) -> Computed:
+    in_play, unfinished = "in_play", "unfinished"  # games.models.Rubber.Status
+    session_id, club_id, date = session.pk, session.club_id, session.date
+    stake = session.stake_per_hundred
+    computed = Computed(session_id=session_id, club_id=club_id)
+    totals: dict[int, dict[str, int]] = {pid: _zero() for pid in names}
+    running: dict[int, dict[str, int]] = {}
+    for rubber_id, _, table, number, kind, status, rules, *seat_ids in rubbers:
+        rows = deals.get(rubber_id)
+        if not rows:
+            continue
+        seats = {"N": seat_ids[0], "E": seat_ids[1]}
+        if not sheets.is_two_player(kind):
+            seats.update(S=seat_ids[2], W=seat_ids[3])
+        result = sheets.score(
+            kind, rows, closed=status == unfinished, options=_house_rules(rules)
+        ).result
+        provisional = status == in_play
+        places = {pid: sheets.PLACE_OF_SEAT[seat] for seat, pid in seats.items()}
+        hundreds = {pid: result.hundreds[place] for pid, place in places.items()}
+        money = player_money(hundreds, stake)
+        bucket = running if provisional else totals
+        for seat, pid in seats.items():
+            place = places[pid]
+            names.setdefault(pid, all_names[pid])
+            seat_table.setdefault(pid, table)
+            won = result.winner == place
+            points, net = result.totals[place], result.net[place]
+            computed.results.append(
+                (
+                    rubber_id,
+                    pid,
+                    date,
+                    table,
+                    number,
+                    seat,
+                    _SIDES[place],
+                    status,
+                    provisional,
+                    len(rows),
+                    points,
+                    net,
+                    hundreds[pid],
+                    won,
+                    money[pid],
+                )
+            )
+            tally = bucket.setdefault(pid, _zero())
+            tally["rubbers"] += 1
+            tally["won"] += won
+            tally["points"] += points
+            tally["net"] += net
+            tally["hundreds"] += hundreds[pid]
+            totals.setdefault(pid, _zero())
+    session_money = player_money({pid: t["hundreds"] for pid, t in totals.items()}, stake)
+    entries = [
+        Entry(
+            player=pid,
+            name=names[pid],
+            table=seat_table.get(pid),
+            rubbers=t["rubbers"],
+            points=t["points"],
+            net=t["net"],
+            hundreds=t["hundreds"],
+        )
+        for pid, t in totals.items()
+    ]
+    for placing in rank_entries(entries, _ranking(session)):  # type: ignore[arg-type]
+        t = totals[placing.player]
+        now = running.get(placing.player)
+        computed.standings.append(
+            (
+                placing.player,
+                date,
+                placing.rank,
+                seat_table.get(placing.player),
+                placing.table_rank,
+                placing.prize_choice,
+                t["rubbers"],
+                t["won"],
+                t["points"],
+                t["net"],
+                t["hundreds"],
+                session_money[placing.player],
+                now["points"] if now else None,
+                now["hundreds"] if now else None,
+            )
+        )
+    hundreds_final = {pid: t["hundreds"] for pid, t in totals.items()}
+    for position, payment in enumerate(settle(hundreds_final, stake), start=1):
+        computed.payments.append((position, payment.payer, payment.payee, payment.amount))
+    return computed
+
+
+def _zero() -> dict[str, int]:
+    return {"rubbers": 0, "won": 0, "points": 0, "net": 0, "hundreds": 0}
+
+
+# --- storing -------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -314,30 +416,63 @@ def standings_refresh(*, session_id: int) -> RefreshOutcome:
     Idempotent: running it twice changes nothing. Safe beside concurrent writes and a second
     refresh of the same session (see the module docstring).
     """
+    outcome = _refresh_sessions([session_id], _compute_one)[session_id]
+    if outcome.changed:
+        logger.info(
+            "Standings of session %s refreshed: %s changed", session_id, ", ".join(outcome.changed)
+        )
+    return outcome
+
+
+def _compute_one(session_ids: list[int]) -> dict[int, Computed]:
+    # Through the module's name, so a test can stand in for the computation.
+    computed = standings_compute(session_id=session_ids[0])
+    return {} if computed is None else {session_ids[0]: computed}
+
+
+def _refresh_sessions(
+    session_ids: list[int], compute: Callable[[list[int]], dict[int, Computed]]
+) -> dict[int, RefreshOutcome]:
+    """Refresh these sessions together: release their claims, remember how many changes each
+    had, compute, then under the lock of their state rows store what differs (module docstring).
+    """
     states = SessionStandingsState.objects
-    states.release(session_id)
-    seen = states.filter(session_id=session_id).values_list("dirty", flat=True).first()
-    if seen is None:
-        if not Session.objects.filter(pk=session_id).exists():
-            return RefreshOutcome(session_id, written=False)
-        states.get_or_create(session_id=session_id)
-        seen = 0
-    computed = standings_compute(session_id=session_id)
-    if computed is None:
-        return RefreshOutcome(session_id, written=False)
+    states.filter(session_id__in=session_ids, pending_since__isnull=False).update(
+        pending_since=None
+    )
+    seen = dict(states.filter(session_id__in=session_ids).values_list("session_id", "dirty"))
+    computed = compute(session_ids)
+    outcomes = {pk: RefreshOutcome(pk, written=False) for pk in session_ids if pk not in computed}
+    missing = [pk for pk in computed if pk not in seen]
+    if missing:
+        states.bulk_create(
+            [SessionStandingsState(session_id=pk) for pk in missing], ignore_conflicts=True
+        )
+        seen.update(dict.fromkeys(missing, 0))
     with transaction.atomic():
-        state = states.select_for_update().get(session_id=session_id)
-        if state.computed_dirty > seen:
-            # A refresh that started later (and so saw more) has already stored its rows.
-            return RefreshOutcome(session_id, written=False, stale=state.stale)
-        changed = _replace(session_id, computed)
-        state.computed_dirty = seen
-        state.stale = state.dirty != seen
-        state.computed_at = timezone.now()
-        state.save(update_fields=["computed_dirty", "stale", "computed_at"])
-    if changed:
-        logger.info("Standings of session %s refreshed: %s changed", session_id, ", ".join(changed))
-    return RefreshOutcome(session_id, written=True, changed=changed, stale=state.stale)
+        locked = {s.session_id: s for s in states.select_for_update().filter(session_id__in=seen)}
+        current = {}
+        for pk, rows in computed.items():
+            if locked[pk].computed_dirty > seen[pk]:
+                # A refresh that started later (and so saw more) has already stored its rows.
+                outcomes[pk] = RefreshOutcome(pk, written=False, stale=locked[pk].stale)
+            else:
+                current[pk] = rows
+        changes = _differences(current)
+        _write(current, changes)
+        now = timezone.now()
+        for pk in current:
+            state = locked[pk]
+            state.computed_dirty = seen[pk]
+            state.stale = state.dirty != seen[pk]
+            state.computed_at = now
+            outcomes[pk] = RefreshOutcome(pk, written=True, changed=changes[pk], stale=state.stale)
+        states.bulk_update(
+            [locked[pk] for pk in current], ["computed_dirty", "stale", "computed_at"]
+        )
+        clubs = {rows.club_id for rows in current.values()}
+        transaction.on_commit(partial(invalidate_clubs, clubs), robust=True)
+    return outcomes
 
 
 def standings_differences(*, session_id: int) -> tuple[str, ...]:
@@ -346,52 +481,98 @@ def standings_differences(*, session_id: int) -> tuple[str, ...]:
     computed = standings_compute(session_id=session_id)
     if computed is None:
         return ()
-    return tuple(
-        name
-        for name, model, objects, fields in _kinds(computed)
-        if _stored(model, session_id, fields) != _rows(objects, fields)
+    return _differences({session_id: computed})[session_id]
+
+
+def _kinds() -> tuple[tuple[str, Any, tuple[str, ...], bool], ...]:
+    """(name, model, compared fields, has a club column) of each kind of stored row."""
+    return (
+        ("results", RubberResult, _RESULT_FIELDS, True),
+        ("standings", SessionStanding, _STANDING_FIELDS, True),
+        ("payments", SessionPayment, _PAYMENT_FIELDS, False),
     )
 
 
-def _kinds(computed: Computed) -> list[tuple[str, Any, list[Any], tuple[str, ...]]]:
-    return [
-        ("results", RubberResult, computed.results, _RESULT_FIELDS),
-        ("standings", SessionStanding, computed.standings, _STANDING_FIELDS),
-        ("payments", SessionPayment, computed.payments, _PAYMENT_FIELDS),
-    ]
+def _differences(computed: dict[int, Computed]) -> dict[int, tuple[str, ...]]:
+    """Per session, the kinds whose stored rows differ from the computed ones (one read a kind)."""
+    changed: dict[int, list[str]] = {pk: [] for pk in computed}
+    if not computed:
+        return {}
+    for name, model, fields, _ in _kinds():
+        stored: dict[int, list[tuple[Any, ...]]] = {pk: [] for pk in computed}
+        rows = model.objects.filter(session_id__in=list(computed)).order_by()
+        for session_id, *row in rows.values_list("session_id", *fields):
+            stored[session_id].append(tuple(row))
+        for pk, rows_now in computed.items():
+            if sorted(stored[pk]) != sorted(getattr(rows_now, name)):
+                changed[pk].append(name)
+    return {pk: tuple(kinds) for pk, kinds in changed.items()}
 
 
-def _replace(session_id: int, computed: Computed) -> tuple[str, ...]:
-    """Replace each kind of row whose stored content differs from the computation."""
-    changed = []
-    for name, model, objects, fields in _kinds(computed):
-        if _stored(model, session_id, fields) == _rows(objects, fields):
+def _write(computed: dict[int, Computed], changes: dict[int, tuple[str, ...]]) -> None:
+    """Replace the stored rows of each changed kind (one DELETE and one bulk INSERT a kind)."""
+    for name, model, fields, with_club in _kinds():
+        session_ids = [pk for pk, kinds in changes.items() if name in kinds]
+        if not session_ids:
             continue
-        model.objects.filter(session_id=session_id).delete()
-        model.objects.bulk_create(objects)
-        changed.append(name)
-    return tuple(changed)
+        model.objects.filter(session_id__in=session_ids).delete()
+        columns = ("session_id", "club_id", *fields) if with_club else ("session_id", *fields)
+        rows = []
+        for pk in session_ids:
+            head = (pk, computed[pk].club_id) if with_club else (pk,)
+            rows += [(*head, *row) for row in getattr(computed[pk], name)]
+        _insert(model, columns, rows)
 
 
-def standings_rebuild_all() -> dict[str, Any]:
+def _insert(model: Any, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
+    """A bulk INSERT: PostgreSQL's COPY (many times faster than INSERT for the rebuild's hundreds
+    of thousands of rows), ``bulk_create`` elsewhere."""
+    if not rows:
+        return
+    if connection.vendor != "postgresql":
+        model.objects.bulk_create(
+            [model(**dict(zip(columns, row, strict=True))) for row in rows], batch_size=500
+        )
+        return
+    quote = connection.ops.quote_name
+    names = ", ".join(quote(model._meta.get_field(c).column) for c in columns)
+    with (
+        connection.cursor() as cursor,
+        cursor.cursor.copy(  # the psycopg cursor
+            f"COPY {quote(model._meta.db_table)} ({names}) FROM STDIN"
+        ) as copy,
+    ):
+        for row in rows:
+            copy.write_row(row)
+
+
+def standings_rebuild_all(*, chunk: int = REBUILD_CHUNK) -> dict[str, Any]:
     """Recompute every session; report the sessions whose stored standings were wrong.
 
     The nightly safety net: a lost refresh, a hand edit or a bug shows up as a difference
-    (logged as a warning) and is repaired. Returns a JSON-safe summary.
+    (logged as a warning) and is repaired. Sessions go ``chunk`` at a time (bounded memory, a
+    few queries a chunk); a chunk that fails is retried session by session, so one bad session
+    is reported alone. Returns a JSON-safe summary.
     """
     started = time.monotonic()
     session_ids = list(Session.objects.order_by("pk").values_list("pk", flat=True))
     differences: dict[str, list[str]] = {}
     failed: list[int] = []
-    for session_id in session_ids:
+    for start in range(0, len(session_ids), chunk):
+        ids = session_ids[start : start + chunk]
         try:
-            outcome = standings_refresh(session_id=session_id)
+            outcomes = _refresh_sessions(ids, _compute_sessions)
         except (DatabaseError, ScoringError):
-            logger.exception("Rebuilding the standings of session %s failed", session_id)
-            failed.append(session_id)
-            continue
-        if outcome.changed:
-            differences[str(session_id)] = list(outcome.changed)
+            outcomes = {}
+            for session_id in ids:
+                try:
+                    outcomes[session_id] = standings_refresh(session_id=session_id)
+                except (DatabaseError, ScoringError):
+                    logger.exception("Rebuilding the standings of session %s failed", session_id)
+                    failed.append(session_id)
+        for session_id, outcome in outcomes.items():
+            if outcome.changed:
+                differences[str(session_id)] = list(outcome.changed)
     if differences:
         logger.warning("Nightly rebuild repaired the standings of sessions %s", differences)
     return {

@@ -1,0 +1,103 @@
+"""Query-count guards: list and detail endpoints and pages read a number of queries that does
+not grow with the data (no N+1). Those guarded elsewhere: the session list and detail API
+(tests/clubs/test_session_api.py), the session page (tests/clubs/test_pages.py), the rubber API
+and scoresheet page (tests/games/test_queries.py), the standings API and live standings
+(tests/standings/). Benchmarks, not tests, measure time (bench/, docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from clubs.services import session_close
+from tests.factories import add_player, make_session
+
+pytestmark = pytest.mark.django_db
+
+
+def _queries(get: Callable[[], Any]) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        response = get()
+    assert response.status_code == 200, response
+    return len(ctx.captured_queries)
+
+
+def _play_night(club: Any, tag: str) -> Any:
+    """A session of two tables of new players; a rubber won at table 1, one down at table 2."""
+    tables = [[add_player(club, f"{tag} T{t} P{i}") for i in range(4)] for t in (1, 2)]
+    session = make_session(club, tables)
+    first, second = session.rubbers.order_by("table__number")
+    for number in (1, 2):
+        first.record_deal(number=number, contract="4S", declarer="N", tricks=10, entered_by=None)
+    second.record_deal(number=1, contract="3NT", declarer="E", tricks=8, entered_by=None)
+    return session
+
+
+@pytest.fixture
+def federation(club: Any, director: Any) -> dict[str, Any]:
+    """One played night (still running) to start from; ``grow`` adds three closed ones (more
+    players, sessions, rubbers, deals, results, standings and payments) and a correction."""
+    first = _play_night(club, "A")
+    deal = first.rubbers.order_by("table__number").first().deals.first()
+
+    def grow() -> None:
+        # Past nights, closed: the director's console lists only the planned and running ones
+        # (each costs it a constant ~10 queries; see docs/benchmarks.md, "Query counts").
+        for tag in ("B", "C", "D"):
+            session_close(session=_play_night(club, tag))
+        deal.refresh_from_db()
+        deal.correct(version=deal.version, changed_by=director, tricks=11)
+
+    return {"session": first, "deal": deal, "player": deal.rubber.north, "grow": grow}
+
+
+API = {
+    "club detail": lambda f, slug: f"/api/v1/clubs/{slug}/",
+    "club leaderboard": lambda f, slug: f"/api/v1/clubs/{slug}/leaderboard",
+    "deal detail": lambda f, slug: f"/api/v1/deals/{f['deal'].pk}/",
+    "deal history": lambda f, slug: f"/api/v1/deals/{f['deal'].pk}/history",
+    "table rotation": lambda f, slug: f"/api/v1/sessions/{f['session'].pk}/tables/1/rotation",
+}
+PAGES = {
+    "home": lambda f, slug: "/",
+    "club home": lambda f, slug: f"/clubs/{slug}/",
+    "players": lambda f, slug: f"/clubs/{slug}/players/",
+    "console": lambda f, slug: f"/clubs/{slug}/console/",
+    "session standings": lambda f, slug: f"/sessions/{f['session'].pk}/standings/",
+    "settlement": lambda f, slug: f"/sessions/{f['session'].pk}/settlement/",
+    "leaderboard": lambda f, slug: f"/clubs/{slug}/leaderboard/",
+    "player history": lambda f, slug: f"/players/{f['player'].pk}/history/",
+}
+
+
+@pytest.mark.parametrize("name", sorted(API))
+def test_api_reads_do_not_grow_with_the_data(
+    name: str, api: Any, club: Any, federation: dict[str, Any], django_assert_max_num_queries: Any
+) -> None:
+    url = API[name](federation, club.slug)
+    before = _queries(lambda: api.get(url))
+    federation["grow"]()
+    with django_assert_max_num_queries(before):
+        assert api.get(url).status_code == 200
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_pages_do_not_grow_with_the_data(
+    name: str,
+    client: Any,
+    club: Any,
+    director: Any,
+    federation: dict[str, Any],
+    django_assert_max_num_queries: Any,
+) -> None:
+    client.force_login(director)
+    url = PAGES[name](federation, club.slug)
+    before = _queries(lambda: client.get(url))
+    federation["grow"]()
+    with django_assert_max_num_queries(before):
+        assert client.get(url).status_code == 200
