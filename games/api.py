@@ -98,7 +98,7 @@ class RubberDeals(APIView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        rubber, viewer = get_rubber_for_user(request.user, pk)
+        rubber, viewer = get_rubber_for_user(request.user, pk, with_deals=False)
         if not viewer.can_enter:
             raise PermissionDenied("Only the players seated in this rubber or a director enter.")
         if rubber.is_two_player:

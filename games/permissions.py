@@ -57,9 +57,20 @@ def viewer_of(user: AbstractBaseUser | AnonymousUser, rubber: Rubber) -> Viewer:
     return Viewer(user=user, role=role, player=player, seat=seat)
 
 
-def get_rubber_for_user(user: AbstractBaseUser | AnonymousUser, pk: int) -> tuple[Rubber, Viewer]:
-    """The rubber (deals prefetched) if the user may read its club, else Http404."""
-    rubber = Rubber.objects.with_deals().filter(pk=pk).first()
+def get_rubber_for_user(
+    user: AbstractBaseUser | AnonymousUser, pk: int, *, with_deals: bool = True
+) -> tuple[Rubber, Viewer]:
+    """The rubber if the user may read its club, else Http404.
+
+    `with_deals` prefetches its deals and players for reading; a write leaves it off, because
+    the write method reads the deals again under its lock (docs/benchmarks.md).
+    """
+    rubbers = (
+        Rubber.objects.with_deals()
+        if with_deals
+        else Rubber.objects.select_related("session__club")
+    )
+    rubber = rubbers.filter(pk=pk).first()
     if rubber is None:
         raise Http404("No such rubber.")
     viewer = viewer_of(user, rubber)
