@@ -231,7 +231,7 @@ def session_create(
 def session_start(*, session: Session) -> Session:
     """Start a planned session: every table gets its first rubber, seated by the rotation."""
     with transaction.atomic():
-        locked = Session.objects.select_for_update().get(pk=session.pk)
+        locked = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
         if locked.status != Session.Status.PLANNED:
             raise _conflict(
                 _("The session is already %(status)s.")
@@ -252,7 +252,7 @@ def session_close(*, session: Session) -> Session:
     from games.models import Rubber
 
     with transaction.atomic():
-        locked = Session.objects.select_for_update().get(pk=session.pk)
+        locked = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
         if locked.status == Session.Status.CLOSED:
             raise _conflict(_("The session is already closed."))
         if locked.status == Session.Status.PLANNED:
@@ -366,7 +366,7 @@ def _start_ready_matches(*, session: Session) -> dict[int, Rubber]:
 
     # Two tables ending at once must not each see the other still playing and both wait:
     # the session lock makes the second wait for the first and then see it ended.
-    Session.objects.select_for_update().filter(pk=session.pk).first()
+    Session.objects.select_for_update(no_key=True).filter(pk=session.pk).first()
     tables = list(session.tables.order_by("number"))
     first = _table_pairs(session)
     in_play = list(Rubber.objects.filter(session=session).in_play())

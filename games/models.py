@@ -217,8 +217,15 @@ class Rubber(models.Model):
             if self.is_two_player:
                 # The end of a match may start matches at other tables (the round robin locks
                 # the session): take that lock first, in the order session_close takes it.
-                Session.objects.select_for_update().filter(pk=self.session_id).first()
-            rubber = Rubber.objects.select_for_update().select_related("session").get(pk=self.pk)
+                Session.objects.select_for_update(no_key=True).filter(pk=self.session_id).first()
+            # Lock the rubber row only (not the joined session: that serialised every write of the
+            # evening and deadlocked with corrections), and without its key, so new rows that
+            # reference it (deals, the next rubber) never wait on it (docs/standings.md).
+            rubber = (
+                Rubber.objects.select_for_update(of=("self",), no_key=True)
+                .select_related("session")
+                .get(pk=self.pk)
+            )
             deals = list(rubber.deals.order_by("number"))
             existing = next((d for d in deals if d.number == number), None)
             if existing is not None:
@@ -246,7 +253,7 @@ class Rubber(models.Model):
     def close_unfinished(self) -> None:
         """Close a rubber still in play when play stops (RULES 2.6, RULES 8.4)."""
         with transaction.atomic():
-            locked = Rubber.objects.select_for_update().get(pk=self.pk)
+            locked = Rubber.objects.select_for_update(no_key=True).get(pk=self.pk)
             if locked.status != self.Status.IN_PLAY:
                 return
             locked.status = self.Status.UNFINISHED
@@ -536,13 +543,14 @@ class Deal(models.Model):
         with transaction.atomic():
             if sheets.is_two_player(kind):
                 session_of = Rubber.objects.filter(pk=self.rubber_id).values("session_id")
-                Session.objects.select_for_update().filter(pk__in=session_of).first()
-            deal = Deal.objects.select_for_update().get(pk=self.pk)
+                Session.objects.select_for_update(no_key=True).filter(pk__in=session_of).first()
+            # The same order as record_deal: the rubber first, then the deal.
             rubber = (
-                Rubber.objects.select_for_update()
+                Rubber.objects.select_for_update(of=("self",), no_key=True)
                 .select_related("session", "table")
-                .get(pk=deal.rubber_id)
+                .get(pk=self.rubber_id)
             )
+            deal = Deal.objects.select_for_update(no_key=True).get(pk=self.pk)
             if deal.version != version:
                 raise Conflict(
                     f"Deal {deal.number} was changed by someone else (version {deal.version}, "
