@@ -137,13 +137,16 @@ def membership_set_role(*, club: Club, user: AbstractBaseUser, role: str) -> Mem
     return membership
 
 
-def suggest_tables(count: int) -> list[int]:
+def suggest_tables(count: int, *, kind: str = Session.Kind.RUBBER) -> list[int]:
     """Table sizes for `count` players (RULES 6.2: four to six at a table).
 
     As many tables of four as the count allows, the extra players spread one per table
     (9 → [5, 4], 11 → [6, 5]). Seven cannot be seated (one table of six leaves one out):
-    the answer is then [] and the page says why.
+    the answer is then [] and the page says why. Two-player games (RULES 7) seat tables of
+    two, so they need an even count.
     """
+    if kind in TWO_PLAYER_KINDS:
+        return [2] * (count // 2) if count >= 2 and count % 2 == 0 else []
     tables = count // MIN_AT_TABLE
     extra = count - tables * MIN_AT_TABLE
     if tables == 0 or extra > tables * (MAX_AT_TABLE - MIN_AT_TABLE):

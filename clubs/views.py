@@ -28,7 +28,7 @@ from games.models import Conflict
 from . import services
 from .api import table_queryset
 from .forms import ClubForm, PlayerForm, SessionForm, TablePlayerForm
-from .models import Club, Player, Session, Table
+from .models import TWO_PLAYER_KINDS, Club, Player, Session, Table
 from .permissions import get_club_for_user, get_session_for_user, is_director
 
 if TYPE_CHECKING:
@@ -255,10 +255,16 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
 # --- the director's console --------------------------------------------------------------------
 
 
-def _suggestion(count: int) -> dict[str, Any]:
-    sizes = services.suggest_tables(count)
+def _suggestion(count: int, kind: str = Session.Kind.RUBBER) -> dict[str, Any]:
+    sizes = services.suggest_tables(count, kind=kind)
     if count == 0:
         text = _("Tick tonight's players.")
+    elif not sizes and kind in TWO_PLAYER_KINDS:
+        text = ngettext(
+            "%(count)d player cannot be paired: two-player games need an even number.",
+            "%(count)d players cannot be paired: two-player games need an even number.",
+            count,
+        ) % {"count": count}
     elif not sizes:
         text = ngettext(
             "%(count)d player cannot be seated: a table needs four to six players.",
@@ -296,9 +302,10 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
     form = SessionForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
         picked = list(form.cleaned_data["players"])
-        sizes = services.suggest_tables(len(picked))
+        kind = form.cleaned_data["kind"]
+        sizes = services.suggest_tables(len(picked), kind=kind)
         if not sizes:
-            form.add_error("players", _suggestion(len(picked))["text"])
+            form.add_error("players", _suggestion(len(picked), kind)["text"])
         else:
             try:
                 session = services.session_create(
@@ -330,7 +337,7 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "club": club,
             "form": form,
-            "suggestion": _suggestion(picked_count),
+            "suggestion": _suggestion(picked_count, form["kind"].value() or Session.Kind.RUBBER),
             "active": active,
             "is_director": True,
         },
@@ -343,7 +350,8 @@ def suggest(request: HttpRequest, slug: str) -> HttpResponse:
     """The table suggestion for the ticked players (htmx partial of the console)."""
     get_club_for_user(request, slug, director=True)
     count = len(request.GET.getlist("players"))
-    return render(request, "clubs/_suggestion.html", {"suggestion": _suggestion(count)})
+    kind = request.GET.get("kind", Session.Kind.RUBBER)
+    return render(request, "clubs/_suggestion.html", {"suggestion": _suggestion(count, kind)})
 
 
 # --- sessions ----------------------------------------------------------------------------------

@@ -195,3 +195,31 @@ def test_the_suggestion_partial_is_for_directors(client: Client, night: Night) -
     client.force_login(night.users["director"])
     partial = client.get(url, {"players": [1, 2, 3, 4, 5, 6, 7]}, HTTP_HX_REQUEST="true")
     assert "cannot be seated" in partial.content.decode()
+
+
+def test_the_console_seats_a_two_player_night_in_tables_of_two(client, director, club):
+    """RULES 7: two-player games are played at tables of two; an odd count is explained."""
+    from clubs.models import Session
+    from tests.factories import add_player
+
+    players = [add_player(club, f"Duo {i}") for i in range(4)]
+    client.force_login(director)
+    url = f"/clubs/{club.slug}/console/"
+    odd = client.get(
+        url.replace("console/", "console/suggest/"),
+        {"players": [p.pk for p in players[:3]], "kind": "turnover"},
+    )
+    assert "even number" in odd.content.decode()
+    response = client.post(
+        url,
+        {
+            "date": "2026-12-01",
+            "kind": "turnover",
+            "movement": "pivot",
+            "stake_per_hundred": "0",
+            "players": [p.pk for p in players],
+        },
+    )
+    assert response.status_code == 302
+    session = Session.objects.get(club=club, kind="turnover")
+    assert sorted(t.seats.count() for t in session.tables.all()) == [2, 2]
