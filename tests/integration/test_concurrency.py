@@ -35,8 +35,8 @@ from tests.factories import UserFactory, add_player, make_club, make_session
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
-CLIENTS = int(os.environ.get("CONCURRENCY_CLIENTS", "12"))
-DURATION = float(os.environ.get("CONCURRENCY_SECONDS", "20"))
+CLIENTS = int(os.environ.get("CONCURRENCY_CLIENTS", "20"))
+DURATION = float(os.environ.get("CONCURRENCY_SECONDS", "30"))
 
 
 # --- a small HTTP client and a gunicorn -----------------------------------------------------
