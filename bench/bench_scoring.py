@@ -52,11 +52,12 @@ of the loop in `scoring/rules/rubber.py::play_rubbers`, 1.9 items per deal): the
 and loop about 0.08× endplay; the tuple concatenation giving each item its deal number about
 +0.16×; allocating the `Item` named tuples (`tuple.__new__`) about +0.2×; games, vulnerability,
 totals and the `RubberScore` per rubber about +0.2× (cyclic GC about a tenth of the whole).
-Building the items alone (the "floor" row, the same loop shape without any scoring) takes most
-of the 0.5× budget, leaving too little for the rubber logic in CPython, though that logic is
-already a flat loop over precomputed outcomes with no function call per deal. Not
-taken: caching `Item`s per (outcome, deal number) (then not every item is built), or dropping
-the deal number from items."""
+Building the items alone (the "floor" row, the same loop shape without any scoring) takes more
+than half of the 0.5× budget, so (b) sits close to its target: on a quiet machine it is met, but
+on this shared 2-core machine under load (load average 5–7, earlier runs the same day) it
+measured 0.57–0.81×, as the item allocation and GC suffer more from contention than endplay's
+arithmetic does. Not taken: caching `Item`s per (outcome, deal number) (then not every item is
+built), or dropping the deal number from items."""
 SEED = 20240601
 DOC = ROOT / "docs" / "benchmarks.md"
 SECTION = "## Scoring engine"
@@ -246,7 +247,8 @@ def main() -> None:
         f" warm-up, baseline and ours taking turns). Date: {datetime.date.today().isoformat()}."
         f" Machine: {platform.platform()},"
         f" {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, Python"
-        f" {platform.python_version()}. Baseline: endplay 0.5.12 `Contract.score` on the same"
+        f" {platform.python_version()}, load average {os.getloadavg()[0]:.1f} at the start."
+        f" Baseline: endplay 0.5.12 `Contract.score` on the same"
         f" {args.deals:,} random deals (results checked equal, duplicate bonuses added).",
         "",
         "| what | per deal | × endplay | target |",
