@@ -113,20 +113,7 @@ class DealEntryForm(forms.Form):
         tricks = data.get("tricks")
         if tricks is None and not passed and data.get("result") not in (None, ""):
             tricks = int(level) + 6 + int(data["result"])
-        honours_side, honours_points = _honours(data.get("honours") or "")
-        try:
-            fields = DealFields.build(
-                contract=contract,
-                declarer=data.get("declarer") or None,
-                tricks=tricks,
-                honours_side=honours_side,
-                honours_points=honours_points,
-            )
-        except ScoringError as err:
-            _apply_scoring_error(self, err, self.ERROR_FIELDS)
-            return data
-        data["fields"] = fields
-        return data
+        return _with_fields(self, data, contract=contract, tricks=tricks)
 
     def record_kwargs(self) -> dict[str, Any]:
         fields: DealFields = self.cleaned_data["fields"]
@@ -169,20 +156,7 @@ class DealCorrectionForm(forms.Form):
         data = super().clean()
         if "contract" not in data:
             return data
-        honours_side, honours_points = _honours(data.get("honours") or "")
-        try:
-            fields = DealFields.build(
-                contract=data["contract"],
-                declarer=data.get("declarer") or None,
-                tricks=data.get("tricks"),
-                honours_side=honours_side,
-                honours_points=honours_points,
-            )
-        except ScoringError as err:
-            _apply_scoring_error(self, err, self.ERROR_FIELDS)
-            return data
-        data["fields"] = fields
-        return data
+        return _with_fields(self, data, contract=data["contract"], tricks=data.get("tricks"))
 
     def changes(self) -> dict[str, Any]:
         fields: DealFields = self.cleaned_data["fields"]
@@ -315,3 +289,22 @@ class TwoPlayerDealForm(forms.Form):
     def record_kwargs(self) -> dict[str, Any]:
         fields: DealFields = self.cleaned_data["fields"]
         return {"number": self.cleaned_data["number"], "data": fields.data}
+
+
+def _with_fields(
+    form: forms.Form, data: dict[str, Any], *, contract: str, tricks: int | None
+) -> dict[str, Any]:
+    """Validate the deal through the engine (DealFields) and keep it in `data["fields"]`;
+    an impossible result becomes a form error on the field it names (RULES section cited)."""
+    honours_side, honours_points = _honours(data.get("honours") or "")
+    try:
+        data["fields"] = DealFields.build(
+            contract=contract,
+            declarer=data.get("declarer") or None,
+            tricks=tricks,
+            honours_side=honours_side,
+            honours_points=honours_points,
+        )
+    except ScoringError as err:
+        _apply_scoring_error(form, err, form.ERROR_FIELDS)  # type: ignore[attr-defined]
+    return data
