@@ -16,6 +16,7 @@ from django.db import models, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -232,13 +233,19 @@ class Rubber(models.Model):
                 if existing.fields() == fields:
                     return existing, False
                 raise Conflict(
-                    f"Deal {number} of this rubber is already recorded as {existing.summary()}; "
-                    "correct it instead (PATCH with its version)."
+                    gettext(
+                        "Deal %(number)s of this rubber is already recorded as %(summary)s; "
+                        "correct it instead (PATCH with its version)."
+                    )
+                    % {"number": number, "summary": existing.summary()}
                 )
             rubber._check_open_for_entry()
             expected = len(deals) + 1
             if number != expected:
-                raise Conflict(f"The next deal of this rubber is number {expected}, not {number}.")
+                raise Conflict(
+                    gettext("The next deal of this rubber is number %(expected)s, not %(number)s.")
+                    % {"expected": expected, "number": number}
+                )
             deal = Deal(rubber=rubber, number=number, entered_by=entered_by, **fields.as_kwargs())
             sheet = rubber._rescore([*deals, deal])
             if entered_by is not None:
@@ -264,15 +271,18 @@ class Rubber(models.Model):
 
     def _check_open_for_entry(self) -> None:
         if self.session.status == Session.Status.CLOSED:
-            raise Conflict("The session is closed: its results are final.")
+            raise Conflict(gettext("The session is closed: its results are final."))
         if self.session.status != Session.Status.RUNNING:
-            raise Conflict("The session has not started yet.")
+            raise Conflict(gettext("The session has not started yet."))
         if self.status == self.Status.COMPLETE and self.kind == sheets.DRAW_DISCARD:
             return  # the engine refuses a deal after the target with its rule (RULES 7.4)
         if self.status != self.Status.IN_PLAY:
             raise Conflict(
-                f"Rubber {self.number} is {self.get_status_display().lower()}: "
-                "a deal after the end of a rubber belongs to the next rubber (RULES 8.1)."
+                gettext(
+                    "Rubber %(number)s is %(status)s: a deal after the end of a rubber belongs "
+                    "to the next rubber (RULES 8.1)."
+                )
+                % {"number": self.number, "status": str(self.get_status_display()).lower()}
             )
 
     def _rescore(self, deals: Sequence[Deal]) -> Sheet:
@@ -292,16 +302,21 @@ class Rubber(models.Model):
                 err.rule in ("RULES 5", "RULES 7.3", "RULES 7.4") and err.field == "number"
             ):
                 raise Conflict(
-                    "This correction would end the rubber before its last deal; the later deals "
-                    "would belong to the next rubber. Correct those deals first."
+                    gettext(
+                        "This correction would end the rubber before its last deal; the later "
+                        "deals would belong to the next rubber. Correct those deals first."
+                    )
                 ) from err
             raise
         nxt = Rubber.objects.filter(table_id=self.table_id, number=self.number + 1).first()
         if self.status == self.Status.COMPLETE and not sheet.complete:
             if nxt is not None and nxt.deals.exists():
                 raise Conflict(
-                    f"This correction reopens rubber {self.number}, but rubber {nxt.number} "
-                    "at this table already has deals. Correct those first."
+                    gettext(
+                        "This correction reopens rubber %(number)s, but rubber %(next)s at this "
+                        "table already has deals. Correct those first."
+                    )
+                    % {"number": self.number, "next": nxt.number}
                 )
             if nxt is not None:
                 nxt.delete()
@@ -553,11 +568,14 @@ class Deal(models.Model):
             deal = Deal.objects.select_for_update(no_key=True).get(pk=self.pk)
             if deal.version != version:
                 raise Conflict(
-                    f"Deal {deal.number} was changed by someone else (version {deal.version}, "
-                    f"you sent {version}); reload and try again."
+                    gettext(
+                        "Deal %(number)s was changed by someone else (version %(current)s, you "
+                        "sent %(sent)s); reload and try again."
+                    )
+                    % {"number": deal.number, "current": deal.version, "sent": version}
                 )
             if rubber.session.status == Session.Status.CLOSED:
-                raise Conflict("The session is closed: its results are final.")
+                raise Conflict(gettext("The session is closed: its results are final."))
             current = deal.fields().as_kwargs()
             if sheets.is_two_player(kind):
                 # A two-player correction sends the game's fields to change (RULES 7.x).
@@ -603,16 +621,19 @@ class Deal(models.Model):
             deal = Deal.objects.select_for_update().get(pk=self.pk)
             rubber = Rubber.objects.select_related("session__club").get(pk=deal.rubber_id)
             if rubber.session.status == Session.Status.CLOSED:
-                raise Conflict("The session is closed: its results are final.")
+                raise Conflict(gettext("The session is closed: its results are final."))
             if not rubber.session.club.confirm_entries:
-                raise Conflict("This club does not ask opponents to confirm entries.")
+                raise Conflict(gettext("This club does not ask opponents to confirm entries."))
             seat = rubber.seat_of(by)
             if seat is None:
-                raise Conflict(f"{by.name} does not sit in this rubber.")
+                raise Conflict(gettext("%(name)s does not sit in this rubber.") % {"name": by.name})
             entering_seat = rubber.entering_seat(deal)
             if entering_seat is not None and SEAT_SIDE[entering_seat] == SEAT_SIDE[seat]:
                 raise Conflict(
-                    "A deal is confirmed by a player of the other side from the one who entered it."
+                    gettext(
+                        "A deal is confirmed by a player of the other side from the one who "
+                        "entered it."
+                    )
                 )
             if deal.confirmed_by_id is not None:
                 return deal
