@@ -236,6 +236,17 @@ def wait_for(predicate: Any, timeout: float = 30, interval: float = 0.2) -> Any:
 # --- the browser (pytest-playwright, Debian's Chromium) ---------------------------------------
 
 
+def sign_in(page: Any, base_url: str, username: str, next_path: str = "/") -> None:
+    """Sign in through the login page and land on `next_path` (every browser test starts so)."""
+    from tests.factories import PASSWORD
+
+    page.goto(f"{base_url}/accounts/login/?next={next_path}")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(f"**{next_path}")
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     return {

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from tests.factories import PASSWORD, UserFactory, add_player, make_club
+from tests.conftest import sign_in
+from tests.factories import UserFactory, add_player, make_club
 
 SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "director-console.png"
 NAMES = ["Ada", "Ben", "Cleo", "Dev", "Edith", "Farid", "Gwen", "Hugo"]
@@ -22,11 +23,7 @@ def test_director_runs_a_two_table_session_from_the_console(live_server: Any, pa
     for name in NAMES:
         add_player(club, name)
 
-    page.goto(f"{live_server.url}/accounts/login/?next=/clubs/riverside/console/")
-    page.fill("input[name=username]", "director")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit], input[type=submit]")
-    page.wait_for_url("**/clubs/riverside/console/")
+    sign_in(page, live_server.url, "director", "/clubs/riverside/console/")
 
     for name in NAMES:
         page.get_by_label(name, exact=True).check()

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.factories import PASSWORD
+from tests.conftest import sign_in
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 LEVELS = ["1", "2", "3", "4", "5", "6", "7", "pass"]
@@ -56,10 +56,7 @@ def test_enter_a_rubber_on_a_phone_and_correct_a_deal(live_server, browser, runn
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     page = context.new_page()
     page.set_default_timeout(15_000)
-    page.goto(f"{live_server.url}/accounts/login/?next=/rubbers/{rubber.pk}/")
-    page.fill("input[name=username]", north.username)
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button[type=submit], form input[type=submit]").last.click()
+    sign_in(page, live_server.url, north.username, f"/rubbers/{rubber.pk}/")
     page.wait_for_url(f"**/rubbers/{rubber.pk}/")
 
     for number, deal in enumerate(RUBBER, start=1):

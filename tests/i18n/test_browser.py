@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.factories import PASSWORD
+from tests.conftest import sign_in
 
 SHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "pad-italiano.png"
 
@@ -19,11 +19,7 @@ def test_switch_to_italian_enter_a_deal_and_read_noi_loro(live_server, browser, 
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     page = context.new_page()
     page.set_default_timeout(15_000)
-    page.goto(f"{live_server.url}/accounts/login/?next=/rubbers/{rubber.pk}/")
-    page.fill("input[name=username]", north.username)
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(f"**/rubbers/{rubber.pk}/")
+    sign_in(page, live_server.url, north.username, f"/rubbers/{rubber.pk}/")
     page.locator("#entry h2").filter(has_text="Deal 1").wait_for()
 
     # The header's switcher posts to set_language and comes back to the same page.

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.factories import PASSWORD
+from tests.conftest import sign_in
 from tests.security.conftest import build_world
 
 RECORD_VIOLATIONS = """
@@ -37,11 +37,7 @@ def test_the_main_pages_raise_no_csp_violation(live_server: Any, browser: Any) -
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
 
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "director")
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button[type=submit], form input[type=submit]").last.click()
-    page.wait_for_load_state()
+    sign_in(page, live_server.url, "director")
 
     pages = [
         "/",

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.factories import PASSWORD
+from tests.conftest import sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -16,11 +16,7 @@ def open_match(live_server: Any, browser: Any, match: Any) -> Any:
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     page = context.new_page()
     page.set_default_timeout(10_000)
-    page.goto(f"{live_server.url}/accounts/login/?next=/rubbers/{match.pk}/")
-    page.fill("input[name=username]", user.username)
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button[type=submit], form input[type=submit]").last.click()
-    page.wait_for_url(f"**/rubbers/{match.pk}/")
+    sign_in(page, live_server.url, user.username, f"/rubbers/{match.pk}/")
     return page
 
 
