@@ -285,7 +285,11 @@ class Pairing:
 
 def _table_pairs(session: Session) -> list[tuple[int, int]]:
     pairs = []
-    for table in session.tables.order_by("number").prefetch_related("seats"):
+    if "tables" in getattr(session, "_prefetched_objects_cache", {}):  # read with its seats
+        tables = sorted(session.tables.all(), key=lambda t: t.number)
+    else:
+        tables = list(session.tables.order_by("number").prefetch_related("seats"))
+    for table in tables:
         seats = sorted(table.seats.all(), key=lambda s: s.position)
         pairs.append((seats[0].player_id, seats[1].player_id))
     return pairs
@@ -308,12 +312,16 @@ def _two_player_rotation(table: Table, ahead: int) -> list[Any]:
 
 
 def table_history(table: Table) -> list[Any]:
-    """The seatings already played (or in play) at a table, as the rotation sees them."""
+    """The seatings already played (or in play) at a table, as the rotation sees them (from
+    ``table.rubbers_in_order`` when a page prefetched it)."""
+    rubbers = getattr(table, "rubbers_in_order", None)
+    if rubbers is None:
+        rubbers = table.rubbers.order_by("number")
     if table.session.is_two_player:
-        return [Pairing(r.number, r.seat_ids) for r in table.rubbers.order_by("number")]
+        return [Pairing(r.number, r.seat_ids) for r in rubbers]
     return [
         Seating(rubber=r.number, seats=r.seat_ids, sitting_out=tuple(r.sitting_out))
-        for r in table.rubbers.order_by("number")
+        for r in rubbers
     ]
 
 

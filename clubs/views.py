@@ -14,7 +14,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Q
+from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
@@ -23,12 +23,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from games.models import Conflict
+from games.models import Conflict, Rubber
 
 from . import services
 from .api import table_queryset
 from .forms import ClubForm, PlayerForm, SessionForm, TablePlayerForm
-from .models import TWO_PLAYER_KINDS, Club, Player, Session, Table
+from .models import TWO_PLAYER_KINDS, Club, Player, Session, Table, TableSeat
 from .permissions import get_club_for_user, get_session_for_user, is_director
 
 if TYPE_CHECKING:
@@ -109,11 +109,25 @@ def _seating_views(seatings: list[Any], names: dict[int, str], current: int | No
     ]
 
 
-def _tables(session: Session, *, ahead: int, full_history: bool = False) -> list[TableView]:
-    """Each table with its players, the rubber in play and the rotation ahead (RULES 6)."""
-    names = dict(Player.objects.filter(club_id=session.club_id).values_list("pk", "name"))
+def _tables(
+    session: Session,
+    *,
+    ahead: int,
+    full_history: bool = False,
+    names: dict[int, str] | None = None,
+) -> list[TableView]:
+    """Each table with its players, the rubber in play and the rotation ahead (RULES 6).
+
+    Uses the session's prefetched tables when ``_console_sessions`` read them.
+    """
+    if names is None:
+        names = dict(Player.objects.filter(club_id=session.club_id).values_list("pk", "name"))
+    if "tables" in getattr(session, "_prefetched_objects_cache", {}):
+        tables = list(session.tables.all())
+    else:
+        tables = list(table_queryset().filter(session=session).select_related("session"))
     views = []
-    for table in table_queryset().filter(session=session).select_related("session"):
+    for table in tables:
         in_play = getattr(table, "rubbers_in_play", [])
         rubber = in_play[0] if in_play else None
         seatings = services.table_rotation(table=table, ahead=ahead)
@@ -131,19 +145,62 @@ def _tables(session: Session, *, ahead: int, full_history: bool = False) -> list
     return views
 
 
-def _session_context(request: HttpRequest, session: Session) -> dict[str, Any]:
-    director = is_director(request.user, session.club)
-    seated = set(session.table_seats.filter(active=True).values_list("player_id", flat=True))
+def _session_context(
+    request: HttpRequest,
+    session: Session,
+    *,
+    director: bool | None = None,
+    players: list[Player] | None = None,
+) -> dict[str, Any]:
+    """A session's tables and rotation as the session page and the console show them.
+    ``director`` and ``players`` (the club's, by name) may be given when already known."""
+    if director is None:
+        director = is_director(request.user, session.club)
+    if hasattr(session, "active_seats"):
+        seated = {seat.player_id for seat in session.active_seats}
+    else:
+        seated = set(session.table_seats.filter(active=True).values_list("player_id", flat=True))
+    names = None if players is None else {p.pk: p.name for p in players}
+    if director and players is None:
+        players = list(session.club.players.order_by("name"))
     return {
         "session": session,
         "club": session.club,
         "standings_url": _reverse_or_none("scoring:session-standings", session.pk),
-        "tables": _tables(session, ahead=AHEAD_ON_CONSOLE),
+        "tables": _tables(session, ahead=AHEAD_ON_CONSOLE, names=names),
         "is_director": director,
-        "unseated": [p for p in session.club.players.order_by("name") if p.pk not in seated]
-        if director
-        else [],
+        "unseated": [p for p in players or [] if p.pk not in seated] if director else [],
     }
+
+
+def _console_sessions(club: Club) -> list[Session]:
+    """The club's planned and running sessions with their tables, seats and rubbers, read with
+    a fixed number of queries however many sessions and tables there are (no N+1; guarded in
+    tests/scale/test_query_counts.py)."""
+    tables = (
+        table_queryset()
+        .order_by("number")
+        .prefetch_related(
+            Prefetch(
+                "rubbers", queryset=Rubber.objects.order_by("number"), to_attr="rubbers_in_order"
+            )
+        )
+    )
+    sessions = list(
+        club.sessions.filter(status__in=[Session.Status.PLANNED, Session.Status.RUNNING])
+        .order_by("date", "id")
+        .prefetch_related(
+            Prefetch("tables", queryset=tables),
+            Prefetch(
+                "table_seats",
+                queryset=TableSeat.objects.filter(active=True),
+                to_attr="active_seats",
+            ),
+        )
+    )
+    for session in sessions:
+        session.club = club
+    return sessions
 
 
 # --- clubs -------------------------------------------------------------------------------------
@@ -325,11 +382,10 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
                     reverse("clubs:console", args=[club.slug]) + f"#session-{session.pk}"
                 )
     picked_count = len(form["players"].value() or []) if form.is_bound else 0
+    players = list(club.players.order_by("name"))
     active = [
-        _session_context(request, s)
-        for s in club.sessions.select_related("club")
-        .filter(status__in=[Session.Status.PLANNED, Session.Status.RUNNING])
-        .order_by("date", "id")
+        _session_context(request, s, director=True, players=players)
+        for s in _console_sessions(club)
     ]
     return render(
         request,

@@ -33,6 +33,13 @@ def _missing(reason: str) -> None:
     pytest.skip(reason)
 
 
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Chromium is checked before any fixture: pytest-playwright's session-scoped browser would
+    otherwise try to launch (and error) before an autouse fixture could skip the test."""
+    if item.get_closest_marker("browser") and (reason := services.chromium()):
+        _missing(reason)
+
+
 @pytest.fixture(autouse=True)
 def _real_services_guard(request: pytest.FixtureRequest) -> None:
     if request.node.get_closest_marker("integration"):
@@ -42,8 +49,6 @@ def _real_services_guard(request: pytest.FixtureRequest) -> None:
             _missing(services.postgres() or "DATABASE_URL does not point at PostgreSQL")
         if not settings.REDIS_URL:
             _missing(services.redis() or "REDIS_URL is not set")
-    if request.node.get_closest_marker("browser") and (reason := services.chromium()):
-        _missing(reason)
 
 
 @pytest.fixture(autouse=True)

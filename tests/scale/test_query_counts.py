@@ -47,7 +47,7 @@ def federation(club: Any, director: Any) -> dict[str, Any]:
 
     def grow() -> None:
         # Past nights, closed: the director's console lists only the planned and running ones
-        # (each costs it a constant ~10 queries; see docs/benchmarks.md, "Query counts").
+        # (guarded on its own below).
         for tag in ("B", "C", "D"):
             session_close(session=_play_night(club, tag))
         deal.refresh_from_db()
@@ -101,3 +101,23 @@ def test_pages_do_not_grow_with_the_data(
     federation["grow"]()
     with django_assert_max_num_queries(before):
         assert client.get(url).status_code == 200
+
+
+def test_console_does_not_grow_with_active_sessions(
+    client: Any, club: Any, director: Any, django_assert_max_num_queries: Any
+) -> None:
+    """The director's console reads all planned and running sessions with shared queries: more
+    sessions, tables, rubbers played and a two-player night (RULES 7) cost no more queries."""
+    client.force_login(director)
+    url = f"/clubs/{club.slug}/console/"
+    _play_night(club, "A")
+    before = _queries(lambda: client.get(url))
+    _play_night(club, "B")
+    _play_night(club, "C")
+    make_session(club, [[add_player(club, f"P{i}") for i in range(5)]], start=False)
+    pairs = [[add_player(club, f"T{t}a"), add_player(club, f"T{t}b")] for t in range(3)]
+    make_session(club, pairs, kind="misery")
+    with django_assert_max_num_queries(before):
+        response = client.get(url)
+    assert response.status_code == 200
+    assert response.content.count(b'class="session-block"') == 5
