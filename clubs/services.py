@@ -18,6 +18,7 @@ from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring.error_messages import error_line
 from scoring.rules import ScoringError
 from scoring.rules.rotation import Seating, plan
 from scoring.rules.round_robin import pairing
@@ -50,7 +51,7 @@ def club_create(
     try:
         HouseRules.from_preset(rules_preset, rules or {})
     except ScoringError as err:
-        raise ValidationError({"rules": [str(err)]}) from err
+        raise ValidationError({"rules": [error_line(err)]}) from err
     if Club.objects.filter(slug=slug).exists():
         raise ValidationError({"slug": [_("A club with this slug already exists.")]})
     with transaction.atomic():

@@ -2,7 +2,8 @@
 
 - `ValidationError` → 400 `{"errors": {field: [messages]}}`
 - `Conflict` → 409 `{"detail": ...}`
-- `ScoringError` (an impossible bridge result) → 400 naming the field and the rule.
+- `ScoringError` (an impossible bridge result) → 400 naming the field and the rule, the message
+  in the request's language (`scoring.error_messages`).
 Nothing escapes as a 500 for any input.
 """
 
@@ -23,6 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from config.throttling import SignInRateThrottle
+from scoring.error_messages import localize_error
 from scoring.rules.errors import ScoringError
 
 
@@ -34,7 +36,8 @@ class Conflict(exceptions.APIException):
 
 def scoring_error_response(err: ScoringError) -> Response:
     field = err.field or "non_field_errors"
-    message = f"{err.message} ({err.rule})" if err.rule else err.message
+    text = localize_error(err)
+    message = f"{text} ({err.rule})" if err.rule else text
     return Response({"errors": {field: [message]}}, status=400)
 
 

@@ -13,6 +13,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from scoring.error_messages import error_sentence
 from scoring.rules import ScoringError
 
 from .models import SEATS, DealFields
@@ -58,12 +59,7 @@ def _honours(code: str) -> tuple[str | None, int | None]:
 def _apply_scoring_error(form: forms.Form, err: ScoringError, fields: dict[str, str]) -> None:
     """Show an engine refusal beside the form field it concerns (or at the top)."""
     root = err.field.split(".", 1)[0] if err.field else ""
-    message = err.message
-    if message.startswith("is "):
-        message = f"{err.field.replace('_', ' ').replace('.', ' ').capitalize()} {message}"
-    if err.rule:
-        message = f"{message} ({err.rule})"
-    form.add_error(fields.get(root), message)
+    form.add_error(fields.get(root), error_sentence(err))
 
 
 class DealEntryForm(forms.Form):

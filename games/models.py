@@ -16,7 +16,7 @@ from django.db import models, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, npgettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -387,7 +387,9 @@ class DealFields:
         parsed = Contract.parse(contract or "")
         declarer = (declarer or "").upper()
         if declarer and declarer not in SEATS:
-            raise ScoringError("declarer", f"{declarer!r} is not a seat (N, E, S or W)", None)
+            raise ScoringError(
+                "declarer", "{value!r} is not a seat (N, E, S or W)", None, value=declarer
+            )
         fields = cls(
             contract=str(parsed),
             declarer=declarer,
@@ -527,14 +529,32 @@ class Deal(models.Model):
         return "=" if over == 0 else (f"+{over}" if over > 0 else f"−{-over}")
 
     def summary(self) -> str:
+        """The deal in a few words, in the active language: "4S by N, 10 tricks"."""
         if self.data is not None:
             return _two_player_summary(self.data)
         if self.contract == "pass":
-            return "passed out"
-        text = f"{self.contract} by {self.declarer}, {self.tricks} tricks"
+            return pgettext("deal summary", "passed out")
+        tricks = self.tricks or 0
+        parts = [
+            npgettext(
+                "deal summary",
+                "%(contract)s by %(declarer)s, %(count)s trick",
+                "%(contract)s by %(declarer)s, %(count)s tricks",
+                tricks,
+            )
+            % {
+                "contract": self.contract,
+                # The seat letter as the pad shows it (W is O in Italian).
+                "declarer": pgettext("seat", self.declarer) if self.declarer else "",
+                "count": self.tricks,
+            }
+        ]
         if self.honours_side:
-            text += f", honours {self.honours_points} to {self.honours_side}"
-        return text
+            parts.append(
+                pgettext("deal summary", "honours %(points)s to %(side)s")
+                % {"points": self.honours_points, "side": self.honours_side}
+            )
+        return ", ".join(parts)
 
     def correct(
         self,
@@ -646,22 +666,50 @@ class Deal(models.Model):
         return deal
 
 
+#: The declarations of Misery Bridge other than "ordinary" (RULES 7.2), as a summary names them.
+DECLARATION_NAMES = {
+    "eight": pgettext_lazy("deal summary", "eight"),
+    "misery": pgettext_lazy("deal summary", "misery"),
+}
+
+
 def _two_player_summary(data: dict[str, Any]) -> str:
-    """A two-player deal in a few words, for the history and the deal list."""
+    """A two-player deal in a few words, in the active language, for the history, the deal list
+    and conflict messages."""
     if "tricks" in data and isinstance(data["tricks"], list):
-        return f"tricks {data['tricks'][0]}–{data['tricks'][1]}"
+        return pgettext("deal summary", "tricks %(first)s–%(second)s") % {
+            "first": data["tricks"][0],
+            "second": data["tricks"][1],
+        }
     if "contract" in data:
         if data["contract"] == "pass":
-            return "passed"
-        return f"{data['contract']} by player {data['declarer']}, {data['tricks']} tricks"
-    text = f"{data.get('strain')} by player {data.get('declarer')}, {data.get('tricks')} tricks"
-    if data.get("declaration", "ordinary") != "ordinary":
-        text = f"{data['declaration']} " + text
+            return pgettext("deal summary", "passed")
+        played, player = data["contract"], data.get("declarer")
+    else:
+        played, player = data.get("strain"), data.get("declarer")
+    tricks = data.get("tricks")
+    text = npgettext(
+        "deal summary",
+        "%(played)s by player %(player)s, %(count)s trick",
+        "%(played)s by player %(player)s, %(count)s tricks",
+        tricks if isinstance(tricks, int) else 0,
+    ) % {"played": played, "player": player, "count": tricks}
+    declaration = data.get("declaration", "ordinary")
+    if declaration in DECLARATION_NAMES:
+        # Translators: a two-player declaration ("misery"), then the deal it was made on.
+        text = pgettext("deal summary", "%(declaration)s %(deal)s") % {
+            "declaration": DECLARATION_NAMES[declaration],
+            "deal": text,
+        }
+    parts = [text]
     if data.get("doubled"):
-        text += ", doubled"
+        parts.append(pgettext("deal summary", "doubled"))
     if data.get("honours"):
-        text += f", honours {data['honours']['points']} to player {data['honours']['player']}"
-    return text
+        parts.append(
+            pgettext("deal summary", "honours %(points)s to player %(player)s")
+            % {"points": data["honours"]["points"], "player": data["honours"]["player"]}
+        )
+    return ", ".join(parts)
 
 
 def _two_player_result(data: dict[str, Any]) -> str:

@@ -144,7 +144,7 @@ def normalise(kind: str, data: Any) -> dict[str, Any]:
         return {"tricks": list(turnover_from_json(data).tricks)}
     if kind == DRAW_DISCARD:
         return DrawDiscardDeal.from_dict(data).to_dict()
-    raise ScoringError("kind", f"{kind!r} is not a two-player game", None)
+    raise ScoringError("kind", "{value!r} is not a two-player game", None, value=kind)
 
 
 def score(kind: str, deals: Sequence[DealLike], *, closed: bool, options: HouseRules) -> Sheet:
@@ -209,4 +209,4 @@ def score(kind: str, deals: Sequence[DealLike], *, closed: bool, options: HouseR
         # The first to the target wins; a game stopped short is won on points (as RULES 2.5).
         winner = game.winner if game.finished else _leader(scores)
         return Sheet(kind, game, game.finished, Result(scores, _margin(scores), (0, 0), winner))
-    raise ScoringError("kind", f"{kind!r} is not a game Backscore scores", None)
+    raise ScoringError("kind", "{value!r} is not a game Backscore scores", None, value=kind)

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from clubs.models import Session
+from scoring.error_messages import error_line
 from scoring.rules import ScoringError, Side
 
 from . import history, sheets
@@ -271,7 +272,7 @@ def enter_deal(request: HttpRequest, pk: int) -> HttpResponse:
         except Conflict as err:
             form.add_error(None, str(err))
         except ScoringError as err:  # a rule only the whole rubber can check
-            form.add_error(None, str(err))
+            form.add_error(None, error_line(err))
         else:
             if not request.htmx:
                 messages.success(request, _("Deal recorded."))
@@ -297,8 +298,8 @@ def correct_deal(request: HttpRequest, pk: int) -> HttpResponse:
                 **form.changes(),
             )
         except (Conflict, ScoringError) as err:
-            form.add_error(None, str(err))
-            error = str(err)
+            error = error_line(err) if isinstance(err, ScoringError) else str(err)
+            form.add_error(None, error)
         else:
             if not request.htmx:
                 messages.success(request, _("Deal %(number)s corrected.") % {"number": deal.number})

@@ -77,7 +77,7 @@ def _options(data: Mapping[str, Any]) -> HouseRules:
         return HouseRules.from_preset(preset, overrides)
     except ScoringError as error:
         if error.field == "options.preset":
-            raise ScoringError("preset", error.message, error.rule) from None
+            raise ScoringError("preset", error.template, error.rule, **error.params) from None
         raise
 
 

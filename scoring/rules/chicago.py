@@ -41,7 +41,7 @@ def chicago_vulnerability(counted: int, options: HouseRules = DEFAULT) -> tuple[
     and 3 the dealer's side (option ``chicago_vulnerable``: the non-dealer's), deal 4 both.
     """
     if not 1 <= counted <= 4:
-        raise ScoringError("deal", f"{counted} is not between 1 and 4", "RULES 5")
+        raise ScoringError("deal", "{number} is not between 1 and 4", "RULES 5", number=counted)
     if counted == 1:
         return (False, False)
     if counted == 4:
@@ -162,7 +162,7 @@ def score_chicago(deals: Sequence[DealInput], *, options: HouseRules = DEFAULT) 
     counted = 0
     for i, deal in enumerate(deals):
         if not isinstance(deal, DealInput):
-            raise ScoringError(f"deals[{i}]", f"{deal!r} is not a deal", None)
+            raise ScoringError(f"deals[{i}]", "{value!r} is not a deal", None, value=deal)
         if counted == 4:
             raise ScoringError(
                 f"deals[{i}]", "the Chicago ended after four counted deals", "RULES 5"

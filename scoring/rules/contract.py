@@ -33,7 +33,7 @@ class Side(StrEnum):
             return value
         if isinstance(value, str) and value.upper() in ("NS", "EW"):
             return cls(value.upper())
-        raise ScoringError(field, f"{value!r} is not a side (NS or EW)", "RULES 1")
+        raise ScoringError(field, "{value!r} is not a side (NS or EW)", "RULES 1", value=value)
 
 
 class Strain(StrEnum):
@@ -109,13 +109,21 @@ class Contract:
             object.__setattr__(self, "index", 105)
             return
         if not isinstance(self.level, int) or isinstance(self.level, bool):
-            raise ScoringError("contract", f"level {self.level!r} is not a number", "RULES 1")
+            raise ScoringError(
+                "contract", "level {level!r} is not a number", "RULES 1", level=self.level
+            )
         if not 1 <= self.level <= 7:
-            raise ScoringError("contract", f"level {self.level} is not between 1 and 7", "RULES 1")
+            raise ScoringError(
+                "contract", "level {level} is not between 1 and 7", "RULES 1", level=self.level
+            )
         if not isinstance(self.strain, Strain):
-            raise ScoringError("contract", f"{self.strain!r} is not a strain", "RULES 1")
+            raise ScoringError(
+                "contract", "{value!r} is not a strain", "RULES 1", value=self.strain
+            )
         if not isinstance(self.doubling, Doubling):
-            raise ScoringError("contract", f"{self.doubling!r} is not a doubling", "RULES 1")
+            raise ScoringError(
+                "contract", "{value!r} is not a doubling", "RULES 1", value=self.doubling
+            )
         index = ((self.level - 1) * 5 + _STRAIN_ORDER[self.strain]) * 3 + self.doubling.index
         object.__setattr__(self, "index", index)
 
@@ -125,14 +133,17 @@ class Contract:
         if isinstance(text, Contract):
             return text
         if not isinstance(text, str):
-            raise ScoringError(field, f"{text!r} is not a contract", "RULES 1")
+            raise ScoringError(field, "{value!r} is not a contract", "RULES 1", value=text)
         cleaned = text.strip().upper()
         if cleaned == "PASS":
             return PASS
         match = _CONTRACT_RE.fullmatch(cleaned)
         if match is None:
             raise ScoringError(
-                field, f"{text!r} is not a contract (like 4S, 3NTX, 6HXX or pass)", "RULES 1"
+                field,
+                "{value!r} is not a contract (like 4S, 3NTX, 6HXX or pass)",
+                "RULES 1",
+                value=text,
             )
         strain = Strain.NT if match[2] in ("N", "NT") else Strain(match[2])
         return _ALL[(int(match[1]), strain, _DOUBLINGS[match[3]])]
@@ -181,10 +192,14 @@ class Honours:
 
     def __post_init__(self) -> None:
         if not isinstance(self.side, Side):
-            raise ScoringError("honours.side", f"{self.side!r} is not a side (NS or EW)", "RULES 1")
+            raise ScoringError(
+                "honours.side", "{value!r} is not a side (NS or EW)", "RULES 1", value=self.side
+            )
         points: object = self.points
         if not isinstance(points, int) or isinstance(points, bool) or points not in (100, 150):
-            raise ScoringError("honours.points", f"{self.points!r} is not 100 or 150", "RULES 3.6")
+            raise ScoringError(
+                "honours.points", "{value!r} is not 100 or 150", "RULES 3.6", value=self.points
+            )
 
     def check(self, contract: Contract) -> None:
         """Refuse a claim the contract cannot carry (RULES 3.6)."""

@@ -227,9 +227,9 @@ def input_key(
 
 def _check_tricks(tricks: object) -> int:
     if not isinstance(tricks, int) or isinstance(tricks, bool):
-        raise ScoringError("tricks", f"{tricks!r} is not a whole number", "RULES 1")
+        raise ScoringError("tricks", "{value!r} is not a whole number", "RULES 1", value=tricks)
     if not 0 <= tricks <= 13:
-        raise ScoringError("tricks", f"{tricks} is not between 0 and 13", "RULES 1")
+        raise ScoringError("tricks", "{tricks} is not between 0 and 13", "RULES 1", tricks=tricks)
     return tricks
 
 
@@ -243,7 +243,9 @@ def deal_key(
 ) -> int:
     """The table key of a deal, validated (RULES 1, RULES 3.6); see ``score_deals``."""
     if not isinstance(vulnerable, bool):
-        raise ScoringError("vulnerable", f"{vulnerable!r} is not true or false", "RULES 2.3")
+        raise ScoringError(
+            "vulnerable", "{value!r} is not true or false", "RULES 2.3", value=vulnerable
+        )
     if honours is not None:
         honours.check(contract)
     if contract.is_pass:
@@ -260,7 +262,7 @@ def score_deals(keys: Sequence[int], options: HouseRules = DEFAULT) -> list[Deal
     table, valid = deal_table(options)
     if not valid.issuperset(keys):
         bad = next(i for i, key in enumerate(keys) if key not in valid)
-        raise ScoringError(f"keys[{bad}]", f"{keys[bad]!r} is not a deal key", None)
+        raise ScoringError(f"keys[{bad}]", "{value!r} is not a deal key", None, value=keys[bad])
     return [table[key] for key in keys]  # type: ignore[misc]
 
 
@@ -300,7 +302,9 @@ class DealInput:
 
     def __post_init__(self) -> None:
         if not isinstance(self.contract, Contract):
-            raise ScoringError("contract", f"{self.contract!r} is not a contract", "RULES 1")
+            raise ScoringError(
+                "contract", "{value!r} is not a contract", "RULES 1", value=self.contract
+            )
         if self.contract.is_pass:
             if self.declarer is not None:
                 raise ScoringError("declarer", "a passed-out deal has no declarer", "RULES 2.5")
@@ -310,13 +314,17 @@ class DealInput:
             if self.declarer is None:
                 raise ScoringError("declarer", "is required", "RULES 1")
             if not isinstance(self.declarer, Side):
-                raise ScoringError("declarer", f"{self.declarer!r} is not NS or EW", "RULES 1")
+                raise ScoringError(
+                    "declarer", "{value!r} is not NS or EW", "RULES 1", value=self.declarer
+                )
             if self.tricks is None:
                 raise ScoringError("tricks", "is required", "RULES 1")
             _check_tricks(self.tricks)
         if self.honours is not None:
             if not isinstance(self.honours, Honours):
-                raise ScoringError("honours", f"{self.honours!r} is not honours", "RULES 3.6")
+                raise ScoringError(
+                    "honours", "{value!r} is not honours", "RULES 3.6", value=self.honours
+                )
             self.honours.check(self.contract)
         key = input_key(self.contract, self.declarer, self.tricks, self.honours)
         object.__setattr__(self, "key", key)

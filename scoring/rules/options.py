@@ -15,7 +15,7 @@ from scoring.rules.errors import ScoringError
 __all__ = ["DEFAULT", "PRESETS", "HouseRules"]
 
 #: The allowed values of each option, and the RULES section that defines it.
-_CHOICES: dict[str, tuple[tuple[object, ...], str]] = {
+_CHOICES: dict[str, tuple[tuple[object, object], str]] = {
     "unfinished_partscore": ((100, 50), "RULES 2.6"),
     "insult_redoubled": ((100, 50), "RULES 3.3"),
     "old_undertricks": ((False, True), "RULES 3.4"),
@@ -58,8 +58,9 @@ class HouseRules:
         if not isinstance(target, int) or isinstance(target, bool) or target <= 0:
             raise ScoringError(
                 "options.draw_and_discard_target",
-                f"{target!r} is not a positive whole number",
+                "{value!r} is not a positive whole number",
                 _TARGET_RULE,
+                value=target,
             )
 
     @classmethod
@@ -73,7 +74,10 @@ class HouseRules:
         for key in data:
             if key not in names:
                 raise ScoringError(
-                    f"options.{key}", f"unknown option (known: {', '.join(sorted(names))})", None
+                    f"options.{key}",
+                    "unknown option (known: {known})",
+                    None,
+                    known=", ".join(sorted(names)),
                 )
         return cls(**data)
 
@@ -82,7 +86,11 @@ class HouseRules:
         """A named preset (see ``PRESETS``) with some options changed."""
         if name not in PRESETS:
             raise ScoringError(
-                "options.preset", f"unknown preset {name!r} (known: {', '.join(PRESETS)})", None
+                "options.preset",
+                "unknown preset {name!r} (known: {known})",
+                None,
+                name=name,
+                known=", ".join(PRESETS),
             )
         if not overrides:
             return PRESETS[name]
@@ -97,12 +105,19 @@ class HouseRules:
         return replace(self, **changes)
 
 
-def _check_choice(name: str, value: object, allowed: tuple[object, ...], rule: str) -> None:
+def _check_choice(name: str, value: object, allowed: tuple[object, object], rule: str) -> None:
     # bool is an int in Python: True must not pass for 1, nor 1 for True.
     ok = any(type(value) is type(choice) and value == choice for choice in allowed)
     if not ok:
-        shown = " or ".join(repr(choice) for choice in allowed)
-        raise ScoringError(f"options.{name}", f"{value!r} is not {shown}", rule)
+        first, second = allowed
+        raise ScoringError(
+            f"options.{name}",
+            "{value!r} is not {first!r} or {second!r}",
+            rule,
+            value=value,
+            first=first,
+            second=second,
+        )
 
 
 DEFAULT = HouseRules()

@@ -51,14 +51,21 @@ class Seating(Generic[K]):
 
     def __post_init__(self) -> None:
         if self.rubber < 1:
-            raise ScoringError("rubber", f"rubbers are numbered from 1, not {self.rubber}")
+            raise ScoringError(
+                "rubber", "rubbers are numbered from 1, not {rubber}", None, rubber=self.rubber
+            )
         if sorted(self.seats) != sorted(SEATS):
             raise ScoringError(
-                "seats", f"needs exactly the seats N, E, S, W, not {list(self.seats)}"
+                "seats",
+                "needs exactly the seats N, E, S, W, not {seats}",
+                None,
+                seats=list(self.seats),
             )
         seated = [self.seats[seat] for seat in SEATS]
         if len(set(seated)) != len(SEATS):
-            raise ScoringError("seats", f"needs four different players, not {seated}")
+            raise ScoringError(
+                "seats", "needs four different players, not {players}", None, players=seated
+            )
         waiting = tuple(self.sitting_out)
         if len(set(waiting)) != len(waiting) or set(waiting) & set(seated):
             raise ScoringError("sitting_out", "a player waits at most once and not while seated")
@@ -165,21 +172,33 @@ def _check(
     table = tuple(players)
     if not 4 <= len(table) <= 6:
         raise ScoringError(
-            "players", f"a table holds four to six players, not {len(table)}", _CUT_IN
+            "players",
+            "a table holds four to six players, not {count}",
+            _CUT_IN,
+            count=len(table),
         )
     if len(set(table)) != len(table):
         raise ScoringError("players", "each player can be listed only once", _CUT_IN)
     if count < 0:
-        raise ScoringError("count", f"must be zero or more, not {count}")
+        raise ScoringError("count", "must be zero or more, not {count}", None, count=count)
     if movement not in MOVEMENTS:
-        raise ScoringError("movement", f"must be one of {', '.join(MOVEMENTS)}, not {movement!r}")
+        raise ScoringError(
+            "movement",
+            "must be one of {movements}, not {movement!r}",
+            None,
+            movements=", ".join(MOVEMENTS),
+            movement=movement,
+        )
     if movement == "fixed" and len(table) > 4:
         raise ScoringError("movement", "fixed partnerships need exactly four players", _CUT_IN)
     for before, after in pairwise(history):
         if after.rubber != before.rubber + 1:
             raise ScoringError(
                 "history",
-                f"rubber {after.rubber} follows rubber {before.rubber}; must be numbered in order",
+                "rubber {after} follows rubber {before}; must be numbered in order",
+                None,
+                after=after.rubber,
+                before=before.rubber,
             )
     return table
 

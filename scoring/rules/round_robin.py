@@ -34,9 +34,13 @@ def pairing(tables: Sequence[tuple[K, K]], round_number: int, table: int) -> tup
     if not tables:
         raise ScoringError("tables", "a round robin needs at least one table", "RULES 7")
     if not 1 <= table <= len(tables):
-        raise ScoringError("table", f"{table} is not a table of this session", "RULES 7")
+        raise ScoringError(
+            "table", "{table} is not a table of this session", "RULES 7", table=table
+        )
     if round_number < 1:
-        raise ScoringError("round", f"rounds are numbered from 1, not {round_number}", "RULES 7")
+        raise ScoringError(
+            "round", "rounds are numbered from 1, not {number}", "RULES 7", number=round_number
+        )
     top = [pair[0] for pair in tables]
     bottom = [pair[1] for pair in tables]
     if len(tables) == 1:

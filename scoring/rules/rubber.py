@@ -436,7 +436,7 @@ def _unfinished(
 def _check_keys(keys: Sequence[int], valid: frozenset[int]) -> None:
     if not valid.issuperset(keys):
         bad = next(i for i, key in enumerate(keys) if key not in valid)
-        raise ScoringError(f"deals[{bad}]", f"{keys[bad]!r} is not a deal key", None)
+        raise ScoringError(f"deals[{bad}]", "{value!r} is not a deal key", None, value=keys[bad])
 
 
 def score_rubber_keys(
@@ -453,8 +453,9 @@ def score_rubber_keys(
     if used < len(keys):
         raise ScoringError(
             f"deals[{used}]",
-            f"the rubber ended at deal {used}; this deal belongs to the next rubber",
+            "the rubber ended at deal {number}; this deal belongs to the next rubber",
             "RULES 8.1",
+            number=used,
         )
     return rubber
 
@@ -469,7 +470,7 @@ def score_rubber(
     keys = []
     for i, deal in enumerate(deals):
         if not isinstance(deal, DealInput):
-            raise ScoringError(f"deals[{i}]", f"{deal!r} is not a deal", None)
+            raise ScoringError(f"deals[{i}]", "{value!r} is not a deal", None, value=deal)
         keys.append(deal.key)
     return score_rubber_keys(keys, closed=closed, options=options)
 

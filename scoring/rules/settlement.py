@@ -95,14 +95,21 @@ def _balances(hundreds: Mapping[K, int], stake: Decimal) -> list[tuple[K, int]]:
     """Each player's balance in whole cents, in the mapping's order (see ``player_money``)."""
     if not isinstance(stake, Decimal) or not stake.is_finite() or stake < 0:
         raise ScoringError(
-            "stake_per_hundred", f"must be a finite Decimal of zero or more, not {stake!r}", _RULE
+            "stake_per_hundred",
+            "must be a finite Decimal of zero or more, not {value!r}",
+            _RULE,
+            value=stake,
         )
     for player, count in hundreds.items():
         if isinstance(count, bool) or not isinstance(count, int):
-            raise ScoringError(f"hundreds[{player!r}]", f"must be a whole number, not {count!r}")
+            raise ScoringError(
+                f"hundreds[{player!r}]", "must be a whole number, not {value!r}", None, value=count
+            )
     total = sum(hundreds.values())
     if total:
-        raise ScoringError("hundreds", f"must sum to zero, but they sum to {total:+d}", _RULE)
+        raise ScoringError(
+            "hundreds", "must sum to zero, but they sum to {total:+d}", _RULE, total=total
+        )
     exact = {player: count * stake * 100 for player, count in hundreds.items()}
     cents = {p: int(x.quantize(Decimal(1), rounding=ROUND_HALF_UP)) for p, x in exact.items()}
     excess = sum(cents.values())

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from scoring.rules.contract import Contract, Doubling, Side, Strain
 from scoring.rules.errors import ScoringError
@@ -184,15 +184,15 @@ def explain_player_item(
 
 def _check_player(value: object, field: str, rule: str) -> int:
     if type(value) is not int or value not in PLAYERS:
-        raise ScoringError(field, f"{value!r} is not a player (0 or 1)", rule)
+        raise ScoringError(field, "{value!r} is not a player (0 or 1)", rule, value=value)
     return value
 
 
 def _check_tricks(value: object, field: str = "tricks") -> int:
     if type(value) is not int:
-        raise ScoringError(field, f"{value!r} is not a whole number", "RULES 1")
+        raise ScoringError(field, "{value!r} is not a whole number", "RULES 1", value=value)
     if not 0 <= value <= 13:
-        raise ScoringError(field, f"{value} is not between 0 and 13", "RULES 1")
+        raise ScoringError(field, "{tricks} is not between 0 and 13", "RULES 1", tricks=value)
     return value
 
 
@@ -201,7 +201,7 @@ def _parse_strain(value: object, rule: str) -> Strain:
         return value
     if isinstance(value, str) and value.strip().upper() in _STRAIN_NAMES:
         return _STRAIN_NAMES[value.strip().upper()]
-    raise ScoringError("strain", f"{value!r} is not a strain (C, D, H, S or NT)", rule)
+    raise ScoringError("strain", "{value!r} is not a strain (C, D, H, S or NT)", rule, value=value)
 
 
 def _parse_doubled(value: object, rule: str) -> bool:
@@ -209,16 +209,31 @@ def _parse_doubled(value: object, rule: str) -> bool:
         return value
     if type(value) is int and value in (0, 1):
         return bool(value)
-    raise ScoringError("doubled", f"{value!r} is not 0 or 1", rule)
+    raise ScoringError("doubled", "{value!r} is not 0 or 1", rule, value=value)
 
 
-def _check_fields(data: object, allowed: tuple[str, ...], what: str) -> Mapping[str, Any]:
+_Object = Literal["honours", "a deal", "a Turnover result"]
+
+
+def _check_fields(data: object, allowed: tuple[str, ...], what: _Object) -> Mapping[str, Any]:
+    names = ", ".join(allowed)
     if not isinstance(data, Mapping):
-        raise ScoringError("", f"expected an object {{{', '.join(allowed)}}}", None)
+        raise ScoringError("", "expected an object {{{fields}}}", None, fields=names)
     for key in data:
         if key not in allowed:
-            raise ScoringError(str(key), f"unknown field in {what} (expected {', '.join(allowed)})")
+            raise _unknown_field(str(key), what, names)
     return data
+
+
+def _unknown_field(key: str, what: _Object, names: str) -> ScoringError:
+    # One whole sentence per kind of object, so that each can be translated (docs/i18n.md).
+    if what == "honours":
+        return ScoringError(key, "unknown field in honours (expected {fields})", None, fields=names)
+    if what == "a Turnover result":
+        return ScoringError(
+            key, "unknown field in a Turnover result (expected {fields})", None, fields=names
+        )
+    return ScoringError(key, "unknown field in a deal (expected {fields})", None, fields=names)
 
 
 def _require(data: Mapping[str, Any], field: str, rule: str) -> Any:
@@ -270,7 +285,9 @@ class PlayerHonours:
         _check_player(self.player, "honours.player", "RULES 3.6")
         points: object = self.points
         if type(points) is not int or points not in (100, 150):
-            raise ScoringError("honours.points", f"{points!r} is not 100 or 150", "RULES 3.6")
+            raise ScoringError(
+                "honours.points", "{value!r} is not 100 or 150", "RULES 3.6", value=points
+            )
 
     def check(self, strain: Strain) -> None:
         """Refuse 100 at no trumps, where only the four aces count (RULES 3.6)."""
@@ -318,13 +335,18 @@ class TwoPlayerDeal:
     def __post_init__(self) -> None:
         _check_player(self.declarer, "declarer", _R71)
         if not isinstance(self.strain, Strain):
-            raise ScoringError("strain", f"{self.strain!r} is not a strain", _R71)
+            raise ScoringError("strain", "{value!r} is not a strain", _R71, value=self.strain)
         _check_tricks(self.tricks)
         if type(self.doubled) is not bool:
-            raise ScoringError("doubled", f"{self.doubled!r} is not true or false", _R71)
+            raise ScoringError(
+                "doubled", "{value!r} is not true or false", _R71, value=self.doubled
+            )
         if not isinstance(self.declaration, Declaration):
             raise ScoringError(
-                "declaration", f"{self.declaration!r} is not ordinary, eight or misery", _R72
+                "declaration",
+                "{value!r} is not ordinary, eight or misery",
+                _R72,
+                value=self.declaration,
             )
         if self.declaration is not Declaration.ORDINARY and self.doubled:
             raise ScoringError("doubled", "there is no doubling in Misery Bridge", _R72)
@@ -335,7 +357,9 @@ class TwoPlayerDeal:
                 raise ScoringError("honours", "a misery deal scores no honours", _R72)
         if self.honours is not None:
             if not isinstance(self.honours, PlayerHonours):
-                raise ScoringError("honours", f"{self.honours!r} is not honours", "RULES 3.6")
+                raise ScoringError(
+                    "honours", "{value!r} is not honours", "RULES 3.6", value=self.honours
+                )
             self.honours.check(self.strain)
 
     @classmethod
@@ -414,7 +438,9 @@ def _parse_declaration(value: object) -> Declaration:
         return value
     if isinstance(value, str) and value in Declaration.__members__.values():
         return Declaration(value)
-    raise ScoringError("declaration", f"{value!r} is not ordinary, eight or misery", _R72)
+    raise ScoringError(
+        "declaration", "{value!r} is not ordinary, eight or misery", _R72, value=value
+    )
 
 
 def _trick_value(strain: Strain, odd: int, multiplier: int) -> int:
@@ -472,7 +498,7 @@ def score_two_player_deal(deal: TwoPlayerDeal) -> TwoPlayerDealScore:
     - honours (RULES 3.6) above the line to the player who holds them, whatever the tricks.
     """
     if not isinstance(deal, TwoPlayerDeal):
-        raise ScoringError("deal", f"{deal!r} is not a two-player deal", None)
+        raise ScoringError("deal", "{value!r} is not a two-player deal", None, value=deal)
     declarer, strain, tricks = deal.declarer, deal.strain, deal.tricks
     opponent = 1 - declarer
     items: list[PlayerItem] = []
@@ -609,9 +635,9 @@ def _entry(score: TwoPlayerDealScore) -> RubberEntry:
 
 def _play(deals: Sequence[TwoPlayerDeal], *, closed: bool, options: HouseRules) -> TwoPlayerRubber:
     if type(closed) is not bool:
-        raise ScoringError("closed", f"{closed!r} is not true or false", "RULES 8.4")
+        raise ScoringError("closed", "{value!r} is not true or false", "RULES 8.4", value=closed)
     if not isinstance(options, HouseRules):
-        raise ScoringError("options", f"{options!r} is not house rules", None)
+        raise ScoringError("options", "{value!r} is not house rules", None, value=options)
     scores = [score_two_player_deal(deal) for deal in deals]
     # Nothing here depends on vulnerability: the entry is the same in all four states.
     table = [entry for score in scores for entry in (_entry(score),) * 4]
@@ -627,8 +653,9 @@ def _play(deals: Sequence[TwoPlayerDeal], *, closed: bool, options: HouseRules) 
     if used < len(scores):
         raise ScoringError(
             f"deals[{used}]",
-            f"the rubber ended at deal {used}; this deal belongs to the next rubber",
+            "the rubber ended at deal {number}; this deal belongs to the next rubber",
             "RULES 8.1",
+            number=used,
         )
     played = tuple(
         replace(
@@ -663,7 +690,9 @@ def _play(deals: Sequence[TwoPlayerDeal], *, closed: bool, options: HouseRules) 
 def _check_deals(deals: Sequence[TwoPlayerDeal]) -> None:
     for i, deal in enumerate(deals):
         if not isinstance(deal, TwoPlayerDeal):
-            raise ScoringError(f"deals[{i}]", f"{deal!r} is not a two-player deal", None)
+            raise ScoringError(
+                f"deals[{i}]", "{value!r} is not a two-player deal", None, value=deal
+            )
 
 
 def score_bridge_for_two(
@@ -683,8 +712,9 @@ def score_bridge_for_two(
         if deal.declaration is not Declaration.ORDINARY:
             raise ScoringError(
                 f"deals[{i}].declaration",
-                f"{deal.declaration.value!r} is a Misery Bridge declaration (RULES 7.2)",
+                "{value!r} is a Misery Bridge declaration (RULES 7.2)",
                 _R71,
+                value=deal.declaration.value,
             )
     return _play(deals, closed=closed, options=options)
 
@@ -739,7 +769,7 @@ def score_turnover(tricks_0: int, tricks_1: int) -> TurnoverResult:
     """
     for i, value in enumerate((tricks_0, tricks_1)):
         if type(value) is not int:
-            raise ScoringError(f"tricks[{i}]", f"{value!r} is not a whole number", _R73)
+            raise ScoringError(f"tricks[{i}]", "{value!r} is not a whole number", _R73, value=value)
     if tricks_0 == tricks_1 == 13:
         return TurnoverResult((13, 13), None)
     for winner, (mine, theirs) in enumerate(((tricks_0, tricks_1), (tricks_1, tricks_0))):
@@ -747,9 +777,10 @@ def score_turnover(tricks_0: int, tricks_1: int) -> TurnoverResult:
             return TurnoverResult((tricks_0, tricks_1), winner)
     raise ScoringError(
         "tricks",
-        f"{tricks_0}–{tricks_1} is not a Turnover result: 14 against 0–12 (play stops at 14), "
-        "or 13–13",
+        "{first}–{second} is not a Turnover result: 14 against 0–12 (play stops at 14), or 13–13",
         _R73,
+        first=tricks_0,
+        second=tricks_1,
     )
 
 
@@ -758,7 +789,7 @@ def turnover_from_json(data: Mapping[str, Any]) -> TurnoverResult:
     checked = _check_fields(data, ("tricks",), "a Turnover result")
     tricks = _require(checked, "tricks", _R73)
     if not isinstance(tricks, list) or len(tricks) != 2:
-        raise ScoringError("tricks", f"{tricks!r} is not a pair [t0, t1]", _R73)
+        raise ScoringError("tricks", "{value!r} is not a pair [t0, t1]", _R73, value=tricks)
     return score_turnover(tricks[0], tricks[1])
 
 
@@ -779,7 +810,9 @@ class DrawDiscardDeal:
 
     def __post_init__(self) -> None:
         if not isinstance(self.contract, Contract):
-            raise ScoringError("contract", f"{self.contract!r} is not a contract", "RULES 1")
+            raise ScoringError(
+                "contract", "{value!r} is not a contract", "RULES 1", value=self.contract
+            )
         if self.contract.is_pass:
             if self.declarer is not None:
                 raise ScoringError("declarer", "a passed deal has no declarer", _R74)
@@ -853,7 +886,7 @@ def score_draw_discard_deal(deal: DrawDiscardDeal) -> DrawDiscardDealScore:
     ×4 redoubled; a failed contract, or a pass, scores nothing.
     """
     if not isinstance(deal, DrawDiscardDeal):
-        raise ScoringError("deal", f"{deal!r} is not a Draw and Discard deal", None)
+        raise ScoringError("deal", "{value!r} is not a Draw and Discard deal", None, value=deal)
     contract = deal.contract
     if contract.strain is None or deal.declarer is None or deal.tricks is None:
         return DrawDiscardDealScore(deal, ())
@@ -915,7 +948,7 @@ def score_draw_discard(
     if target is None:
         target = options.draw_and_discard_target
     if type(target) is not int or target <= 0:
-        raise ScoringError("target", f"{target!r} is not a positive whole number", _R74)
+        raise ScoringError("target", "{value!r} is not a positive whole number", _R74, value=target)
     scores = [0, 0]
     winner: int | None = None
     played: list[DrawDiscardDealScore] = []
@@ -923,12 +956,14 @@ def score_draw_discard(
         if winner is not None:
             raise ScoringError(
                 f"deals[{number - 1}]",
-                f"player {winner} reached the target of {target} at deal {number - 1}; "
-                "the game is over",
+                "player {player} reached the target of {target} at deal {number}; the game is over",
                 _R74,
+                player=winner,
+                target=target,
+                number=number - 1,
             )
         if not isinstance(deal, DrawDiscardDeal):
-            raise ScoringError(f"deals[{number - 1}]", f"{deal!r} is not a deal", None)
+            raise ScoringError(f"deals[{number - 1}]", "{value!r} is not a deal", None, value=deal)
         score = score_draw_discard_deal(deal)
         items = tuple(replace(item, deal=number) for item in score.items)
         played.append(replace(score, items=items, number=number))

@@ -19,7 +19,8 @@ from tests.i18n.conftest import PO, ROOT
 #: What `makemessages` reads: the code and the templates (not the tests, docs or the venv).
 SOURCES = ("manage.py", "config", "clubs", "games", "scoring", "templates", "seeds")
 PERCENT = re.compile(r"%\([a-z_]+\)[sdr]|%[sd]")
-BRACES = re.compile(r"{[a-z_]*}")
+#: A str.format field, with its conversion and format spec: {count}, {value!r}, {total:+d}.
+BRACES = re.compile(r"{[a-z_]*(?:![rsa])?(?::[^{}]*)?}")
 
 
 def catalogue() -> polib.POFile:

@@ -20,3 +20,90 @@ def test_a_deal_for_a_closed_session_is_refused_in_italian(api, director, runnin
     )
     assert response.status_code == 409
     assert response.json()["detail"] == "La serata è chiusa: i suoi risultati sono definitivi."
+
+
+def test_a_deal_already_recorded_is_summed_up_in_italian(api, director, running_session):
+    rubber = running_session.rubbers.get()
+    rubber.record_deal(
+        number=1,
+        contract="2S",
+        declarer="W",
+        tricks=8,
+        honours_side="EW",
+        honours_points=100,
+        entered_by=director,
+    )
+    api.force_authenticate(director)
+    response = api.post(
+        f"/api/v1/rubbers/{rubber.pk}/deals/",
+        {"number": 1, "contract": "3NT", "declarer": "S", "tricks": 9},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="it",
+    )
+    assert response.status_code == 409
+    assert response.json()["detail"] == (
+        "La smazzata 1 di questa gomma è già registrata come 2S giocato da O, 8 prese, "
+        "onori 100 a EW; correggila invece (PATCH con la sua versione)."
+    )
+
+
+def test_a_two_player_deal_already_recorded_is_summed_up_in_italian(api, director, club):
+    from tests.factories import add_player, make_session
+
+    players = [add_player(club, "Anna"), add_player(club, "Bruno")]
+    match = make_session(club, [players], kind="misery").rubbers.get()
+    match.record_deal(
+        number=1, data={"declarer": 1, "declaration": "misery", "tricks": 1}, entered_by=director
+    )
+    api.force_authenticate(director)
+    response = api.post(
+        f"/api/v1/rubbers/{match.pk}/deals/",
+        {"number": 1, "declarer": 0, "declaration": "ordinary", "strain": "S", "tricks": 9},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="it",
+    )
+    assert response.status_code == 409
+    assert (
+        "già registrata come miseria: NT giocato dal giocatore 1, 1 presa;"
+        in (response.json()["detail"])
+    )
+
+
+@pytest.mark.parametrize(
+    ("fields", "english", "italian"),
+    [
+        (
+            {"contract": "4S", "declarer": "N", "tricks": 10},
+            "4S by N, 10 tricks",
+            "4S giocato da N, 10 prese",
+        ),
+        ({"contract": "pass"}, "passed out", "passata"),
+        (
+            {"data": {"declarer": 0, "strain": "H", "tricks": 9, "doubled": 1}},
+            "H by player 0, 9 tricks, doubled",
+            "H giocato dal giocatore 0, 9 prese, contrato",
+        ),
+        (
+            {"data": {"declarer": 1, "declaration": "eight", "strain": "S", "tricks": 7}},
+            "eight S by player 1, 7 tricks",
+            "otto prese: S giocato dal giocatore 1, 7 prese",
+        ),
+        ({"data": {"tricks": [14, 10]}}, "tricks 14–10", "prese 14–10"),
+        (
+            {"data": {"contract": "3NT", "declarer": 1, "tricks": 1}},
+            "3NT by player 1, 1 trick",
+            "3NT giocato dal giocatore 1, 1 presa",
+        ),
+        ({"data": {"contract": "pass"}}, "passed", "passata"),
+    ],
+)
+def test_a_deal_summary_speaks_the_active_language(fields, english, italian):
+    from django.utils import translation
+
+    from games.models import Deal
+
+    deal = Deal(number=1, **fields)
+    with translation.override("en"):
+        assert deal.summary() == english
+    with translation.override("it"):
+        assert deal.summary() == italian

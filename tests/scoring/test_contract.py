@@ -1,5 +1,7 @@
 """Contracts, sides and honours claims (RULES 1, RULES 3.6)."""
 
+import pickle
+
 import pytest
 
 from scoring.rules import PASS, Contract, Doubling, Honours, ScoringError, Side, Strain
@@ -102,3 +104,15 @@ def test_error_string_is_one_line_with_field_and_rule():
     assert str(error) == "deals[3].tricks: 14 is not between 0 and 13 (RULES 1)"
     assert isinstance(error, ValueError)
     assert str(ScoringError("tricks", "bad").within("deals[2]")) == "deals[2].tricks: bad"
+
+
+def test_error_keeps_its_template_and_params_for_translation():
+    error = ScoringError("tricks", "{tricks} is not between 0 and 13", "RULES 1", tricks=14)
+    assert error.message == "14 is not between 0 and 13"
+    moved = pickle.loads(pickle.dumps(error.within("deals[3]")))
+    assert str(moved) == "deals[3].tricks: 14 is not between 0 and 13 (RULES 1)"
+    assert (moved.template, moved.params) == ("{tricks} is not between 0 and 13", {"tricks": 14})
+    # Without params a template is the message as it is: its braces need no escaping.
+    assert ScoringError("", "expected an object {side, points}").message == (
+        "expected an object {side, points}"
+    )
