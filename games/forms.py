@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from scoring.error_messages import error_sentence
-from scoring.rules import ScoringError
+from scoring.rules import Contract, ScoringError
 
 from .models import SEATS, DealFields
 
@@ -247,13 +247,15 @@ class TwoPlayerDealForm(forms.Form):
         """The deal as the engine's JSON (the API's fields)."""
         if self.kind == "turnover":
             return {"tricks": [data.get("tricks_0"), data.get("tricks_1")]}
+        if self.kind == "draw_discard" and data.get("level") == "pass":
+            return {"contract": "pass"}
+        result: dict[str, Any] = {}
+        if data.get("declarer") not in (None, ""):
+            result["declarer"] = int(data["declarer"])
         tricks = data.get("tricks")
-        result: dict[str, Any] = {"declarer": int(data["declarer"])}
         if tricks not in (None, ""):
             result["tricks"] = int(tricks)
         if self.kind == "draw_discard":
-            if data.get("level") == "pass":
-                return {"contract": "pass"}
             strain = data.get("strain") or ""
             result["contract"] = f"{data.get('level')}{strain}{data.get('doubled') or ''}"
             return result
@@ -285,6 +287,64 @@ class TwoPlayerDealForm(forms.Form):
     def record_kwargs(self) -> dict[str, Any]:
         fields: DealFields = self.cleaned_data["fields"]
         return {"number": self.cleaned_data["number"], "data": fields.data}
+
+
+def two_player_initial(kind: str, data: dict[str, Any]) -> dict[str, str]:
+    """A stored two-player deal (its engine JSON) as `TwoPlayerDealForm`'s fields: the inverse
+    of `game_data`, so that a correction form starts from the deal as recorded."""
+    if kind == "turnover":
+        first, second = data["tricks"]
+        return {"tricks_0": str(first), "tricks_1": str(second)}
+    initial = {name: str(data[name]) for name in ("declarer", "tricks") if name in data}
+    if kind == "draw_discard":
+        contract = Contract.parse(data["contract"])
+        if contract.is_pass or contract.strain is None:
+            return {"level": "pass"}
+        return {
+            **initial,
+            "level": str(contract.level),
+            "strain": contract.strain.value,
+            "doubled": contract.doubling.suffix,
+        }
+    initial["strain"] = data.get("strain", "NT")
+    if kind == "misery":
+        initial["declaration"] = data.get("declaration", "ordinary")
+    elif data.get("doubled"):
+        initial["doubled"] = "X"
+    honours = data.get("honours")
+    if honours:
+        initial["honours"] = f"{honours['player']}:{honours['points']}"
+    return initial
+
+
+class TwoPlayerCorrectionForm(TwoPlayerDealForm):
+    """A recorded two-player deal to correct: the entry form's fields, filled from the deal,
+    with the deal's `version` (a stale one is refused by `Deal.correct`) instead of a number."""
+
+    number = None  # type: ignore[assignment]
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, kind: str, players: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, kind=kind, players=players, **kwargs)
+        if kind == "draw_discard":
+            # A passed deal has no declarer (RULES 7.4); for a contract the engine asks for one.
+            self.fields["declarer"].required = False
+
+    @classmethod
+    def for_deal(
+        cls, deal: Any, *, kind: str, players: list[str], **kwargs: Any
+    ) -> TwoPlayerCorrectionForm:
+        initial = {"version": deal.version, **two_player_initial(kind, deal.data)}
+        return cls(kind=kind, players=players, initial=initial, prefix=f"deal{deal.pk}", **kwargs)
+
+    def changes(self) -> dict[str, Any]:
+        """The whole deal as `Deal.correct` takes it. `Deal.correct` merges what it is sent into
+        the stored deal (the API's PATCH), so honours no longer held are sent as null."""
+        fields: DealFields = self.cleaned_data["fields"]
+        data = dict(fields.data or {})
+        if self.kind in ("bridge_for_two", "misery"):
+            data.setdefault("honours", None)
+        return {"data": data}
 
 
 def _with_fields(

@@ -22,8 +22,13 @@ from scoring.error_messages import error_line
 from scoring.rules import ScoringError, Side
 
 from . import history, sheets
-from .forms import DealCorrectionForm, DealEntryForm, TwoPlayerDealForm
-from .models import SEAT_SIDE, SEATS, Conflict, Rubber
+from .forms import (
+    DealCorrectionForm,
+    DealEntryForm,
+    TwoPlayerCorrectionForm,
+    TwoPlayerDealForm,
+)
+from .models import SEAT_SIDE, SEATS, Conflict, Deal, Rubber
 from .permissions import Viewer, get_deal_for_user, get_rubber_for_user
 
 
@@ -164,7 +169,7 @@ def _context(
     viewer: Viewer,
     *,
     entry_form: Any = None,
-    corrections: dict[int, DealCorrectionForm] | None = None,
+    corrections: dict[int, Any] | None = None,
     error: str | None = None,
 ) -> dict[str, Any]:
     deals = rubber.ordered_deals()
@@ -190,8 +195,6 @@ def _context(
             and not rubber.session.is_closed
         )
         can_correct = viewer.can_correct(deal) and not rubber.session.is_closed
-        # Two-player deals are corrected through the API (PATCH with the game's fields).
-        correctable = can_correct and not rubber.is_two_player
         rows.append(
             {
                 "deal": deal,
@@ -201,7 +204,7 @@ def _context(
                 "can_correct": can_correct,
                 "can_confirm": can_confirm,
                 "form": corrections.get(deal.pk)
-                or (DealCorrectionForm.for_deal(deal) if correctable else None),
+                or (_correction_form(rubber, deal) if can_correct else None),
             }
         )
     if entry_form is None and open_for_entry and viewer.can_enter:
@@ -248,6 +251,14 @@ def _entry_form(rubber: Rubber, data: Any = None, **kwargs: Any) -> Any:
     return DealEntryForm(data, **kwargs)
 
 
+def _correction_form(rubber: Rubber, deal: Deal, data: Any = None) -> Any:
+    """The correction form of the rubber's game, filled from the deal as recorded."""
+    if rubber.is_two_player:
+        names = [player.name for player in rubber.players]
+        return TwoPlayerCorrectionForm.for_deal(deal, kind=rubber.kind, players=names, data=data)
+    return DealCorrectionForm.for_deal(deal, data=data)
+
+
 def _render(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
     template = "games/_live.html" if request.htmx else "games/rubber.html"
     return render(request, template, context, status=status)
@@ -288,7 +299,7 @@ def correct_deal(request: HttpRequest, pk: int) -> HttpResponse:
     deal, viewer = get_deal_for_user(request.user, pk)
     if not viewer.can_correct(deal):
         raise PermissionDenied(_("Only a director or the player who entered it corrects a deal."))
-    form = DealCorrectionForm(request.POST, prefix=f"deal{deal.pk}")
+    form = _correction_form(deal.rubber, deal, request.POST)
     error = None
     if form.is_valid():
         try:

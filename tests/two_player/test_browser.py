@@ -1,12 +1,15 @@
-"""A phone at a table of two: tap a few deals of each game and watch the sheet change."""
+"""A phone at a table of two: tap a few deals of each game, watch the sheet change, correct one."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
 from tests.conftest import sign_in
+from tests.two_player.conftest import engine, play
+from tests.two_player.test_api import MISERY
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -86,3 +89,33 @@ def test_draw_and_discard_on_a_phone(live_server, browser, two_player_session):
     tap(page, "doubled", 2)  # XX
     tap(page, "tricks", 13)
     record(page, "#result", "North reached the target")
+
+
+def test_correct_a_misery_deal_on_a_phone(live_server, browser, api, two_player_session):
+    match = first_match(two_player_session, "misery")
+    play(api, match, MISERY[:2], as_user=match.north.user)
+    deal = match.deals.get(number=1)  # eight tricks at NT, 9 taken by North
+    page = open_match(live_server, browser, match)
+    assert page.locator("#total-ns").inner_text() == "200"
+
+    correction = page.locator("details.correction").first
+    correction.locator("summary").click()
+    prefix = f"id_deal{deal.pk}"
+    assert correction.locator(f"#{prefix}-strain_4").is_checked()  # NT, as recorded
+    correction.locator(f"label[for='{prefix}-declaration_2']").click()  # misery
+    correction.locator(f"label[for='{prefix}-tricks_0']").click()  # North took none
+    correction.get_by_role("button", name="Save correction").click()
+
+    corrected = [{"declarer": 0, "declaration": "misery", "tricks": 0}, MISERY[1]]
+    totals = engine("misery", {"deals": corrected, "preset": "acbl"})["players"]
+    page.locator("#total-ns", has_text=re.compile(rf"^{totals[0]['total']}$")).wait_for()
+    assert page.locator("#total-ew").inner_text() == str(totals[1]["total"])
+    assert "History (2)" in page.locator("#deals").inner_text()
+    deal.refresh_from_db()
+    assert deal.data == {
+        "declarer": 0,
+        "strain": "NT",
+        "tricks": 0,
+        "doubled": 0,
+        "declaration": "misery",
+    }
