@@ -10,7 +10,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
-from django.db import models
+from django.db import connection, models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
@@ -28,6 +28,15 @@ class ClubQuerySet(models.QuerySet["Club"]):
         if not user.is_authenticated:
             return self.filter(public=True)
         return self.filter(Q(public=True) | Q(memberships__user=user)).distinct()
+
+    def visibility(self, slug: str) -> tuple[int, bool] | None:
+        """(id, public) of the club with this slug, or None: the first read of an answer served
+        from the cache, in SQL because compiling the ORM query cost more than running it
+        (docs/benchmarks.md, HTTP)."""
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT id, public FROM clubs_club WHERE slug = %s", [slug])
+            row = cursor.fetchone()
+        return None if row is None else (row[0], row[1])
 
 
 class Club(models.Model):
@@ -73,8 +82,10 @@ class Club(models.Model):
     def role_of(self, user: AbstractBaseUser | AnonymousUser) -> str | None:
         if not user.is_authenticated:
             return None
-        membership = self.memberships.filter(user=user).only("role").first()
-        return membership.role if membership else None
+        # The role alone: a Membership instance with only("role") cost a second query, for the
+        # deferred club_id the related manager reads to attach the club (docs/benchmarks.md).
+        role: str | None = self.memberships.filter(user=user).values_list("role", flat=True).first()
+        return role
 
     def is_director(self, user: AbstractBaseUser | AnonymousUser) -> bool:
         return self.role_of(user) == Membership.Role.DIRECTOR

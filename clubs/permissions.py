@@ -75,6 +75,29 @@ def get_club_for_user(request: HttpRequest, slug: str, *, director: bool = False
     return club
 
 
+def get_club_id_for_user(request: HttpRequest, slug: str) -> int:
+    """The id of the club with this slug if the request's user may read it, else Http404: the
+    check of `get_club_for_user` for reads answered from the cache (no Club instance)."""
+    found = Club.objects.visibility(slug)
+    if found is None:
+        raise Http404("No such club.")
+    club_id, public = found
+    check_club_id_readable(request.user, club_id, public=public)
+    return club_id
+
+
+def check_club_id_readable(user: User, club_id: int, *, public: bool) -> None:
+    """`check_club_access` for reading, from the club's id and `public` flag: Http404 when a
+    members-only club is not the user's (one query then, none for a public club)."""
+    if public:
+        return
+    if (
+        not user.is_authenticated
+        or not Membership.objects.filter(club_id=club_id, user=user).exists()
+    ):
+        raise Http404("No such club.")
+
+
 def get_session_for_user(request: HttpRequest, pk: int, *, director: bool = False) -> Session:
     """The session with this id, checked against its club like `get_club_for_user`."""
     session = Session.objects.select_related("club").filter(pk=pk).first()

@@ -131,6 +131,9 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
+# Workers keep their database connection between tasks, as web processes do between requests
+# (config/celery.py closes a failed or aged one around each task, like Django per request).
+CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=1000)
 CELERY_RESULT_EXPIRES = 3600
 CELERY_TIMEZONE = TIME_ZONE
 # Entry must never wait on a dead broker: fail fast when publishing (STACK.md).
@@ -146,8 +149,9 @@ CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "scoring.tasks.record_heartbeat", "schedule": 60},
     # Catch-up for refreshes a dead broker or a killed worker lost (docs/standings.md).
     "refresh-stale-standings": {"task": "scoring.tasks.refresh_stale_standings", "schedule": 60},
+    # Fanned out over the workers, a chunk of sessions per task (docs/standings.md).
     "nightly-standings-rebuild": {
-        "task": "scoring.tasks.rebuild_all_standings",
+        "task": "scoring.tasks.fan_out_standings_rebuild",
         "schedule": 60 * 60 * 24,
     },
 }

@@ -7,8 +7,12 @@ Views parse input, check who may act, call the model methods and render. Domain 
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
+from django.core.cache import cache
+from django.http import HttpResponseBase
+from django.utils import translation
 from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import permissions, status
 from rest_framework.exceptions import PermissionDenied
@@ -16,9 +20,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from scoring.cache import cache_seconds, json_answer, json_bytes, wants_plain_json
+
 from . import history
 from .models import SEAT_SIDE, Deal, Rubber
-from .permissions import get_deal_for_user, get_rubber_for_user
+from .permissions import get_deal_for_user, get_rubber_for_entry, get_rubber_state_for_user
 from .serializers import (
     DealCorrectionSerializer,
     DealInSerializer,
@@ -47,9 +53,9 @@ E409 = OpenApiResponse(
 TAGS = ["rubbers and deals"]
 
 
-def _written(deal: Deal, rubber_id: int, code: int) -> Response:
-    """The deal, the rubber as now stored, and the next rubber if this one is over."""
-    rubber = Rubber.objects.with_deals().get(pk=rubber_id)
+def _written(deal: Deal, rubber: Rubber, code: int) -> Response:
+    """The deal, the rubber as now stored (with its deals), and the next rubber if it is over."""
+    rubber.fetch_players()
     next_rubber = None
     if rubber.status == Rubber.Status.COMPLETE:
         found = rubber.next_rubber()
@@ -61,6 +67,29 @@ def _written(deal: Deal, rubber_id: int, code: int) -> Response:
     return Response(data, status=code)
 
 
+def _rubber_answer(request: Request, pk: int, state: tuple[Any, ...]) -> HttpResponseBase:
+    """GET's answer for a rubber: the JSON bytes cached under its `answer_state` and the
+    language, else its deals and players read and rendered. Nothing needs invalidating: a
+    change of a deal or of the rubber makes another key. A player renamed in the admin shows
+    within the cache's seconds, as on the leaderboard (scoring/cache.py)."""
+    seconds = cache_seconds("RUBBER_CACHE_SECONDS")
+    if not seconds or not wants_plain_json(request):
+        return Response(RubberSerializer(_with_deals(pk)).data)
+    made_of = repr((state, translation.get_language())).encode()
+    key = f"games:rubber:{pk}:{hashlib.blake2b(made_of, digest_size=16).hexdigest()}"
+    body = cache.get(key)
+    if body is None:
+        body = json_bytes(RubberSerializer(_with_deals(pk)).data)
+        cache.set(key, body, seconds)
+    return json_answer(body)
+
+
+def _with_deals(pk: int) -> Rubber:
+    rubber = Rubber.objects.with_deals().get(pk=pk)
+    rubber.fetch_players()
+    return rubber
+
+
 class RubberDetail(APIView):
     permission_classes = [permissions.AllowAny]
 
@@ -69,9 +98,8 @@ class RubberDetail(APIView):
         summary="A rubber and its scoresheet",
         responses={200: RubberSerializer, 404: E404},
     )
-    def get(self, request: Request, pk: int) -> Response:
-        rubber, _ = get_rubber_for_user(request.user, pk)
-        return Response(RubberSerializer(rubber).data)
+    def get(self, request: Request, pk: int) -> HttpResponseBase:
+        return _rubber_answer(request, pk, get_rubber_state_for_user(request.user, pk))
 
 
 class RubberDeals(APIView):
@@ -98,8 +126,8 @@ class RubberDeals(APIView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        rubber, viewer = get_rubber_for_user(request.user, pk, with_deals=False)
-        if not viewer.can_enter:
+        rubber, can_enter = get_rubber_for_entry(request.user, pk)
+        if not can_enter:
             raise PermissionDenied("Only the players seated in this rubber or a director enter.")
         if rubber.is_two_player:
             number = DealNumberIn(data=request.data)
@@ -115,7 +143,9 @@ class RubberDeals(APIView):
             deal, created = rubber.record_deal(
                 **serializer.to_record_kwargs(), entered_by=request.user
             )
-        return _written(deal, rubber.pk, status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        # Answered from the rubber as record_deal wrote it (no second read; docs/benchmarks.md).
+        code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        return _written(deal, deal.rubber, code)
 
 
 class DealDetail(APIView):
@@ -155,7 +185,9 @@ class DealDetail(APIView):
         deal = deal.correct(
             version=serializer.validated_data["version"], changed_by=request.user, **changes
         )
-        return _written(deal, deal.rubber_id, status.HTTP_200_OK)
+        return _written(
+            deal, Rubber.objects.with_deals().get(pk=deal.rubber_id), status.HTTP_200_OK
+        )
 
 
 class DealHistory(APIView):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
@@ -37,6 +37,9 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
 
 SEATS = ("N", "E", "S", "W")
+SEAT_FIELDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+#: The largest id a row can have (a 64-bit key).
+MAX_ID = 2**63 - 1
 SEAT_SIDE = {"N": Side.NS, "S": Side.NS, "E": Side.EW, "W": Side.EW}
 
 
@@ -46,12 +49,58 @@ class Conflict(Exception):
 
 class RubberQuerySet(models.QuerySet["Rubber"]):
     def with_deals(self) -> RubberQuerySet:
+        """With the table, session, club and deals; the players are read by `fetch_players`
+        (joining all four made PostgreSQL spend ~15 ms planning each 10-table join, and a
+        prefetch per seat costs four queries; docs/benchmarks.md, HTTP)."""
         deals = Deal.objects.select_related("entered_by", "confirmed_by").order_by("number")
-        # The players by their own (primary key) queries: joining all four made PostgreSQL
-        # spend ~15 ms planning each 10-table join (docs/benchmarks.md, HTTP).
         return self.select_related("table", "session__club").prefetch_related(
-            models.Prefetch("deals", queryset=deals), "north", "east", "south", "west"
+            models.Prefetch("deals", queryset=deals)
         )
+
+    def for_entry(self, pk: int, user_id: int) -> Rubber | None:
+        """The rubber, with `club_public`, the user's `viewer_role` in its club and their
+        `viewer_player_id` there (None when not a member): what entry checks, in one query, in
+        SQL because compiling the three ORM queries cost more than running them
+        (docs/benchmarks.md, HTTP)."""
+        if pk > MAX_ID:  # the ORM answers no row for an id out of range; SQLite would raise
+            return None
+        # Subqueries rather than joins: PostgreSQL planned the five-table join in ~0.5 ms on the
+        # benchmark's machine, this in ~0.2.
+        found = Rubber.objects.raw(
+            "SELECT r.*,"
+            " (SELECT c.public FROM clubs_club c WHERE c.id = s.club_id) AS club_public,"
+            " (SELECT m.role FROM clubs_membership m"
+            "  WHERE m.club_id = s.club_id AND m.user_id = %s) AS viewer_role,"
+            " (SELECT p.id FROM clubs_player p"
+            "  WHERE p.club_id = s.club_id AND p.user_id = %s) AS viewer_player_id"
+            " FROM games_rubber r JOIN clubs_session s ON s.id = r.session_id WHERE r.id = %s",
+            [user_id, user_id, pk],
+        )
+        return next(iter(found), None)
+
+    def answer_state(self, pk: int) -> tuple[Any, ...] | None:
+        """The rubber's club (id, public) and what its API answer is made of apart from names:
+        status, end, number, table, session, seats, sitting out, and a count that every change
+        of its deals raises (twice the sum of their versions, which a new deal and a correction
+        raise, plus the confirmed ones: a confirmation adds 1, a correction that clears one still
+        adds 1 in all). None if there is no such rubber. In SQL: this is all a cached answer
+        reads, and compiling it with the ORM cost more than running it (docs/benchmarks.md)."""
+        if pk > MAX_ID:  # as in for_entry
+            return None
+        with connection.cursor() as cursor:
+            # The club by a subquery, not a join of three tables: quicker to plan (as for_entry).
+            cursor.execute(
+                "SELECT c.id, c.public, r.status, r.ended_at, r.number, r.table_id,"
+                " r.session_id, r.north_id, r.east_id, r.south_id, r.west_id, r.sitting_out,"
+                " (SELECT 2 * SUM(d.version) + COUNT(d.confirmed_by_id) FROM games_deal d"
+                "  WHERE d.rubber_id = r.id)"
+                " FROM games_rubber r JOIN clubs_club c"
+                " ON c.id = (SELECT s.club_id FROM clubs_session s WHERE s.id = r.session_id)"
+                " WHERE r.id = %s",
+                [pk],
+            )
+            row = cursor.fetchone()
+        return None if row is None else tuple(row)
 
     def in_play(self) -> RubberQuerySet:
         return self.filter(status=Rubber.Status.IN_PLAY)
@@ -161,6 +210,20 @@ class Rubber(models.Model):
     def ordered_deals(self) -> list[Deal]:
         return sorted(self.deals.all(), key=lambda d: d.number)
 
+    def fetch_players(self) -> None:
+        """Read the seated players in one query (`with_deals` does not join them)."""
+        found = Player.objects.in_bulk(list(self.seat_ids.values()))
+        for seat, player_id in self.seat_ids.items():
+            setattr(self, SEAT_FIELDS[seat], found[player_id])
+
+    def _keep_deals(self, deals: list[Deal]) -> None:
+        """Hold `deals` as this instance's prefetched deals, exactly as `prefetch_related`
+        stores them, so the rubber as just written is read back without a query."""
+        kept = self.deals.all()
+        kept._result_cache = deals
+        kept._prefetch_done = True
+        self._prefetched_objects_cache = {"deals": kept}
+
     def scoresheet(self, deals: Sequence[Deal] | None = None) -> Sheet:
         """The scoresheet of this match's game, derived from the ordered deals (RULES 8.2)."""
         deals = self.ordered_deals() if deals is None else deals
@@ -204,6 +267,8 @@ class Rubber(models.Model):
         `Conflict` (RULES 8.1). Impossible results raise `ScoringError` naming the rule.
         When the deal completes the rubber the next rubber starts, seated by the rotation.
         A two-player match takes its deal as `data`, the game's fields (RULES 7.x).
+        The deal's `rubber` is then the rubber as written, with its table, session and deals
+        (read under the lock), so an answer built from it costs no further read of them.
         """
         fields = DealFields.build(
             kind=self.kind,
@@ -224,13 +289,15 @@ class Rubber(models.Model):
             # reference it (deals, the next rubber) never wait on it (docs/standings.md).
             rubber = (
                 Rubber.objects.select_for_update(of=("self",), no_key=True)
-                .select_related("session")
+                .select_related("session", "table")
                 .get(pk=self.pk)
             )
-            deals = list(rubber.deals.order_by("number"))
+            # With who entered them: the answer shows the rubber as written (games/api.py).
+            deals = list(rubber.deals.select_related("entered_by").order_by("number"))
             existing = next((d for d in deals if d.number == number), None)
             if existing is not None:
                 if existing.fields() == fields:
+                    rubber._keep_deals(deals)
                     return existing, False
                 raise Conflict(
                     gettext(
@@ -254,7 +321,10 @@ class Rubber(models.Model):
             deal.save()
             rubber._apply_completion(sheet)
         _queue_refresh(rubber.session_id)
-        self.refresh_from_db()
+        rubber._keep_deals([*deals, deal])
+        # This instance as written too (no query): its status, and its deals.
+        self.status, self.ended_at = rubber.status, rubber.ended_at
+        self._keep_deals(rubber.ordered_deals())
         return deal, True
 
     def close_unfinished(self) -> None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from django.http import Http404
 
 from clubs.models import Membership, Player
-from clubs.permissions import role_in_club
+from clubs.permissions import check_club_id_readable, role_in_club
 
 from .models import Deal, Rubber
 
@@ -39,12 +39,17 @@ class Viewer:
 
     @property
     def can_enter(self) -> bool:
-        return self.is_director or self.seat is not None
+        return may_enter(self.role, self.seat)
 
     def can_correct(self, deal: Deal) -> bool:
         if not self.user.is_authenticated:
             return False
         return self.is_director or deal.entered_by_id == self.user.pk
+
+
+def may_enter(role: str | None, seat: str | None) -> bool:
+    """Entry: a director of the club, or a player seated in the rubber."""
+    return role == Membership.Role.DIRECTOR or seat is not None
 
 
 def viewer_of(user: AbstractBaseUser | AnonymousUser, rubber: Rubber) -> Viewer:
@@ -57,26 +62,42 @@ def viewer_of(user: AbstractBaseUser | AnonymousUser, rubber: Rubber) -> Viewer:
     return Viewer(user=user, role=role, player=player, seat=seat)
 
 
-def get_rubber_for_user(
-    user: AbstractBaseUser | AnonymousUser, pk: int, *, with_deals: bool = True
-) -> tuple[Rubber, Viewer]:
-    """The rubber if the user may read its club, else Http404.
-
-    `with_deals` prefetches its deals and players for reading; a write leaves it off, because
-    the write method reads the deals again under its lock (docs/benchmarks.md).
-    """
-    rubbers = (
-        Rubber.objects.with_deals()
-        if with_deals
-        else Rubber.objects.select_related("session__club")
-    )
-    rubber = rubbers.filter(pk=pk).first()
+def get_rubber_for_user(user: AbstractBaseUser | AnonymousUser, pk: int) -> tuple[Rubber, Viewer]:
+    """The rubber, with its deals and players, if the user may read its club, else Http404."""
+    rubber = Rubber.objects.with_deals().filter(pk=pk).first()
     if rubber is None:
         raise Http404("No such rubber.")
     viewer = viewer_of(user, rubber)
     if not rubber.session.club.public and viewer.role is None:
         raise Http404("No such rubber.")
+    rubber.fetch_players()
     return rubber, viewer
+
+
+def get_rubber_for_entry(user: AbstractBaseUser, pk: int) -> tuple[Rubber, bool]:
+    """The rubber if the (signed-in) user may read its club, else Http404, and whether they may
+    enter its deals (`may_enter`). One query (`Rubber.objects.for_entry`) where
+    `get_rubber_for_user` takes three: entry is the API's busiest write (docs/benchmarks.md)."""
+    rubber = Rubber.objects.for_entry(pk, user.pk)
+    if rubber is None or (not rubber.club_public and rubber.viewer_role is None):
+        raise Http404("No such rubber.")
+    # As viewer_of: a login's player counts only while the login is a member of the club.
+    player_id = rubber.viewer_player_id if rubber.viewer_role is not None else None
+    seat = next((place for place, pid in rubber.seat_ids.items() if pid == player_id), None)
+    return rubber, may_enter(rubber.viewer_role, seat)
+
+
+def get_rubber_state_for_user(user: AbstractBaseUser | AnonymousUser, pk: int) -> tuple[Any, ...]:
+    """`Rubber.objects.answer_state(pk)` if the user may read the rubber's club, else Http404:
+    one query for a public club, as the API's cached read needs."""
+    state = Rubber.objects.answer_state(pk)
+    if state is None:
+        raise Http404("No such rubber.")
+    try:
+        check_club_id_readable(user, state[0], public=state[1])
+    except Http404:
+        raise Http404("No such rubber.") from None
+    return state
 
 
 def get_deal_for_user(user: AbstractBaseUser | AnonymousUser, pk: int) -> tuple[Deal, Viewer]:

@@ -12,10 +12,11 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from scoring.i18n import localize_explanations
-
 from . import history
 from .models import Deal, Rubber
+
+#: How DRF writes a date and time (ISO 8601 in the current time zone), for the written-out fields.
+_DATETIME = serializers.DateTimeField()
 
 
 class HonoursSerializer(serializers.Serializer):
@@ -140,6 +141,26 @@ class DealSerializer(serializers.ModelSerializer):
     def get_entered_by(self, deal: Deal) -> str | None:
         return None if deal.entered_by is None else deal.entered_by.get_username()
 
+    def to_representation(self, deal: Deal) -> dict[str, Any]:
+        # The fields above, written out (a test keeps them equal to DRF's generic output): a
+        # rubber's answer has every deal, and the generic path rebuilt each field from the
+        # model per deal (docs/benchmarks.md, HTTP).
+        return {
+            "id": deal.pk,
+            "rubber_id": deal.rubber_id,
+            "number": deal.number,
+            "version": deal.version,
+            "contract": deal.contract,
+            "declarer": deal.declarer,
+            "tricks": deal.tricks,
+            "honours": self.get_honours(deal),
+            "data": deal.data,
+            "entered_by": self.get_entered_by(deal),
+            "entered_at": _DATETIME.to_representation(deal.entered_at),
+            "updated_at": _DATETIME.to_representation(deal.updated_at),
+            "confirmed_by": deal.confirmed_by_id,
+        }
+
 
 class SeatsSerializer(serializers.Serializer):
     N = serializers.IntegerField()
@@ -191,11 +212,29 @@ class RubberSerializer(serializers.Serializer):
 
     @extend_schema_field(OpenApiTypes.OBJECT)
     def get_scoresheet(self, rubber: Rubber) -> dict[str, Any]:
-        return localize_explanations(rubber.scoresheet().to_dict())
+        return rubber.scoresheet().to_dict()  # explained in the active language (games/sheets.py)
 
     @extend_schema_field(DealSerializer(many=True))
     def get_deals(self, rubber: Rubber) -> list[dict[str, Any]]:
-        return DealSerializer(rubber.ordered_deals(), many=True).data
+        deal = DealSerializer()
+        return [deal.to_representation(d) for d in rubber.ordered_deals()]
+
+    def to_representation(self, rubber: Rubber) -> dict[str, Any]:
+        # The fields above, written out, as DealSerializer's (a test keeps them equal).
+        return {
+            "id": rubber.pk,
+            "session": rubber.session_id,
+            "table": rubber.table.number,
+            "number": rubber.number,
+            "kind": rubber.kind,
+            "match_players": self.get_match_players(rubber),
+            "seats": self.get_seats(rubber),
+            "players": self.get_players(rubber),
+            "sitting_out": [int(pk) for pk in rubber.sitting_out],
+            "status": rubber.status,
+            "scoresheet": self.get_scoresheet(rubber),
+            "deals": self.get_deals(rubber),
+        }
 
 
 class DealWithRubberSerializer(DealSerializer):
@@ -215,6 +254,12 @@ class DealWithRubberSerializer(DealSerializer):
     @extend_schema_field(OpenApiTypes.INT)
     def get_next_rubber(self, deal: Deal) -> int | None:
         return self.context.get("next_rubber")
+
+    def to_representation(self, deal: Deal) -> dict[str, Any]:
+        data = super().to_representation(deal)
+        data["rubber"] = self.get_rubber(deal)
+        data["next_rubber"] = self.get_next_rubber(deal)
+        return data
 
 
 class HistoryEntrySerializer(serializers.Serializer):

@@ -6,6 +6,9 @@ is 404 to outsiders) and renders rows the refresh stored, in a constant number o
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.http import HttpResponseBase
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions
@@ -13,11 +16,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from clubs.permissions import get_club_for_user, get_session_for_user
+from clubs.permissions import get_club_id_for_user, get_session_for_user
 from clubs.serializers import DetailOut, ErrorsOut
 
 from . import queries
-from .cache import cached_leaderboard
+from .cache import leaderboard_answer
 from .serializers import LeaderboardOut, LeaderboardQueryIn, SessionStandingsOut, SettlementOut
 
 TAGS = ["standings"]
@@ -70,15 +73,16 @@ class ClubLeaderboardView(APIView):
         ],
         responses={200: LeaderboardOut, 400: E400, 404: E404},
     )
-    def get(self, request: Request, slug: str) -> Response:
-        club = get_club_for_user(request, slug)
-        period = LeaderboardQueryIn(data=request.query_params)
-        period.is_valid(raise_exception=True)
-        start, end = period.validated_data.get("from"), period.validated_data.get("to")
-        return Response(
-            cached_leaderboard(
-                club.pk,
-                (start, end),
-                lambda: LeaderboardOut(queries.club_leaderboard(club, start, end)).data,
-            )
-        )
+    def get(self, request: Request, slug: str) -> HttpResponseBase:
+        # The club's id and the read check only: a cached board needs nothing more.
+        club_id = get_club_id_for_user(request, slug)
+        start = end = None
+        if request.query_params:
+            period = LeaderboardQueryIn(data=request.query_params)
+            period.is_valid(raise_exception=True)
+            start, end = period.validated_data.get("from"), period.validated_data.get("to")
+
+        def build() -> dict[str, Any]:
+            return LeaderboardOut(queries.club_leaderboard(club_id, slug, start, end)).data
+
+        return leaderboard_answer(request, club_id, (start, end), build)

@@ -8,6 +8,12 @@ rows, so a reader never sees a board older than the last committed change (its `
 On only when the cache is shared by every process (Redis, i.e. ``REDIS_URL``): with a
 per-process cache, a write in one gunicorn worker could not invalidate another's copy.
 ``LEADERBOARD_CACHE_SECONDS`` overrides (0 turns it off).
+
+A board is kept as the JSON bytes DRF's ``JSONRenderer`` made of it, with the generation it was
+built under, and read in one round trip with the club's current generation: a hit answers those
+bytes as they are (``json_answer``), without serializing or rendering again
+(docs/benchmarks.md, HTTP). Names in a board change with its generation or, for a player renamed
+in the admin, within ``DEFAULT_SECONDS``.
 """
 
 from __future__ import annotations
@@ -18,39 +24,76 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.http import HttpResponse, HttpResponseBase
+from django.utils import translation
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
 
 DEFAULT_SECONDS = 300
 
 
-def leaderboard_cache_seconds() -> int:
-    configured = getattr(settings, "LEADERBOARD_CACHE_SECONDS", None)
+def cache_seconds(setting: str) -> int:
+    """How long a cached answer lives: the ``setting`` if given (0 turns it off), else
+    ``DEFAULT_SECONDS`` with a shared (Redis) cache and off with a per-process one."""
+    configured = getattr(settings, setting, None)
     if configured is not None:
         return int(configured)
     backend = settings.CACHES["default"]["BACKEND"]
     return DEFAULT_SECONDS if "redis" in backend.lower() else 0
 
 
+def leaderboard_cache_seconds() -> int:
+    return cache_seconds("LEADERBOARD_CACHE_SECONDS")
+
+
 def _generation_key(club_id: int) -> str:
     return f"standings:club:{club_id}:generation"
 
 
-def cached_leaderboard(club_id: int, period: tuple[Any, Any], build: Callable[[], Any]) -> Any:
-    """The club's board for ``period`` from the cache, else ``build()`` (then cached)."""
+def wants_plain_json(request: Request) -> bool:
+    """True when DRF chose plain JSON for this request (not the browsable API, no ``indent``):
+    then the cached bytes are exactly what ``JSONRenderer`` would send."""
+    return getattr(request, "accepted_media_type", None) == JSONRenderer.media_type
+
+
+def json_bytes(data: Any) -> bytes:
+    return JSONRenderer().render(data)
+
+
+def json_answer(body: bytes) -> HttpResponse:
+    """An already rendered JSON body, answered as DRF's ``Response`` would answer it (the view's
+    ``finalize_response`` still adds its ``Allow`` and ``Vary`` headers)."""
+    return HttpResponse(body, content_type=JSONRenderer.media_type)
+
+
+def leaderboard_answer(
+    request: Request, club_id: int, period: tuple[Any, Any], build: Callable[[], Any]
+) -> HttpResponseBase:
+    """The club's board for ``period``, from the cache when it holds the current generation's,
+    else ``build()`` (then cached). The body does not depend on the language, but a translated
+    field added later must not be served in another one, so the language is in the key."""
     seconds = leaderboard_cache_seconds()
-    if not seconds:
-        return build()
-    generation = cache.get(_generation_key(club_id))
+    if not seconds or not wants_plain_json(request):
+        return Response(build())
+    generation_key = _generation_key(club_id)
+    key = (
+        f"standings:leaderboard:{club_id}:{period[0]}:{period[1]}:"
+        f"{translation.get_language() or ''}"
+    )
+    found = cache.get_many([generation_key, key])
+    generation = found.get(generation_key)
     if generation is None:
-        cache.add(_generation_key(club_id), time.time_ns(), timeout=None)
-        generation = cache.get(_generation_key(club_id))
+        cache.add(generation_key, time.time_ns(), timeout=None)
+        generation = cache.get(generation_key)
         if generation is None:  # the cache is down: never serve from it
-            return build()
-    key = f"standings:leaderboard:{club_id}:{generation}:{period[0]}:{period[1]}"
-    data = cache.get(key)
-    if data is None:
-        data = build()
-        cache.set(key, data, seconds)
-    return data
+            return Response(build())
+    stored = found.get(key)
+    if stored is not None and stored[0] == generation:
+        return json_answer(stored[1])
+    body = json_bytes(build())
+    cache.set(key, (generation, body), seconds)
+    return json_answer(body)
 
 
 def invalidate_clubs(club_ids: Iterable[int]) -> None:

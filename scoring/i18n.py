@@ -273,11 +273,36 @@ def _item_from_dict(data: Mapping[str, Any]) -> Item | PlayerItem:
 def localize_explanations(data: Any) -> Any:
     """``data`` (an engine ``to_dict()``, or any JSON built from them) with each item's
     ``"explanation"`` rewritten in the active language; the figures are left as they are."""
+    return _localize(data, translation.get_language() or "en")
+
+
+def _localize(data: Any, language: str) -> Any:
     if isinstance(data, dict):
-        out = {key: localize_explanations(value) for key, value in data.items()}
+        out = {
+            key: _localize(value, language) if isinstance(value, dict | list) else value
+            for key, value in data.items()
+        }
         if "explanation" in data and "reason" in data:
-            out["explanation"] = explain_item(_item_from_dict(data))
+            fields = tuple(item for item in data.items() if item[0] != "explanation")
+            try:
+                out["explanation"] = _explanation(language, fields)
+            except TypeError:  # a field that cannot be a cache key: explain it directly
+                out["explanation"] = explain_item(_item_from_dict(data))
         return out
     if isinstance(data, list):
-        return [localize_explanations(value) for value in data]
+        return [
+            _localize(value, language) if isinstance(value, dict | list) else value
+            for value in data
+        ]
     return data
+
+
+@lru_cache(maxsize=4096)
+def _explanation(language: str, fields: tuple[tuple[str, Any], ...]) -> str:
+    """One item's sentence in ``language``, remembered: a scoresheet repeats each item (in its
+    column and under its deal) and a rubber's answer is rendered after every deal entered."""
+    item = _item_from_dict(dict(fields))
+    templates = templates_for(language)
+    if isinstance(item, PlayerItem):
+        return explain_player_item(item, templates)
+    return explain(item, templates)

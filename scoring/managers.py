@@ -6,13 +6,30 @@ import datetime
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from django.db import models
+from django.db import connection, models
 from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 if TYPE_CHECKING:
     from .models import SessionStanding, SessionStandingsState  # noqa: F401
+
+
+# The refresh's two statements on the state rows, PostgreSQL only (elsewhere: the ORM, in a few
+# more queries). Releasing returns the change counts in the same statement; stamping locks the
+# rows, skips those a later computation has stored, and says which are stale, all at once.
+_RELEASE_CLAIMS = """
+    UPDATE scoring_sessionstandingsstate SET pending_since = NULL
+    WHERE session_id = ANY(%s::bigint[])
+    RETURNING session_id, dirty
+"""
+_MARK_COMPUTED = """
+    UPDATE scoring_sessionstandingsstate AS state
+    SET computed_dirty = seen.dirty, computed_at = %s, stale = state.dirty <> seen.dirty
+    FROM unnest(%s::bigint[], %s::bigint[]) AS seen (session_id, dirty)
+    WHERE state.session_id = seen.session_id AND state.computed_dirty <= seen.dirty
+    RETURNING state.session_id, state.stale
+"""
 
 
 class StandingsStateQuerySet(models.QuerySet["SessionStandingsState"]):
@@ -43,6 +60,46 @@ class StandingsStateQuerySet(models.QuerySet["SessionStandingsState"]):
     def release(self, session_id: int) -> None:
         """A refresh is starting (or could not be queued): the next write may queue again."""
         self.filter(session_id=session_id).update(pending_since=None)
+
+    def release_claims(self, session_ids: list[int]) -> dict[int, int]:
+        """Refreshes of these sessions are starting: give back their claims and return each
+        one's change count (``dirty``) as it is at that moment (one statement on PostgreSQL)."""
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(_RELEASE_CLAIMS, [session_ids])
+                return dict(cursor.fetchall())
+        self.filter(session_id__in=session_ids, pending_since__isnull=False).update(
+            pending_since=None
+        )
+        return dict(self.filter(session_id__in=session_ids).values_list("session_id", "dirty"))
+
+    def mark_computed(self, seen: dict[int, int], at: datetime.datetime) -> dict[int, bool]:
+        """Lock and stamp the state rows of freshly computed sessions (``seen``: the change count
+        each computation started from); return each one's ``stale`` (a write landed since).
+
+        A session whose stored rows come from a later computation (it saw more changes) is
+        neither stamped nor returned: its rows must stay. One statement on PostgreSQL. Run it in
+        the transaction that writes the rows, so the row locks are held until they are stored.
+        """
+        if not seen:
+            return {}
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(_MARK_COMPUTED, [at, list(seen), list(seen.values())])
+                return dict(cursor.fetchall())
+        locked = self.select_for_update().filter(session_id__in=list(seen))
+        stale = {
+            pk: dirty != seen[pk]
+            for pk, dirty, computed in locked.values_list("session_id", "dirty", "computed_dirty")
+            if computed <= seen[pk]
+        }
+        fresh = [pk for pk, is_stale in stale.items() if not is_stale]
+        self.filter(session_id__in=fresh).update(
+            computed_dirty=F("dirty"), stale=False, computed_at=at
+        )
+        for pk in stale.keys() - set(fresh):
+            self.filter(session_id=pk).update(computed_dirty=seen[pk], stale=True, computed_at=at)
+        return stale
 
     def needing_refresh(self, ttl: timedelta) -> StandingsStateQuerySet:
         """Stale sessions no live claim covers: the sweeper queues these."""

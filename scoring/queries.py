@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db.models import Count, Max, Q
 
-from clubs.models import Club, Player, Session
+from clubs.models import Player, Session
 
 from .models import RubberResult, SessionPayment, SessionStanding, SessionStandingsState
 from .ranking import Entry, rank_entries
@@ -130,14 +130,15 @@ def session_settlement(session: Session) -> dict[str, Any]:
 
 
 def club_leaderboard(
-    club: Club, start: datetime.date | None = None, end: datetime.date | None = None
+    club_id: int, slug: str, start: datetime.date | None = None, end: datetime.date | None = None
 ) -> dict[str, Any]:
     """Players over the club's sessions in ``[start, end]`` (all time without dates). Two queries.
 
     Summed from the stored session standings; ranked by hundreds, then net points, equal
-    figures sharing a rank.
+    figures sharing a rank. The club by its id and slug: the API reads no Club row
+    (``Club.objects.visibility``).
     """
-    states = SessionStandingsState.objects.filter(session__club=club)
+    states = SessionStandingsState.objects.filter(session__club_id=club_id)
     if start is not None:
         states = states.filter(session__date__gte=start)
     if end is not None:
@@ -145,7 +146,7 @@ def club_leaderboard(
     freshness = states.aggregate(
         computed_at=Max("computed_at"), stale=Count("pk", filter=Q(stale=True))
     )
-    rows = list(SessionStanding.objects.in_period(club.pk, start, end).leaderboard())
+    rows = list(SessionStanding.objects.in_period(club_id, start, end).leaderboard())
     entries = [
         Entry(
             player=r["player_id"],
@@ -160,7 +161,7 @@ def club_leaderboard(
     ]
     rank = {p.player: p.rank for p in rank_entries(entries, "net")}
     return {
-        "club": club.slug,
+        "club": slug,
         "from": start,
         "to": end,
         "computed_at": freshness["computed_at"],

@@ -11,20 +11,24 @@ How it fits together (docs/standings.md has the full story):
 - The refresh computes from the deals (the engine's scoresheets), then locks the state row and
   replaces the rows that differ. A ``dirty`` counter tells whether a write landed meanwhile
   (then the rows stay ``stale`` and the next refresh is already queued).
-- ``standings_queue_stale`` (every minute by beat) and the nightly ``standings_rebuild_all``
-  catch up whatever a dead broker or a killed worker lost.
+- ``standings_queue_stale`` (every minute by beat) and the nightly rebuild (a
+  ``standings_rebuild_chunk`` per 200 sessions, fanned out over the workers by
+  ``scoring.tasks.fan_out_standings_rebuild``) catch up whatever a dead broker or a killed
+  worker lost.
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
+from decimal import Decimal
 from functools import lru_cache, partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
@@ -212,11 +216,22 @@ def _house_rules(rules: dict[str, Any] | None) -> HouseRules:
     return _options(json.dumps(rules, sort_keys=True))
 
 
-def _ranking(session: Session) -> str:
+def _ranking(rules: dict[str, Any]) -> str:
+    """The session's ``pivot_ranking`` (``Session.house_rules``); "net" if its rules are bad."""
     try:
-        return session.house_rules().pivot_ranking
+        return _house_rules(rules).pivot_ranking
     except ScoringError:
         return "net"
+
+
+class _SessionRow(NamedTuple):
+    """What the computation reads of a session."""
+
+    pk: int
+    club_id: int
+    date: datetime.date
+    stake_per_hundred: Decimal
+    rules: dict[str, Any]
 
 
 def standings_compute(*, session_id: int) -> Computed | None:
@@ -233,7 +248,12 @@ def _compute_sessions(session_ids: list[int]) -> dict[int, Computed]:
     from games import sheets
     from games.models import Deal, Rubber
 
-    sessions = list(Session.objects.filter(pk__in=session_ids).order_by("pk"))
+    sessions = [
+        _SessionRow(*row)
+        for row in Session.objects.filter(pk__in=session_ids)
+        .order_by("pk")
+        .values_list(*_SessionRow._fields)
+    ]
     if not sessions:
         return {}
     ids = [s.pk for s in sessions]
@@ -267,7 +287,7 @@ def _compute_sessions(session_ids: list[int]) -> dict[int, Computed]:
     )
     deals: dict[int, list[_DealRow]] = {}
     for rubber_id, data, *facts in (
-        Deal.objects.filter(rubber_id__in=[r[0] for r in rubbers])
+        Deal.objects.filter(rubber__session_id__in=ids)
         .order_by("rubber_id", "number")
         .values_list("rubber_id", "data", *_DEAL_FIELDS)
     ):
@@ -294,7 +314,7 @@ def _compute_sessions(session_ids: list[int]) -> dict[int, Computed]:
 
 
 def _compute_session(
-    session: Session,
+    session: _SessionRow,
     rubbers: list[tuple[Any, ...]],
     deals: dict[int, list[_DealRow]],
     seat_table: dict[int, int],
@@ -308,16 +328,17 @@ def _compute_session(
     computed = Computed(session_id=session_id, club_id=club_id)
     totals: dict[int, dict[str, int]] = {pid: _zero() for pid in names}
     running: dict[int, dict[str, int]] = {}
+    last_rules, options = None, None
     for rubber_id, _, table, number, kind, status, rules, *seat_ids in rubbers:
         rows = deals.get(rubber_id)
         if not rows:
             continue
+        if rules != last_rules or options is None:  # a session's rubbers share their rules
+            last_rules, options = rules, _house_rules(rules)
         seats = {"N": seat_ids[0], "E": seat_ids[1]}
         if not sheets.is_two_player(kind):
             seats.update(S=seat_ids[2], W=seat_ids[3])
-        result = sheets.score(
-            kind, rows, closed=status == unfinished, options=_house_rules(rules)
-        ).result
+        result = sheets.score(kind, rows, closed=status == unfinished, options=options).result
         provisional = status == in_play
         places = {pid: sheets.PLACE_OF_SEAT[seat] for seat, pid in seats.items()}
         hundreds = {pid: result.hundreds[place] for pid, place in places.items()}
@@ -368,7 +389,7 @@ def _compute_session(
         )
         for pid, t in totals.items()
     ]
-    for placing in rank_entries(entries, _ranking(session)):  # type: ignore[arg-type]
+    for placing in rank_entries(entries, _ranking(session.rules)):  # type: ignore[arg-type]
         t = totals[placing.player]
         now = running.get(placing.player)
         computed.standings.append(
@@ -437,10 +458,7 @@ def _refresh_sessions(
     had, compute, then under the lock of their state rows store what differs (module docstring).
     """
     states = SessionStandingsState.objects
-    states.filter(session_id__in=session_ids, pending_since__isnull=False).update(
-        pending_since=None
-    )
-    seen = dict(states.filter(session_id__in=session_ids).values_list("session_id", "dirty"))
+    seen = states.release_claims(session_ids)
     computed = compute(session_ids)
     outcomes = {pk: RefreshOutcome(pk, written=False) for pk in session_ids if pk not in computed}
     missing = [pk for pk in computed if pk not in seen]
@@ -450,26 +468,19 @@ def _refresh_sessions(
         )
         seen.update(dict.fromkeys(missing, 0))
     with transaction.atomic():
-        locked = {s.session_id: s for s in states.select_for_update().filter(session_id__in=seen)}
-        current = {}
-        for pk, rows in computed.items():
-            if locked[pk].computed_dirty > seen[pk]:
-                # A refresh that started later (and so saw more) has already stored its rows.
-                outcomes[pk] = RefreshOutcome(pk, written=False, stale=locked[pk].stale)
-            else:
-                current[pk] = rows
+        stale = states.mark_computed({pk: seen[pk] for pk in computed}, timezone.now())
+        current = {pk: rows for pk, rows in computed.items() if pk in stale}
+        overtaken = [pk for pk in computed if pk not in stale]
+        if overtaken:
+            # A refresh that started later (and so saw more) has already stored its rows.
+            for pk, is_stale in states.filter(session_id__in=overtaken).values_list(
+                "session_id", "stale"
+            ):
+                outcomes[pk] = RefreshOutcome(pk, written=False, stale=is_stale)
         changes = _differences(current)
         _write(current, changes)
-        now = timezone.now()
         for pk in current:
-            state = locked[pk]
-            state.computed_dirty = seen[pk]
-            state.stale = state.dirty != seen[pk]
-            state.computed_at = now
-            outcomes[pk] = RefreshOutcome(pk, written=True, changed=changes[pk], stale=state.stale)
-        states.bulk_update(
-            [locked[pk] for pk in current], ["computed_dirty", "stale", "computed_at"]
-        )
+            outcomes[pk] = RefreshOutcome(pk, written=True, changed=changes[pk], stale=stale[pk])
         clubs = {rows.club_id for rows in current.values()}
         transaction.on_commit(partial(invalidate_clubs, clubs), robust=True)
     return outcomes
@@ -551,34 +562,61 @@ def standings_rebuild_all(*, chunk: int = REBUILD_CHUNK) -> dict[str, Any]:
 
     The nightly safety net: a lost refresh, a hand edit or a bug shows up as a difference
     (logged as a warning) and is repaired. Sessions go ``chunk`` at a time (bounded memory, a
-    few queries a chunk); a chunk that fails is retried session by session, so one bad session
-    is reported alone. Returns a JSON-safe summary.
+    few queries a chunk), one chunk after the other in this process; the nightly task fans the
+    same chunks out over the workers instead (``scoring.tasks.fan_out_standings_rebuild``).
+    Returns a JSON-safe summary.
     """
-    started = time.monotonic()
+    started = time.time()
+    chunks = standings_rebuild_chunks(chunk=chunk)
+    parts = [standings_rebuild_chunk(session_ids=ids) for ids in chunks]
+    return standings_rebuild_summary(parts=parts, sessions=sum(map(len, chunks)), started=started)
+
+
+def standings_rebuild_chunks(*, chunk: int = REBUILD_CHUNK) -> list[list[int]]:
+    """Every session's id, in chunks of ``chunk`` (each chunk is rebuilt on its own)."""
     session_ids = list(Session.objects.order_by("pk").values_list("pk", flat=True))
+    return [session_ids[start : start + chunk] for start in range(0, len(session_ids), chunk)]
+
+
+def standings_rebuild_chunk(*, session_ids: list[int]) -> dict[str, Any]:
+    """Recompute and repair a chunk of sessions together; a chunk that fails is retried session
+    by session, so one bad session is reported alone. Returns the differences found (session id
+    as a string: the kinds of rows repaired) and the sessions that failed, JSON-safe."""
+    try:
+        outcomes = _refresh_sessions(session_ids, _compute_sessions)
+    except (DatabaseError, ScoringError):
+        outcomes = {}
+        failed = []
+        for session_id in session_ids:
+            try:
+                outcomes[session_id] = standings_refresh(session_id=session_id)
+            except (DatabaseError, ScoringError):
+                logger.exception("Rebuilding the standings of session %s failed", session_id)
+                failed.append(session_id)
+    else:
+        failed = []
+    differences = {
+        str(pk): list(outcome.changed) for pk, outcome in outcomes.items() if outcome.changed
+    }
+    return {"differences": differences, "failed": failed}
+
+
+def standings_rebuild_summary(
+    *, parts: list[dict[str, Any]], sessions: int, started: float
+) -> dict[str, Any]:
+    """The rebuild's summary from its chunks' results (``started``: ``time.time()`` when it
+    began); logs the repaired sessions as a warning."""
     differences: dict[str, list[str]] = {}
     failed: list[int] = []
-    for start in range(0, len(session_ids), chunk):
-        ids = session_ids[start : start + chunk]
-        try:
-            outcomes = _refresh_sessions(ids, _compute_sessions)
-        except (DatabaseError, ScoringError):
-            outcomes = {}
-            for session_id in ids:
-                try:
-                    outcomes[session_id] = standings_refresh(session_id=session_id)
-                except (DatabaseError, ScoringError):
-                    logger.exception("Rebuilding the standings of session %s failed", session_id)
-                    failed.append(session_id)
-        for session_id, outcome in outcomes.items():
-            if outcome.changed:
-                differences[str(session_id)] = list(outcome.changed)
+    for part in parts:
+        differences.update(part["differences"])
+        failed += part["failed"]
     if differences:
         logger.warning("Nightly rebuild repaired the standings of sessions %s", differences)
     return {
-        "sessions": len(session_ids),
+        "sessions": sessions,
         "repaired": len(differences),
         "differences": differences,
         "failed": failed,
-        "seconds": round(time.monotonic() - started, 3),
+        "seconds": round(time.time() - started, 3),
     }

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
-from celery import shared_task
+from celery import chord, shared_task
 from django.db import InterfaceError, OperationalError
 from django.db.models import F
 from django.utils import timezone
@@ -47,5 +48,30 @@ def refresh_stale_standings() -> int:
 
 @shared_task(acks_late=True, **_RETRY)
 def rebuild_all_standings() -> dict[str, Any]:
-    """Nightly: recompute every session, repair and report differences (a summary dict)."""
+    """Recompute every session here, one chunk after the other; repair and report differences
+    (a summary dict). The nightly run fans out instead (``fan_out_standings_rebuild``)."""
     return services.standings_rebuild_all()
+
+
+@shared_task(acks_late=True, **_RETRY)
+def fan_out_standings_rebuild() -> str:
+    """Nightly (beat): the full rebuild as one task per chunk of sessions, spread over the
+    workers (chunks are independent); ``finish_standings_rebuild`` sums them up once all are
+    done. Returns the id of that last task, whose result is the summary."""
+    chunks = services.standings_rebuild_chunks()
+    finish = finish_standings_rebuild.s(sessions=sum(map(len, chunks)), started=time.time())
+    return str(chord(rebuild_standings_chunk.s(ids) for ids in chunks)(finish).id)
+
+
+@shared_task(acks_late=True, **_RETRY)
+def rebuild_standings_chunk(session_ids: list[int]) -> dict[str, Any]:
+    """Recompute and repair one chunk of sessions (differences and failures, JSON-safe)."""
+    return services.standings_rebuild_chunk(session_ids=session_ids)
+
+
+@shared_task(acks_late=True, **_RETRY)
+def finish_standings_rebuild(
+    parts: list[dict[str, Any]], sessions: int, started: float
+) -> dict[str, Any]:
+    """The fanned-out rebuild's summary, as ``rebuild_all_standings`` returns it (logged)."""
+    return services.standings_rebuild_summary(parts=parts, sessions=sessions, started=started)

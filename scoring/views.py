@@ -71,7 +71,7 @@ def club_leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     board = None
     if form.is_valid():
         board = queries.club_leaderboard(
-            club, form.cleaned_data.get("start"), form.cleaned_data.get("end")
+            club.pk, club.slug, form.cleaned_data.get("start"), form.cleaned_data.get("end")
         )
     years = (
         Session.objects.filter(club=club)

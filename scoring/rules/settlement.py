@@ -26,7 +26,8 @@ __all__ = ["EXACT_LIMIT", "Payment", "PlayerKey", "player_money", "settle"]
 _RULE = "RULES 4.2"
 
 #: Up to this many players (left after exact opposite pairs are matched) the fewest payments are
-#: found exactly; it takes a few tens of milliseconds at the limit, and doubles with each player.
+#: found exactly: about 2 ms at the limit for a seeded session's balances (docs/benchmarks.md);
+#: the worst case still grows exponentially with the players.
 EXACT_LIMIT = 20
 
 
@@ -110,6 +111,10 @@ def _balances(hundreds: Mapping[K, int], stake: Decimal) -> list[tuple[K, int]]:
         raise ScoringError(
             "hundreds", "must sum to zero, but they sum to {total:+d}", _RULE, total=total
         )
+    per_hundred = stake * 100
+    if per_hundred == per_hundred.to_integral_value():  # whole cents (the usual stake): exact
+        whole = int(per_hundred)
+        return [(player, count * whole) for player, count in hundreds.items()]
     exact = {player: count * stake * 100 for player, count in hundreds.items()}
     cents = {p: int(x.quantize(Decimal(1), rounding=ROUND_HALF_UP)) for p, x in exact.items()}
     excess = sum(cents.values())
@@ -147,75 +152,139 @@ def _zero_sum_groups(balances: list[tuple[K, int]]) -> list[list[tuple[K, int]]]
 
 
 def _most_zero_sum_groups(values: list[int]) -> list[int]:
-    """Partition ``values`` (which sum to zero) into the most zero-sum groups, as bit masks.
+    """Partition ``values`` (non-zero, summing to zero) into the most zero-sum groups, as masks.
 
-    A subset of the ``n`` values is an ``n``-bit mask; a set of subsets is an int of ``2**n``
-    bits, bit ``m`` standing for subset ``m``, so each ``|``, ``&`` and ``<<`` below works on all
-    subsets at once. ``layers[k]`` holds the zero-sum subsets that split into ``k + 1`` zero-sum
-    groups: a zero-sum subset strictly containing a member of ``layers[k - 1]`` (the difference of
-    two zero-sum subsets sums to zero too). The whole set is in ``layers[0]``; the deepest layer
-    holding it gives the answer, and walking back down the layers recovers the groups.
+    A subset of the ``n`` values is an ``n``-bit mask. Groups are taken off one at a time: each
+    is the zero-sum subset of the largest mask whose removal leaves a set that still splits into
+    one group fewer (so it holds the highest value left), and the last group is what remains.
+    Whether a set splits into ``t`` groups is a depth-first search (``_Search.splits``).
+
+    These are the groups the earlier search over every subset at once (a ``2**n``-bit int, layer
+    by layer) picked, so stored payments did not change; tests/scoring/test_settlement.py keeps
+    that search as the oracle. It took ~20 ms at 20 players; this one ~2 ms on the seeded data.
     """
-    n = len(values)
-    if n == 0:
+    if not values:
         return []
-    everyone = (1 << n) - 1
-    # without[i]: the subsets that leave out value i; shifting one left by 2**i adds value i.
-    without = []
-    for i in range(n):
-        bits, width = (1 << (1 << i)) - 1, 1 << (i + 1)
-        while width < 1 << n:
-            bits |= bits << width
-            width *= 2
-        without.append(bits)
-
-    def grown(subsets: int) -> int:
-        """Every strict superset of the given subsets."""
-        bigger = 0
-        for i in range(n):
-            bigger |= (subsets & without[i]) << (1 << i)
-        for i in range(n):
-            bigger |= (bigger & without[i]) << (1 << i)
-        return bigger
-
-    zero_sum = _zero_sum_subsets(values) & ~1
-    layers = [zero_sum]
-    while True:
-        deeper = zero_sum & grown(layers[-1])
-        if not deeper >> everyone & 1:
+    search = _Search(values)
+    everyone = (1 << len(values)) - 1
+    most = 1
+    for count in range(search.upper_bound(everyone), 1, -1):
+        # No smaller set in the search has a larger limit (each group taken off has at least
+        # ``smallest`` members), so what is made for the whole set serves all of it.
+        search.make(search.size_limit(everyone, count))
+        if search.splits(everyone, count):
+            most = count
             break
-        layers.append(deeper)
     groups = []
     rest = everyone
-    for layer in reversed(layers[:-1]):
-        within = layer & ~(1 << rest)
-        for i in range(n):
-            if not rest >> i & 1:
-                within &= without[i]
-        smaller = (within & -within).bit_length() - 1
-        groups.append(rest ^ smaller)
-        rest = smaller
+    for count in range(most, 1, -1):
+        largest = search.size_limit(rest, count)
+        group = next(
+            group
+            for group in sorted(search.holding_highest(rest, largest), reverse=True)
+            if search.splits(rest ^ group, count - 1)
+        )
+        groups.append(group)
+        rest ^= group
     groups.append(rest)
     return groups
 
 
-def _zero_sum_subsets(values: list[int]) -> int:
-    """The set (one bit per subset, as in ``_most_zero_sum_groups``) of zero-sum subsets.
+class _Search:
+    """Can a zero-sum set of values (a bit mask) split into ``count`` zero-sum groups?
 
-    Meet in the middle: a subset is a low half (the first ``low`` values) plus a high half, and
-    sums to zero when the low half's sum is minus the high half's. For each high half, the
-    matching low halves form one ``2**low``-bit block of the answer; the blocks are joined as
-    bytes, hence at least three low values (a whole byte) whenever there is a high half.
+    The group holding the set's highest value is one of the zero-sum subsets holding it; the
+    rest must then split into ``count - 1``. Bounds cut the search short: every group needs a
+    creditor and a debtor and, when no two values are opposites (``_zero_sum_groups`` has
+    matched those), three members; so a set holds at most ``upper_bound`` groups, and a group
+    may take only as many members as leave enough for the others (``size_limit``). Answers are
+    remembered per set as the most groups known possible and the fewest known impossible.
+
+    The zero-sum subsets come from a meet in the middle: a subset of the low half of the values
+    (by sum and size) joined to a subset of the high half summing to minus it. They are filed by
+    highest member and size, and made only up to the largest size asked for (``make``): the
+    search wants small groups, and most zero-sum subsets are large.
     """
-    low = min(len(values), max(3, len(values) // 2))
-    low_halves: dict[int, int] = defaultdict(int)
-    for mask, total in enumerate(_subset_sums(values[:low])):
-        low_halves[total] |= 1 << mask
-    size = max(1, (1 << low) // 8)
-    blocks = (
-        low_halves.get(-total, 0).to_bytes(size, "little") for total in _subset_sums(values[low:])
-    )
-    return int.from_bytes(b"".join(blocks), "little")
+
+    def __init__(self, values: list[int]) -> None:
+        n = len(values)
+        present = set(values)
+        self.smallest = 2 if any(-value in present for value in present) else 3
+        self.creditors = sum(1 << i for i, value in enumerate(values) if value > 0)
+        low = n // 2
+        by_sum_size: dict[tuple[int, int], list[int]] = {}
+        for mask, total in enumerate(_subset_sums(values[:low])):
+            by_sum_size.setdefault((total, mask.bit_count()), []).append(mask)
+        #: lows[total]: the low-half subsets summing to ``total``, as (size, masks) by size.
+        lows: dict[int, list[tuple[int, list[int]]]] = {}
+        for (total, size), masks in sorted(by_sum_size.items()):
+            lows.setdefault(total, []).append((size, masks))
+        # (high-half subset, the low halves completing it to zero, its size, its highest member)
+        self.halves = [
+            (mask << low, lows[-total], mask.bit_count(), mask.bit_length() + low - 1)
+            for mask, total in enumerate(_subset_sums(values[low:]))
+            if mask and -total in lows
+        ]
+        self.low_only = [mask for _, masks in lows.get(0, []) for mask in masks if mask]
+        #: filed[i, k]: the zero-sum subsets of size ``k`` whose highest member is value ``i``.
+        self.filed: dict[tuple[int, int], list[int]] = {}
+        self.made = 0  # subsets are filed up to this size
+        self.known: dict[int, list[int]] = {}
+
+    def upper_bound(self, rest: int) -> int:
+        size, creditors = rest.bit_count(), (rest & self.creditors).bit_count()
+        return min(creditors, size - creditors, size // self.smallest)
+
+    def size_limit(self, rest: int, count: int) -> int:
+        """The most members a group of ``rest`` may take if the others make ``count - 1``."""
+        return rest.bit_count() - self.smallest * (count - 1)
+
+    def make(self, largest: int) -> None:
+        """File the zero-sum subsets of up to ``largest`` members."""
+        first = self.made + 1
+        if largest < first:
+            return
+        self.made = largest
+        filed = self.filed
+        for mask in self.low_only:
+            if first <= mask.bit_count() <= largest:
+                filed.setdefault((mask.bit_length() - 1, mask.bit_count()), []).append(mask)
+        for high, lows, size, top in self.halves:
+            for low_size, masks in lows:
+                total = size + low_size
+                if total > largest:
+                    break
+                if total >= first:
+                    filed.setdefault((top, total), []).extend([high | mask for mask in masks])
+
+    def holding_highest(self, rest: int, largest: int) -> list[int]:
+        """The zero-sum subsets of ``rest`` holding its highest value, up to ``largest`` members
+        (as far as ``make`` has filed them)."""
+        top, filed = rest.bit_length() - 1, self.filed
+        return [
+            group
+            for size in range(self.smallest, largest + 1)
+            for group in filed.get((top, size), ())
+            if group & rest == group
+        ]
+
+    def splits(self, rest: int, count: int) -> bool:
+        """Whether the zero-sum set ``rest`` splits into at least ``count`` zero-sum groups."""
+        if count <= 1:
+            return True
+        known = self.known.get(rest)
+        if known is None:
+            known = self.known[rest] = [1, self.upper_bound(rest) + 1]
+        if count <= known[0]:
+            return True
+        if count >= known[1]:
+            return False
+        for group in self.holding_highest(rest, self.size_limit(rest, count)):
+            if self.splits(rest ^ group, count - 1):
+                known[0] = count
+                return True
+        known[1] = count
+        return False
 
 
 def _subset_sums(values: list[int]) -> list[int]:

@@ -82,6 +82,28 @@ def test_deals_posted_through_the_api_reach_the_standings(
     assert sorted(p["hundreds"] for p in body["players"] if p["table"] == 1) == [-9, -9, 9, 9]
 
 
+def test_the_nightly_rebuild_fans_out_to_the_worker_and_repairs(
+    celery_worker_process, api, room, director
+):
+    from celery.result import AsyncResult
+
+    from scoring.tasks import fan_out_standings_rebuild
+
+    api.force_authenticate(director)
+    rubber = in_play(room, 1)
+    post_deal(api, rubber, 1, "4S", "N", 10)
+    post_deal(api, rubber, 2, "4S", "N", 10)
+    wait_for(lambda: converged(room), timeout=30)
+    SessionStanding.objects.filter(session=room, rank=1).update(hundreds=99)  # a hand edit
+    finish = fan_out_standings_rebuild.apply_async().get(timeout=30)
+    summary = AsyncResult(finish, app=app).get(timeout=60)
+    assert summary["differences"] == {str(room.pk): ["standings"]}
+    assert summary["failed"] == [] and summary["sessions"] >= 1
+    assert converged(room)
+    again = AsyncResult(fan_out_standings_rebuild.apply_async().get(timeout=30), app=app)
+    assert again.get(timeout=60)["repaired"] == 0
+
+
 def test_a_worker_killed_with_sigkill_converges_after_restart(
     celery_worker_process, api, room, director
 ):

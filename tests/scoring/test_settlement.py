@@ -5,13 +5,21 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 from decimal import Decimal
+from unittest import mock
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from scoring.rules import settlement
 from scoring.rules.errors import ScoringError
-from scoring.rules.settlement import EXACT_LIMIT, Payment, player_money, settle
+from scoring.rules.settlement import (
+    EXACT_LIMIT,
+    Payment,
+    _most_zero_sum_groups,
+    player_money,
+    settle,
+)
 
 D = Decimal
 
@@ -256,3 +264,106 @@ def test_any_size_settles_every_balance(hundreds: dict[int, int], stake: Decimal
     payments = settle(hundreds, stake)
     assert nets(payments) == {player: amount for player, amount in money.items() if amount}
     assert len(payments) <= max(0, sum(1 for amount in money.values() if amount) - 1)
+
+
+# --- the search against the one it replaced ------------------------------------------------
+#
+# Stored payments are compared row by row (scoring/services.py), so the search must pick the very
+# groups the earlier one picked, not just as many. That search, over every subset at once (one bit
+# per subset of an int of 2**n bits), is kept here as the oracle.
+
+
+def bitset_groups(values: list[int]) -> list[int]:
+    """The earlier ``_most_zero_sum_groups``: layer ``k`` holds the zero-sum subsets that split
+    into ``k + 1`` zero-sum groups; the groups are walked back down the layers."""
+    n = len(values)
+    if n == 0:
+        return []
+    everyone = (1 << n) - 1
+    without = []
+    for i in range(n):
+        bits, width = (1 << (1 << i)) - 1, 1 << (i + 1)
+        while width < 1 << n:
+            bits |= bits << width
+            width *= 2
+        without.append(bits)
+
+    def grown(subsets: int) -> int:
+        bigger = 0
+        for i in range(n):
+            bigger |= (subsets & without[i]) << (1 << i)
+        for i in range(n):
+            bigger |= (bigger & without[i]) << (1 << i)
+        return bigger
+
+    sums = [0]
+    for value in values:
+        sums += [total + value for total in sums]
+    zero_sum = sum(1 << mask for mask, total in enumerate(sums) if total == 0) & ~1
+    layers = [zero_sum]
+    while True:
+        deeper = zero_sum & grown(layers[-1])
+        if not deeper >> everyone & 1:
+            break
+        layers.append(deeper)
+    groups = []
+    rest = everyone
+    for layer in reversed(layers[:-1]):
+        within = layer & ~(1 << rest)
+        for i in range(n):
+            if not rest >> i & 1:
+                within &= without[i]
+        smaller = (within & -within).bit_length() - 1
+        groups.append(rest ^ smaller)
+        rest = smaller
+    groups.append(rest)
+    return groups
+
+
+@st.composite
+def balances_st(draw: st.DrawFn, max_size: int = 16) -> list[int]:
+    """Non-zero balances summing to zero; small scales give many zero-sum subsets."""
+    scale = draw(st.sampled_from([2, 3, 6, 20, 300]))
+    values = draw(
+        st.lists(
+            st.integers(-scale, scale).filter(bool),
+            min_size=1,
+            max_size=max_size - 1,
+        )
+    )
+    last = -sum(values)
+    assume(last != 0)
+    return [*values, last]
+
+
+def without_opposites(values: list[int]) -> list[int]:
+    """What ``settle`` searches: the values left once exact opposites are matched in pairs."""
+    rest = list(values)
+    for value in values:
+        if value in rest and -value in rest:
+            rest.remove(value)
+            rest.remove(-value)
+    return rest
+
+
+@settings(max_examples=300, deadline=None)
+@given(balances_st())
+def test_the_search_finds_the_groups_the_bitset_search_found(values: list[int]) -> None:
+    assert _most_zero_sum_groups(values) == bitset_groups(values)
+    rest = without_opposites(values)
+    assert _most_zero_sum_groups(rest) == bitset_groups(rest)
+
+
+@settings(max_examples=40, deadline=None)
+@given(balances_st(max_size=EXACT_LIMIT))
+def test_the_search_finds_the_same_groups_at_the_limit(values: list[int]) -> None:
+    rest = without_opposites(values)
+    assert _most_zero_sum_groups(rest) == bitset_groups(rest)
+
+
+@settings(max_examples=100, deadline=None)
+@given(hundreds_st(max_players=EXACT_LIMIT), STAKES)
+def test_settle_pays_as_with_the_bitset_search(hundreds: dict[int, int], stake: Decimal) -> None:
+    payments = settle(hundreds, stake)
+    with mock.patch.object(settlement, "_most_zero_sum_groups", bitset_groups):
+        assert settle(hundreds, stake) == payments

@@ -143,6 +143,17 @@ def test_writes_are_throttled_per_user_and_reads_are_not(world: World, monkeypat
     assert response.status_code == 201
 
 
+def test_the_write_throttle_can_be_lifted(world: World, monkeypatch: Any) -> None:
+    """`THROTTLE_WRITES=off` (the HTTP benchmark): no limit, and nothing kept per write."""
+    monkeypatch.setattr(WriteRateThrottle, "THROTTLE_RATES", {"writes": "off"})
+    client = APIClient()
+    client.force_authenticate(world.users["director"])
+    url = f"/api/v1/clubs/{world.club.slug}/players/"
+    for name in ("Gus", "Hal", "Ian"):
+        assert client.post(url, {"name": name}, format="json").status_code == 201
+    assert WriteRateThrottle().rate is None
+
+
 # --- CSRF and passwords ---------------------------------------------------------------------------
 
 

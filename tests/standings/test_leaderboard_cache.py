@@ -77,3 +77,29 @@ def test_a_write_shows_the_board_stale_until_its_refresh(
     with django_capture_on_commit_callbacks(execute=True):
         down_one(room.rubbers.get(table__number=2), 1, by=director)
     assert api.get(_url(club)).json()["stale"] is True
+
+
+def test_a_cached_board_is_the_json_drf_renders(
+    api: Any, club: Any, room: Any, director: Any, cached: Any, settings: Any
+) -> None:
+    win_rubber(room.rubbers.get(table__number=1), "NS", by=director)
+    services.standings_refresh(session_id=room.pk)
+    first = api.get(_url(club))
+    again = api.get(_url(club))  # the bytes kept by the first
+    settings.LEADERBOARD_CACHE_SECONDS = 0
+    fresh = api.get(_url(club))
+    assert again.content == first.content == fresh.content
+    assert again["Content-Type"] == fresh["Content-Type"] == "application/json"
+    assert again["Vary"] == fresh["Vary"]
+
+
+def test_each_period_and_the_browsable_api_have_their_own_answer(
+    api: Any, club: Any, room: Any, director: Any, cached: Any
+) -> None:
+    win_rubber(room.rubbers.get(table__number=1), "NS", by=director)
+    services.standings_refresh(session_id=room.pk)
+    assert api.get(_url(club)).json()["players"]
+    assert api.get(_url(club) + "?to=2000-01-01").json()["players"] == []
+    assert api.get(_url(club) + "?from=2001-01-01&to=2000-01-01").status_code == 400
+    page = api.get(_url(club), HTTP_ACCEPT="text/html")
+    assert page["Content-Type"].startswith("text/html")

@@ -3,6 +3,7 @@ and the task apart)."""
 
 from __future__ import annotations
 
+import logging
 import time
 from datetime import timedelta
 
@@ -13,7 +14,12 @@ from kombu.exceptions import OperationalError as BrokerDown
 
 from scoring import services
 from scoring.models import RubberResult, SessionStanding, SessionStandingsState
-from scoring.tasks import rebuild_all_standings, refresh_session_standings
+from scoring.rules import ScoringError
+from scoring.tasks import (
+    fan_out_standings_rebuild,
+    rebuild_all_standings,
+    refresh_session_standings,
+)
 from tests.standings.conftest import down_one, win_rubber
 
 
@@ -174,6 +180,35 @@ def test_the_nightly_rebuild_repairs_and_reports_differences_then_finds_none(roo
     again = rebuild_all_standings()
     assert again["repaired"] == 0 and again["differences"] == {} and again["failed"] == []
     assert rows(room) == before
+
+
+@pytest.mark.django_db
+def test_the_nightly_fan_out_repairs_as_the_rebuild_does(room, director, caplog):
+    win_rubber(room.rubbers.get(table__number=1), "NS", by=director)
+    services.standings_refresh(session_id=room.pk)
+    repaired = rows(room)
+    SessionStanding.objects.filter(session=room, rank=1).update(hundreds=99)
+    with caplog.at_level(logging.WARNING, logger="scoring.services"):
+        fan_out_standings_rebuild()  # eager here: the chunks, then the summary, run in turn
+    assert f"{{'{room.pk}': ['standings']}}" in caplog.text
+    assert not SessionStanding.objects.filter(hundreds=99).exists()
+    assert rebuild_all_standings()["repaired"] == 0
+    assert [row[1:] for row in rows(room)] == [row[1:] for row in repaired]
+
+
+@pytest.mark.django_db
+def test_a_chunk_that_fails_is_retried_session_by_session(room, running_session, monkeypatch):
+    compute = services._compute_sessions
+
+    def broken(session_ids: list[int]) -> dict:
+        if room.pk in session_ids:
+            raise ScoringError("deals[0]", "a stored deal the engine refuses")
+        return compute(session_ids)
+
+    monkeypatch.setattr(services, "_compute_sessions", broken)
+    part = services.standings_rebuild_chunk(session_ids=[room.pk, running_session.pk])
+    assert part["failed"] == [room.pk]
+    assert state(running_session).computed_at is not None
 
 
 @pytest.mark.django_db(transaction=True)

@@ -1,0 +1,178 @@
+"""A rubber's API answer: served from the cache under what it is made of, and the written-out
+serializers equal to DRF's generic output (games/api.py, docs/benchmarks.md). The cache is on
+with Redis; here it is forced on with the local one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from rest_framework import serializers
+
+from clubs import services
+from games.models import Deal, Rubber
+from games.serializers import DealSerializer, RubberSerializer
+from scoring.cache import cache_seconds
+from tests.games.conftest import SIX_DEALS, seated_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def cached(settings: Any) -> Any:
+    settings.RUBBER_CACHE_SECONDS = 60
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def _url(rubber: Any) -> str:
+    return f"/api/v1/rubbers/{rubber.pk}/"
+
+
+def _fresh(rubber: Any) -> dict[str, Any]:
+    """The answer as computed with no cache."""
+    found = Rubber.objects.with_deals().get(pk=rubber.pk)
+    found.fetch_players()
+    return RubberSerializer(found).data
+
+
+def test_off_without_a_shared_cache(api: Any, rubber: Any, enter: Any, settings: Any) -> None:
+    assert "locmem" in settings.CACHES["default"]["BACKEND"].lower()
+    assert cache_seconds("RUBBER_CACHE_SECONDS") == 0
+    enter(SIX_DEALS[:2])
+    api.force_authenticate(None)
+    assert api.get(_url(rubber)).json() == _fresh(rubber)
+
+
+def test_a_cached_rubber_costs_one_query_and_is_the_same_answer(
+    api: Any, rubber: Any, enter: Any, cached: Any, django_assert_num_queries: Any
+) -> None:
+    enter(SIX_DEALS)
+    api.force_authenticate(None)
+    first = api.get(_url(rubber))
+    with django_assert_num_queries(1):
+        again = api.get(_url(rubber))
+    assert again.content == first.content
+    assert again["Content-Type"] == "application/json"
+    assert again.json() == _fresh(rubber)
+
+
+def test_every_change_shows_at_once(
+    api: Any, rubber: Any, enter: Any, club: Any, north: Any, cached: Any
+) -> None:
+    club.confirm_entries = True
+    club.save()
+    enter(SIX_DEALS[:2])
+    api.force_authenticate(None)
+    assert [d["number"] for d in api.get(_url(rubber)).json()["deals"]] == [1, 2]
+
+    enter(SIX_DEALS[2:3], start=3)  # a new deal
+    api.force_authenticate(None)
+    assert [d["number"] for d in api.get(_url(rubber)).json()["deals"]] == [1, 2, 3]
+
+    deal = rubber.deals.get(number=1)
+    api.force_authenticate(north)  # a correction
+    patched = api.patch(f"/api/v1/deals/{deal.pk}/", {"version": 1, "tricks": 8}, format="json")
+    assert patched.status_code == 200
+    api.force_authenticate(None)
+    body = api.get(_url(rubber)).json()
+    assert (body["deals"][0]["tricks"], body["deals"][0]["version"]) == (8, 2)
+
+    api.force_authenticate(seated_user(rubber, "E"))  # a confirmation
+    assert api.post(f"/api/v1/deals/{deal.pk}/confirm").status_code == 200
+    api.force_authenticate(None)
+    assert api.get(_url(rubber)).json()["deals"][0]["confirmed_by"] == rubber.east_id
+
+    rubber.close_unfinished()  # the rubber's own row
+    api.force_authenticate(None)
+    body = api.get(_url(rubber)).json()
+    assert body["status"] == "unfinished"
+    assert body == _fresh(rubber)
+
+
+def test_each_language_has_its_own_answer(api: Any, rubber: Any, enter: Any, cached: Any) -> None:
+    enter(SIX_DEALS[:1])
+    api.force_authenticate(None)
+    english = api.get(_url(rubber), HTTP_ACCEPT_LANGUAGE="en").json()
+    italian = api.get(_url(rubber), HTTP_ACCEPT_LANGUAGE="it").json()
+    explain = [i["explanation"] for i in english["scoresheet"]["NS"]["below"]]
+    spiegare = [i["explanation"] for i in italian["scoresheet"]["NS"]["below"]]
+    assert explain and spiegare and explain != spiegare
+    assert api.get(_url(rubber), HTTP_ACCEPT_LANGUAGE="en").json() == english
+
+
+def test_a_members_only_rubber_stays_hidden_when_cached(
+    api: Any, rubber: Any, enter: Any, club: Any, north: Any, outsider: Any, cached: Any
+) -> None:
+    club.public = False
+    club.save()
+    enter(SIX_DEALS[:1])
+    api.force_authenticate(north)
+    assert api.get(_url(rubber)).status_code == 200
+    api.force_authenticate(outsider)
+    assert api.get(_url(rubber)).status_code == 404
+    api.force_authenticate(None)
+    assert api.get(_url(rubber)).status_code == 404
+
+
+def test_the_browsable_api_is_rendered_not_served_from_the_cache(
+    api: Any, rubber: Any, enter: Any, cached: Any
+) -> None:
+    enter(SIX_DEALS[:1])
+    api.force_authenticate(None)
+    api.get(_url(rubber))
+    page = api.get(_url(rubber), HTTP_ACCEPT="text/html")
+    assert page.status_code == 200
+    assert page["Content-Type"].startswith("text/html")
+    indented = api.get(_url(rubber), HTTP_ACCEPT="application/json; indent=2")
+    assert b"\n  " in indented.content
+
+
+def test_an_unknown_or_out_of_range_rubber_is_404(api: Any, cached: Any) -> None:
+    assert api.get("/api/v1/rubbers/999999/").status_code == 404
+    assert api.get(f"/api/v1/rubbers/{2**70}/").status_code == 404
+
+
+def test_the_entry_answer_is_the_rubber_as_get_shows_it(
+    api: Any, rubber: Any, enter: Any, cached: Any
+) -> None:
+    """API.md: `rubber` in the answer is the updated rubber (as GET), completion included."""
+    for number in range(1, 7):
+        answer = enter(SIX_DEALS[number - 1 : number], start=number).json()
+        api.force_authenticate(None)
+        assert answer["rubber"] == api.get(_url(rubber)).json()
+    assert answer["rubber"]["status"] == "complete"
+    retried = api.post(
+        f"/api/v1/rubbers/{rubber.pk}/deals/", {"number": 6, **SIX_DEALS[5]}, format="json"
+    )
+    assert retried.status_code == 401  # signed out above; as North it is a 200 retry:
+    api.force_authenticate(seated_user(rubber, "N"))
+    retried = api.post(
+        f"/api/v1/rubbers/{rubber.pk}/deals/", {"number": 6, **SIX_DEALS[5]}, format="json"
+    )
+    assert retried.status_code == 200
+    assert retried.json()["rubber"] == answer["rubber"]
+    assert retried.json()["next_rubber"] == answer["next_rubber"]
+
+
+def test_the_written_out_serializers_equal_drfs_generic_output(
+    rubber: Any, enter: Any, club: Any, running_session: Any
+) -> None:
+    club.confirm_entries = True
+    club.save()
+    enter(SIX_DEALS)  # honours, a pass, a doubled contract
+    deal = rubber.deals.get(number=2)
+    deal.confirm(by=rubber.east)  # entered by North: an opponent confirms
+    services.session_close(session=running_session)
+    Deal.objects.filter(rubber=rubber, number=3).update(entered_by=None)
+    found = Rubber.objects.with_deals().get(pk=rubber.pk)
+    found.fetch_players()
+    for one in found.ordered_deals():
+        generic = serializers.ModelSerializer.to_representation(DealSerializer(), one)
+        assert DealSerializer().to_representation(one) == dict(generic)
+    for each in Rubber.objects.with_deals().filter(session=running_session):
+        each.fetch_players()
+        generic = serializers.Serializer.to_representation(RubberSerializer(), each)
+        assert RubberSerializer().to_representation(each) == dict(generic)
