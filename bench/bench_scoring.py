@@ -47,17 +47,20 @@ from scoring.rules.contract import CONTRACTS  # noqa: E402
 from scoring.rules.rubber import rubber_table  # noqa: E402
 
 RUNS = 5
-PROFILE = """Where (b)'s time goes (CPU time, median of 5, same machine; measured by ablation
-of the loop in `scoring/rules/rubber.py::play_rubbers`, 1.9 items per deal): the table lookup
-and loop about 0.08× endplay; the tuple concatenation giving each item its deal number about
-+0.16×; allocating the `Item` named tuples (`tuple.__new__`) about +0.2×; games, vulnerability,
-totals and the `RubberScore` per rubber about +0.2× (cyclic GC about a tenth of the whole).
-Building the items alone (the "floor" row, the same loop shape without any scoring) takes more
-than half of the 0.5× budget, so (b) sits close to its target: on a quiet machine it is met, but
-on this shared 2-core machine under load (load average 5–7, earlier runs the same day) it
-measured 0.57–0.81×, as the item allocation and GC suffer more from contention than endplay's
-arithmetic does. Not taken: caching `Item`s per (outcome, deal number) (then not every item is
-built), or dropping the deal number from items."""
+PROFILE = """Where (b)'s time goes (CPU time, same machine; measured by ablation of the loop in
+`scoring/rules/rubber.py::play_rubbers`, 1.9 items per deal): the table lookup, games and
+vulnerability about 0.15× endplay; building the `Item` named tuples with their deal numbers
+(`stub + (number,)`, then `tuple.__new__`, which for a tuple subclass packs its arguments and
+copies) about 0.25–0.3× (the "floor" row); the `RubberScore` per rubber and freeing the previous
+rubber's items about 0.1×. On the earlier VM of this machine (endplay 3.3 µs a deal) (b) measured
+0.45–0.51× when quiet; on the present one endplay runs twice as fast (1.5–1.7 µs) while the
+allocation-bound replay gains less, so the ratio is 0.58–0.60× here (two runs at load ~1).
+Tried and measured slower, not kept: sharing the immutable items per (outcome, deal number)
+across rubbers (0.73× against 0.54× in the same process: the shared tuples are scattered in
+memory and every reuse writes their reference counts, so the cache misses cost more than the
+allocation saves); special-casing one-item deals (no change). What would close it: an `Item`
+that is not built through `tuple.__new__` (a compiled extension, or a plain tuple with the deal
+number kept beside it), both changes to the engine's public types."""
 SEED = 20240601
 DOC = ROOT / "docs" / "benchmarks.md"
 SECTION = "## Scoring engine"
