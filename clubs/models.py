@@ -273,3 +273,9 @@ def house_rules_options(preset: str, overrides: dict[str, Any]) -> dict[str, Any
 
 
 PRESET_CHOICES = sorted(PRESETS)
+
+
+def is_prefetched(instance: models.Model, name: str) -> bool:
+    """True when ``instance.<name>.all()`` is answered from a ``prefetch_related`` read (no
+    query): pages that prefetch for many objects let shared helpers use what they read."""
+    return name in getattr(instance, "_prefetched_objects_cache", {})

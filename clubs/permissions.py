@@ -52,12 +52,13 @@ def can_read_club(user: User, club: Club) -> bool:
 def check_club_access(user: User, club: Club, *, director: bool = False) -> None:
     """Raise Http404 when the user may not read the club, PermissionDenied when they may read it
     but `director` is asked and they are not one of its directors."""
-    if club.public and not director:
+    if not director:
+        check_club_id_readable(user, club.pk, public=club.public)
         return
     role = role_in_club(user, club)
     if not club.public and role is None:
         raise Http404("No such club.")
-    if director and role != Membership.Role.DIRECTOR:
+    if role != Membership.Role.DIRECTOR:
         raise PermissionDenied("Only a director of this club may do this.")
 
 

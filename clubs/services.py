@@ -23,7 +23,16 @@ from scoring.rules import ScoringError
 from scoring.rules.rotation import Seating, plan
 from scoring.rules.round_robin import pairing
 
-from .models import TWO_PLAYER_KINDS, Club, Membership, Player, Session, Table, TableSeat
+from .models import (
+    TWO_PLAYER_KINDS,
+    Club,
+    Membership,
+    Player,
+    Session,
+    Table,
+    TableSeat,
+    is_prefetched,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -286,7 +295,7 @@ class Pairing:
 
 def _table_pairs(session: Session) -> list[tuple[int, int]]:
     pairs = []
-    if "tables" in getattr(session, "_prefetched_objects_cache", {}):  # read with its seats
+    if is_prefetched(session, "tables"):  # the console read them with their seats
         tables = sorted(session.tables.all(), key=lambda t: t.number)
     else:
         tables = list(session.tables.order_by("number").prefetch_related("seats"))

@@ -28,7 +28,7 @@ from games.models import Conflict, Rubber
 from . import services
 from .api import table_queryset
 from .forms import ClubForm, PlayerForm, SessionForm, TablePlayerForm
-from .models import TWO_PLAYER_KINDS, Club, Player, Session, Table, TableSeat
+from .models import TWO_PLAYER_KINDS, Club, Player, Session, Table, TableSeat, is_prefetched
 from .permissions import get_club_for_user, get_session_for_user, is_director
 
 if TYPE_CHECKING:
@@ -122,7 +122,7 @@ def _tables(
     """
     if names is None:
         names = dict(Player.objects.filter(club_id=session.club_id).values_list("pk", "name"))
-    if "tables" in getattr(session, "_prefetched_objects_cache", {}):
+    if is_prefetched(session, "tables"):
         tables = list(session.tables.all())
     else:
         tables = list(table_queryset().filter(session=session).select_related("session"))
