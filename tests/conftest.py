@@ -49,6 +49,18 @@ def _real_services_guard(request: pytest.FixtureRequest) -> None:
             _missing(services.postgres() or "DATABASE_URL does not point at PostgreSQL")
         if not settings.REDIS_URL:
             _missing(services.redis() or "REDIS_URL is not set")
+        _empty_cache()
+
+
+def _empty_cache() -> None:
+    """An integration test starts with an empty cache, as it starts with an empty database: the
+    Redis database outlives the test database, which hands out the same ids again. Only the
+    cache's own keys go; the Celery broker's queues and bindings in the same Redis stay."""
+    from django.core.cache import cache
+
+    delete_pattern = getattr(cache, "delete_pattern", None)
+    if delete_pattern is not None:
+        delete_pattern("*")
 
 
 @pytest.fixture(autouse=True)

@@ -4,10 +4,12 @@ with Redis; here it is forced on with the local one."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.core.cache import cache
+from django.db.models import F
 from rest_framework import serializers
 
 from clubs import services
@@ -90,6 +92,32 @@ def test_every_change_shows_at_once(
     body = api.get(_url(rubber)).json()
     assert body["status"] == "unfinished"
     assert body == _fresh(rubber)
+
+
+def test_a_database_made_again_is_not_answered_from_the_old_ones_cache(
+    api: Any, rubber: Any, enter: Any, cached: Any
+) -> None:
+    """The cache outlives the database: a test run or a restore makes the same rubber ids again,
+    with the same numbers and versions but other deal ids (what a client corrects). CI once
+    answered a run's rubber with the deal ids of the run before it, and its corrections met 404."""
+    enter(SIX_DEALS[:2])
+    api.force_authenticate(None)
+    before = api.get(_url(rubber)).json()
+
+    # The same deals, as another incarnation of the database would hold them: new ids.
+    deals = list(Deal.objects.filter(rubber=rubber).order_by("number"))
+    Deal.objects.filter(rubber=rubber).delete()
+    for deal in deals:
+        deal.pk = None
+    Deal.objects.bulk_create(deals)
+    after = api.get(_url(rubber)).json()
+    assert [d["id"] for d in after["deals"]] != [d["id"] for d in before["deals"]]
+    assert after == _fresh(rubber)
+
+    # The same ids and versions, another rubber row (another start), other content.
+    Deal.objects.filter(rubber=rubber, number=1).update(tricks=F("tricks") - 1)
+    Rubber.objects.filter(pk=rubber.pk).update(started_at=F("started_at") + timedelta(seconds=1))
+    assert api.get(_url(rubber)).json() == _fresh(rubber)
 
 
 def test_each_language_has_its_own_answer(api: Any, rubber: Any, enter: Any, cached: Any) -> None:
