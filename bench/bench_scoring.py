@@ -48,19 +48,21 @@ from scoring.rules.rubber import rubber_table  # noqa: E402
 
 RUNS = 5
 PROFILE = """Where (b)'s time goes (CPU time, same machine; measured by ablation of the loop in
-`scoring/rules/rubber.py::play_rubbers`, 1.9 items per deal): the table lookup, games and
-vulnerability about 0.15× endplay; building the `Item` named tuples with their deal numbers
-(`stub + (number,)`, then `tuple.__new__`, which for a tuple subclass packs its arguments and
-copies) about 0.25–0.3× (the "floor" row); the `RubberScore` per rubber and freeing the previous
-rubber's items about 0.1×. On the earlier VM of this machine (endplay 3.3 µs a deal) (b) measured
-0.45–0.51× when quiet; on the present one endplay runs twice as fast (1.5–1.7 µs) while the
-allocation-bound replay gains less, so the ratio is 0.58–0.60× here (two runs at load ~1).
-Tried and measured slower, not kept: sharing the immutable items per (outcome, deal number)
-across rubbers (0.73× against 0.54× in the same process: the shared tuples are scattered in
-memory and every reuse writes their reference counts, so the cache misses cost more than the
-allocation saves); special-casing one-item deals (no change). What would close it: an `Item`
-that is not built through `tuple.__new__` (a compiled extension, or a plain tuple with the deal
-number kept beside it), both changes to the engine's public types."""
+`scoring/rules/rubber.py`, 1.9 items per deal, before the change below): the loop with the
+items left out (table lookup, games, vulnerability, the `RubberScore` per rubber) about 0.24×
+endplay; building the `Item` named tuples with their deal numbers (`stub + (number,)`, then
+`tuple.__new__`) about 0.25× (the "floor" row). Garbage collection is not a factor (3 gen0
+collections in the whole replay: each item freed gives back its allocation count).
+What took (b) from 0.55–0.60× to about 0.44× (same-process A/B on the same 1M deals, 0.82–0.91×
+of the previous loop in every run): the loop reads plain 8-tuples, one tuple of rows per
+vulnerability state held in a local that changes only when a game is won (no `key * 4 + state`,
+no named-tuple unpacking); a deal's first three items are built without an
+iterator (most deals have one to three); `played.append` is called as a method, which
+CPython 3.11 runs inline. Tried and measured slower or no better, not kept: sharing the
+immutable items per (outcome, deal number) across rubbers (0.73× against 0.54×: the shared
+tuples are scattered in memory and every reuse writes their reference counts); building a
+deal's items with `map` (slower); packing both totals, or both part scores, into one int
+(slower: multi-digit ints leave CPython's fast path); precomputed `(number,)` tails (no change)."""
 SEED = 20240601
 DOC = ROOT / "docs" / "benchmarks.md"
 SECTION = "## Scoring engine"

@@ -5,7 +5,8 @@ vulnerability logic (``play_rubbers``) is generic: it reads each deal's outcome 
 ``RubberEntry`` indexed by ``key * 4 + vulnerability state`` (state = 2 × NS vulnerable + EW
 vulnerable), so a two-player rubber (RULES 7.1: odd tricks may be scored by either player; games
 and rubber as §2) reuses it with its own table (built with ``make_entry``, players mapped to the
-two sides) and its own ``bonus``.
+two sides) and its own ``bonus``. The loop itself reads the table as ``_Row`` tuples, one tuple of
+rows per vulnerability state (``_rows``; precomputed with the bridge table).
 """
 
 from __future__ import annotations
@@ -77,17 +78,49 @@ def make_entry(items: Sequence[Item], below_side: Side | None, below_points: int
     )
 
 
+#: A ``RubberEntry`` as the replay loop reads it: a plain tuple (unpacked without an iterator,
+#: unlike a named tuple) with the first three stubs apart, None when absent, and the others in
+#: ``rest``: most deals have one to three items, built without iterating.
+_Stub = tuple[Any, ...]
+_Row = tuple[int, int, int, int, _Stub | None, _Stub | None, _Stub | None, tuple[_Stub, ...]]
+#: The rows of each vulnerability state 0–3, indexed by key.
+_Rows = tuple[tuple[_Row, ...], ...]
+
+
+def _rows(table: Sequence[RubberEntry]) -> _Rows:
+    """A table indexed by ``key * 4 + state`` as one tuple of ``_Row`` per state; an entry
+    repeated in the table gives one shared row (a smaller working set for the replay).
+    """
+    shared: dict[int, _Row] = {}
+
+    def row(entry: RubberEntry) -> _Row:
+        below_side, below_points, total_ns, total_ew, stubs = entry
+        first, second, third = (*stubs[:3], None, None, None)[:3]
+        return (below_side, below_points, total_ns, total_ew, first, second, third, stubs[3:])
+
+    return tuple(
+        tuple(shared.setdefault(id(table[i]), row(table[i])) for i in range(state, len(table), 4))
+        for state in range(4)
+    )
+
+
 def rubber_table(options: HouseRules = DEFAULT) -> tuple[tuple[RubberEntry, ...], frozenset[int]]:
     """Every bridge deal outcome as a ``RubberEntry``, indexed by ``input_key * 4 + state``;
     and the set of valid input keys. A deal is scored with the declarer's vulnerability.
     """
-    return _rubber_table(options.insult_redoubled, options.old_undertricks)
+    table, _, valid = _bridge_tables(options.insult_redoubled, options.old_undertricks)
+    return table, valid
+
+
+#: The rows of each bridge table built (``_bridge_tables``), by the table's id, with the table.
+_BRIDGE_ROWS: dict[int, tuple[tuple[RubberEntry, ...], _Rows]] = {}
 
 
 @cache
-def _rubber_table(
+def _bridge_tables(
     insult_redoubled: int, old_undertricks: bool
-) -> tuple[tuple[RubberEntry, ...], frozenset[int]]:
+) -> tuple[tuple[RubberEntry, ...], _Rows, frozenset[int]]:
+    """``rubber_table``'s table, the same as ``_rows``, and its valid keys."""
     options = HouseRules(insult_redoubled=insult_redoubled, old_undertricks=old_undertricks)  # type: ignore[arg-type]
     scores, valid_deal_keys = deal_table(options)
     empty = RubberEntry(0, 0, 0, 0, ())
@@ -118,7 +151,10 @@ def _rubber_table(
         else:
             entries += (by_deal_key[2 * key],) * 2 + (by_deal_key[2 * key + 1],) * 2
     valid = frozenset(k for k in range(PASS_KEY + 1) if k * 2 in valid_deal_keys)
-    return tuple(entries), valid
+    table = tuple(entries)
+    rows = _rows(table)
+    _BRIDGE_ROWS[id(table)] = (table, rows)
+    return table, rows, valid
 
 
 class RubberDeal(NamedTuple):
@@ -308,21 +344,39 @@ def play_rubbers(
     no game, ``bonus[1]`` if one. RULES 2.6 / 8.4: if ``closed``, an unfinished last rubber gets
     300 for the only game and ``options.unfinished_partscore`` for a lone part score.
     """
+    known = _BRIDGE_ROWS.get(id(table))
+    rows = known[1] if known is not None and known[0] is table else _rows(table)
+    yield from _replay(keys, rows, closed, bonus, options)
+
+
+def _replay(
+    keys: Iterable[int], rows: _Rows, closed: bool, bonus: tuple[int, int], options: HouseRules
+) -> Iterator[RubberScore]:
+    """``play_rubbers`` on the table as ``_rows``: ``rows[state][key]`` is the entry."""
     # The engine's hot loop: locals, tuples and tuple.__new__ on purpose (docs/benchmarks.md).
     # Every item is built here, with its deal number; per-side columns and deal records are
-    # derived from them on demand.
+    # derived from them on demand. ``played.append`` is called as a method (the interpreter
+    # appends inline), and ``current`` holds the rows of the vulnerability state (RULES 2.3),
+    # which changes only when a game is won.
     new, item_type = _new, Item
     played: list[Item] = []
-    append = played.append
     game_ends: list[tuple[Side, int]] = []
     part_ns = part_ew = games_ns = games_ew = total_ns = total_ew = 0
     state = number = 0
+    current = rows[0]
     for key in keys:
-        below_side, below_points, gain_ns, gain_ew, stubs = table[key * 4 + state]
+        below_side, below_points, gain_ns, gain_ew, first, second, third, rest = current[key]
         number += 1
-        tail = (number,)
-        for stub in stubs:
-            append(new(item_type, stub + tail))
+        if first:
+            tail = (number,)
+            played.append(new(item_type, first + tail))
+            if second:
+                played.append(new(item_type, second + tail))
+                if third:
+                    played.append(new(item_type, third + tail))
+                    if rest:
+                        for stub in rest:
+                            played.append(new(item_type, stub + tail))
         total_ns += gain_ns
         total_ew += gain_ew
         if not below_points:
@@ -342,6 +396,7 @@ def play_rubbers(
             state |= 2
             game_ends.append((NS, number))
         part_ns = part_ew = 0
+        current = rows[state]
         if games_ns == 2 or games_ew == 2:
             winner = NS if games_ns == 2 else EW
             lost = games_ew if winner is NS else games_ns
@@ -369,9 +424,9 @@ def play_rubbers(
                 ),
             )
             played = []
-            append = played.append
             game_ends = []
             games_ns = games_ew = total_ns = total_ew = state = number = 0
+            current = rows[0]
     if number:
         yield _unfinished(
             number,
@@ -443,9 +498,9 @@ def score_rubber_keys(
     keys: Sequence[int], *, closed: bool = False, options: HouseRules = DEFAULT
 ) -> RubberScore:
     """``score_rubber`` for deals given by ``DealInput.key``: the batch entry point."""
-    table, valid = rubber_table(options)
+    _, rows, valid = _bridge_tables(options.insult_redoubled, options.old_undertricks)
     _check_keys(keys, valid)
-    rubbers = play_rubbers(keys, table, closed=closed, options=options)
+    rubbers = _replay(keys, rows, closed, STANDARD_BONUS, options)
     rubber = next(rubbers, None)
     if rubber is None:
         rubber = _unfinished(0, [], [], (0, 0), (0, 0), (0, 0), 0, closed, options)
@@ -481,9 +536,9 @@ def iter_rubbers(
     """A table's stream of deals (``DealInput.key``) as consecutive rubbers: each starts after
     the previous one ends (RULES 8.1). ``closed`` applies to the last rubber if unfinished.
     """
-    table, valid = rubber_table(options)
+    _, rows, valid = _bridge_tables(options.insult_redoubled, options.old_undertricks)
     _check_keys(keys, valid)
-    return play_rubbers(keys, table, closed=closed, options=options)
+    return _replay(keys, rows, closed, STANDARD_BONUS, options)
 
 
 def score_rubbers(
