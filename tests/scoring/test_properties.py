@@ -16,6 +16,7 @@ from scoring.rules import (
     Strain,
     hundreds,
     score_chicago,
+    score_deal,
     score_rubber,
     score_rubbers,
 )
@@ -76,6 +77,40 @@ def test_totals_equal_the_sum_of_items_rules_2_5(deal_list, closed, rules):
             item_sum = sum(i.points for i in rubber.items if i.side is side)
             assert rubber.totals[side] == column_sum == item_sum
         assert sum(len(items) for items in rubber.deal_items) == len(rubber.played)
+
+
+@PROPERTY
+@given(deal_lists, st.booleans(), options)
+def test_each_deal_in_a_rubber_scores_as_on_its_own_rules_2_3_and_3(deal_list, closed, rules):
+    """The replay's items (built from the rubber table's rows) are, deal by deal, the items the
+    single-deal scorer gives at the vulnerability the rubber had reached (RULES 2.3), with the
+    deal's number; the end items are all bonuses (RULES 2.4, 2.6)."""
+    position = 0
+    for rubber in score_rubbers([d.key for d in deal_list], closed=closed, options=rules):
+        for number, (deal, played) in enumerate(
+            zip(deal_list[position:], rubber.deals, strict=False), 1
+        ):
+            assert played.number == number
+            if deal.declarer is None:
+                assert played.items == ()
+                continue
+            vulnerable = played.vulnerable[0 if deal.declarer is Side.NS else 1]
+            alone = score_deal(
+                deal.contract,
+                vulnerable=vulnerable,
+                tricks=deal.tricks,
+                honours=deal.honours,
+                declarer=deal.declarer,
+                options=rules,
+            )
+            assert played.items == tuple(item._replace(deal=number) for item in alone.items)
+        assert {item.reason for item in rubber.end_items} <= {
+            "rubber_bonus",
+            "unfinished_game",
+            "unfinished_partscore",
+        }
+        position += rubber.deal_count
+    assert position == len(deal_list)
 
 
 @PROPERTY
