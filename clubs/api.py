@@ -7,7 +7,7 @@ explicit serializer, calls one service and renders an explicit output serializer
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
@@ -26,6 +26,7 @@ from .permissions import (
     check_club_access,
     get_club_for_user,
     is_director,
+    signed_in_user,
 )
 from .serializers import (
     ClubIn,
@@ -41,9 +42,6 @@ from .serializers import (
     TableOut,
     TablePlayerIn,
 )
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
 
 E400 = OpenApiResponse(ErrorsOut, description="Bad input: `{errors: {field: [messages]}}`.")
 E401 = OpenApiResponse(DetailOut, description="Not signed in.")
@@ -135,7 +133,7 @@ class ClubListView(APIView):
             default_stake=data.validated_data["default_stake"],
             currency=data.validated_data["currency"].upper(),
             language=data.validated_data["language"],
-            director=cast("AbstractBaseUser", request.user),
+            director=signed_in_user(request),
         )
         return Response(ClubOut(club).data, status=status.HTTP_201_CREATED)
 
@@ -215,7 +213,7 @@ class SessionListView(APIView):
             movement=data.validated_data["movement"],
             stake_per_hundred=data.validated_data.get("stake_per_hundred"),
             tables=data.validated_data["tables"],
-            created_by=cast("AbstractBaseUser", request.user),
+            created_by=signed_in_user(request),
         )
         return Response(_session_out(session.pk), status=status.HTTP_201_CREATED)
 
@@ -262,7 +260,7 @@ class SessionCloseView(APIView):
         return Response(_session_out(session.pk))
 
 
-class AheadIn(serializers.Serializer):
+class AheadIn(serializers.Serializer[Any]):
     ahead = serializers.IntegerField(min_value=0, max_value=30, default=3)
 
 

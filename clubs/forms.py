@@ -128,7 +128,7 @@ class SessionForm(forms.Form):
         )
         super().__init__(*args, **kwargs)
         self.club = club
-        players = cast(forms.ModelMultipleChoiceField, self.fields["players"])
+        players = cast("forms.ModelMultipleChoiceField[Player]", self.fields["players"])
         players.queryset = Player.objects.filter(club=club).order_by("name")
 
 
@@ -137,5 +137,5 @@ class TablePlayerForm(forms.Form):
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        player = cast(forms.ModelChoiceField, self.fields["player"])
+        player = cast("forms.ModelChoiceField[Player]", self.fields["player"])
         player.queryset = Player.objects.filter(club=club).order_by("name")

@@ -19,11 +19,11 @@ from django.utils.translation import gettext_lazy as _
 from scoring.rules.options import PRESETS, HouseRules
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+    from django.contrib.auth.models import AnonymousUser, User
 
 
 class ClubQuerySet(models.QuerySet["Club"]):
-    def visible_to(self, user: AbstractBaseUser | AnonymousUser) -> ClubQuerySet:
+    def visible_to(self, user: User | AnonymousUser) -> ClubQuerySet:
         """Public clubs, plus members-only clubs the user belongs to."""
         if not user.is_authenticated:
             return self.filter(public=True)
@@ -79,7 +79,7 @@ class Club(models.Model):
         """The rules in force: the preset with the club's overrides (RULES 'options')."""
         return HouseRules.from_preset(self.rules_preset, self.rules_overrides)
 
-    def role_of(self, user: AbstractBaseUser | AnonymousUser) -> str | None:
+    def role_of(self, user: User | AnonymousUser) -> str | None:
         if not user.is_authenticated:
             return None
         # The role alone: a Membership instance with only("role") cost a second query, for the
@@ -87,13 +87,13 @@ class Club(models.Model):
         role: str | None = self.memberships.filter(user=user).values_list("role", flat=True).first()
         return role
 
-    def is_director(self, user: AbstractBaseUser | AnonymousUser) -> bool:
+    def is_director(self, user: User | AnonymousUser) -> bool:
         return self.role_of(user) == Membership.Role.DIRECTOR
 
-    def is_member(self, user: AbstractBaseUser | AnonymousUser) -> bool:
+    def is_member(self, user: User | AnonymousUser) -> bool:
         return self.role_of(user) is not None
 
-    def can_read(self, user: AbstractBaseUser | AnonymousUser) -> bool:
+    def can_read(self, user: User | AnonymousUser) -> bool:
         return self.public or self.is_member(user)
 
 

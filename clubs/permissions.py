@@ -11,8 +11,8 @@ The policy (docs/api.md, "Permissions"):
   (pages) before anything is looked up.
 
 Other apps reuse these helpers: `can_read_club`, `is_director`, `is_member`,
-`get_club_for_user`, `get_session_for_user`, `check_club_access` and the DRF permission class
-`IsClubDirectorOrReadOnly`.
+`get_club_for_user`, `get_session_for_user`, `check_club_access`, `signed_in_user` and the DRF
+permission class `IsClubDirectorOrReadOnly`.
 """
 
 from __future__ import annotations
@@ -26,30 +26,39 @@ from rest_framework import permissions
 from .models import Club, Membership, Session
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+    from django.contrib.auth.models import AnonymousUser, User
+    from rest_framework.request import Request
 
-    User = AbstractBaseUser | AnonymousUser
+    AnyUser = User | AnonymousUser
 
 
-def role_in_club(user: User, club: Club) -> str | None:
+def signed_in_user(request: HttpRequest | Request) -> User:
+    """The request's user, in a view that already required a signed-in one (`login_required`,
+    DRF's `IsAuthenticated`, or a write under `IsClubDirectorOrReadOnly`)."""
+    user = request.user
+    assert user.is_authenticated, "the view's permission requires a signed-in user"
+    return user
+
+
+def role_in_club(user: AnyUser, club: Club) -> str | None:
     """The user's role in the club ("director", "player") or None (one query, none if anonymous)."""
     return club.role_of(user)
 
 
-def is_member(user: User, club: Club) -> bool:
+def is_member(user: AnyUser, club: Club) -> bool:
     return role_in_club(user, club) is not None
 
 
-def is_director(user: User, club: Club) -> bool:
+def is_director(user: AnyUser, club: Club) -> bool:
     return role_in_club(user, club) == Membership.Role.DIRECTOR
 
 
-def can_read_club(user: User, club: Club) -> bool:
+def can_read_club(user: AnyUser, club: Club) -> bool:
     """Public clubs are readable by anyone; members-only clubs by their members."""
     return club.public or is_member(user, club)
 
 
-def check_club_access(user: User, club: Club, *, director: bool = False) -> None:
+def check_club_access(user: AnyUser, club: Club, *, director: bool = False) -> None:
     """Raise Http404 when the user may not read the club, PermissionDenied when they may read it
     but `director` is asked and they are not one of its directors."""
     if not director:
@@ -87,7 +96,7 @@ def get_club_id_for_user(request: HttpRequest, slug: str) -> int:
     return club_id
 
 
-def check_club_id_readable(user: User, club_id: int, *, public: bool) -> None:
+def check_club_id_readable(user: AnyUser, club_id: int, *, public: bool) -> None:
     """`check_club_access` for reading, from the club's id and `public` flag: Http404 when a
     members-only club is not the user's (one query then, none for a public club)."""
     if public:

@@ -24,7 +24,7 @@ MAX_ID = 2**63 - 1
 # --- clubs -------------------------------------------------------------------------------------
 
 
-class ClubIn(serializers.Serializer):
+class ClubIn(serializers.Serializer[Any]):
     slug = serializers.SlugField(max_length=50)
     name = serializers.CharField(max_length=120)
     public = serializers.BooleanField(default=True)
@@ -51,7 +51,7 @@ class ClubIn(serializers.Serializer):
         return slug
 
 
-class ClubOut(serializers.ModelSerializer):
+class ClubOut(serializers.ModelSerializer[Club]):
     rules = serializers.SerializerMethodField()
 
     class Meta:
@@ -76,7 +76,7 @@ class ClubOut(serializers.ModelSerializer):
 # --- players -----------------------------------------------------------------------------------
 
 
-class PlayerIn(serializers.Serializer):
+class PlayerIn(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=80)
     username = serializers.RegexField(
         r"^[\w.@+-]+\Z",
@@ -109,7 +109,7 @@ class PlayerIn(serializers.Serializer):
         return attrs
 
 
-class PlayerOut(serializers.ModelSerializer):
+class PlayerOut(serializers.ModelSerializer[Player]):
     """A player as anyone who may read the club sees them."""
 
     class Meta:
@@ -129,14 +129,14 @@ class PlayerDirectorOut(PlayerOut):
 # --- sessions ----------------------------------------------------------------------------------
 
 
-class TableIn(serializers.Serializer):
+class TableIn(serializers.Serializer[Any]):
     players = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
         help_text="Player ids in order of precedence (the first is the pivot); 4 to 6.",
     )
 
 
-class SessionIn(serializers.Serializer):
+class SessionIn(serializers.Serializer[Any]):
     date = serializers.DateField(help_text="YYYY-MM-DD")
     kind = serializers.ChoiceField(choices=Session.Kind.choices, default=Session.Kind.RUBBER)
     movement = serializers.ChoiceField(
@@ -164,7 +164,7 @@ class SessionIn(serializers.Serializer):
         return [[found[pk] for pk in table["players"]] for table in tables]
 
 
-class TablePlayerIn(serializers.Serializer):
+class TablePlayerIn(serializers.Serializer[Any]):
     player = serializers.IntegerField(
         min_value=1, max_value=MAX_ID, help_text="A player id of the session's club."
     )
@@ -179,14 +179,14 @@ class TablePlayerIn(serializers.Serializer):
         return player
 
 
-class SeatsOut(serializers.Serializer):
+class SeatsOut(serializers.Serializer[Any]):
     N = serializers.IntegerField()
     E = serializers.IntegerField()
     S = serializers.IntegerField(required=False, help_text="Absent at a table of two.")
     W = serializers.IntegerField(required=False, help_text="Absent at a table of two.")
 
 
-class CurrentRubberOut(serializers.Serializer):
+class CurrentRubberOut(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
     status = serializers.CharField()
@@ -194,7 +194,7 @@ class CurrentRubberOut(serializers.Serializer):
     sitting_out = serializers.ListField(child=serializers.IntegerField())
 
 
-class TableOut(serializers.Serializer):
+class TableOut(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     players = serializers.SerializerMethodField(
         help_text="Player ids at the table now, in order of precedence."
@@ -214,8 +214,10 @@ class TableOut(serializers.Serializer):
         return CurrentRubberOut(rubbers[0]).data
 
 
-class SessionOut(serializers.ModelSerializer):
-    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+class SessionOut(serializers.ModelSerializer[Session]):
+    club: serializers.SlugRelatedField[Club] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
     tables = TableOut(many=True, read_only=True)
 
     class Meta:
@@ -235,13 +237,13 @@ class SessionOut(serializers.ModelSerializer):
         ]
 
 
-class SeatingOut(serializers.Serializer):
+class SeatingOut(serializers.Serializer[Any]):
     rubber = serializers.IntegerField()
     seats = SeatsOut()
     sitting_out = serializers.ListField(child=serializers.IntegerField())
 
 
-class ErrorsOut(serializers.Serializer):
+class ErrorsOut(serializers.Serializer[Any]):
     # Documents the error body for the schema only; never validated, so shadowing
     # Serializer.errors is harmless.
     errors = serializers.DictField(  # type: ignore[assignment]
@@ -249,5 +251,5 @@ class ErrorsOut(serializers.Serializer):
     )
 
 
-class DetailOut(serializers.Serializer):
+class DetailOut(serializers.Serializer[Any]):
     detail = serializers.CharField()

@@ -35,7 +35,7 @@ from .models import (
 )
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
+    from django.contrib.auth.models import User
 
     from games.models import Rubber
 
@@ -46,7 +46,7 @@ def club_create(
     *,
     slug: str,
     name: str,
-    director: AbstractBaseUser,
+    director: User,
     public: bool = True,
     rules_preset: str = "acbl",
     rules: dict[str, Any] | None = None,
@@ -120,7 +120,7 @@ def player_create(
         return Player.objects.create(club=club, name=name, user=user)
 
 
-def _get_or_create_login(*, username: str, password: str | None) -> AbstractBaseUser:
+def _get_or_create_login(*, username: str, password: str | None) -> User:
     user_model = get_user_model()
     user = user_model.objects.filter(username=username).first()
     if user is not None:
@@ -140,7 +140,7 @@ def _get_or_create_login(*, username: str, password: str | None) -> AbstractBase
     return user
 
 
-def membership_set_role(*, club: Club, user: AbstractBaseUser, role: str) -> Membership:
+def membership_set_role(*, club: Club, user: User, role: str) -> Membership:
     membership, _created = Membership.objects.update_or_create(
         club=club, user=user, defaults={"role": role}
     )
@@ -175,7 +175,7 @@ def session_create(
     movement: str = Session.Movement.PIVOT,
     stake_per_hundred: Decimal | None = None,
     tables: Sequence[Sequence[Player]],
-    created_by: AbstractBaseUser | None = None,
+    created_by: User | None = None,
 ) -> Session:
     """Plan a session: tables of 4–6 players in order of precedence (RULES 6.2), or tables of
     exactly two for the two-player games (RULES 7), whose opponents rotate by a round robin."""

@@ -17,7 +17,7 @@ import datetime
 import decimal
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -35,7 +35,9 @@ HistoricalDeal = Deal.history.model
 # --- plain columns -------------------------------------------------------------------------------
 
 
-def _plain_fields(model: type[models.Model], skip: tuple[str, ...] = ()) -> list[models.Field]:
+def _plain_fields(
+    model: type[models.Model], skip: tuple[str, ...] = ()
+) -> list[models.Field[Any, Any]]:
     return [
         f
         for f in model._meta.concrete_fields
@@ -51,7 +53,9 @@ def _json(value: Any) -> Any:
     return value
 
 
-def _dump(obj: models.Model, relations: dict[str, Callable[[Any], Any]], **extra: Any) -> dict:
+def _dump(
+    obj: models.Model, relations: dict[str, Callable[[Any], Any]], **extra: Any
+) -> dict[str, Any]:
     """Plain columns as JSON values, the relations through their natural keys."""
     model = type(obj)
     known = set(relations)
@@ -66,7 +70,9 @@ def _dump(obj: models.Model, relations: dict[str, Callable[[Any], Any]], **extra
     return row
 
 
-def _load(model: type[models.Model], row: dict[str, Any], skip: tuple[str, ...] = ()) -> dict:
+def _load(
+    model: type[models.Model], row: dict[str, Any], skip: tuple[str, ...] = ()
+) -> dict[str, Any]:
     """Plain columns back to Python values (fields missing from an older export keep defaults)."""
     return {f.name: f.to_python(row[f.name]) for f in _plain_fields(model, skip) if f.name in row}
 
@@ -221,7 +227,8 @@ def club_import(*, data: dict[str, Any]) -> Club:
         TableSeat.objects.create(
             session=sessions[row["session"]],
             table=tables[(row["session"], row["table"])],
-            player=player(row["player"]),
+            # A seat always has a player (the export names it; the database refuses none).
+            player=cast(Player, player(row["player"])),
             **_load(TableSeat, row),
         )
     rubbers = {}

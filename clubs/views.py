@@ -7,8 +7,9 @@ services write. Pages work without JavaScript; htmx only refreshes the table sug
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -29,10 +30,7 @@ from . import services
 from .api import table_queryset
 from .forms import ClubForm, PlayerForm, SessionForm, TablePlayerForm
 from .models import TWO_PLAYER_KINDS, Club, Player, Session, Table, TableSeat, is_prefetched
-from .permissions import get_club_for_user, get_session_for_user, is_director
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
+from .permissions import get_club_for_user, get_session_for_user, is_director, signed_in_user
 
 #: Rubbers shown ahead on the console and the table cards.
 AHEAD_ON_CONSOLE = 3
@@ -173,7 +171,7 @@ def _session_context(
     }
 
 
-def _console_sessions(club: Club) -> list[Session]:
+def _console_sessions(club: Club) -> Sequence[Session]:
     """The club's planned and running sessions with their tables, seats and rubbers, read with
     a fixed number of queries however many sessions and tables there are (no N+1; guarded in
     tests/scale/test_query_counts.py)."""
@@ -260,7 +258,7 @@ def club_create(request: HttpRequest) -> HttpResponse:
                 default_stake=data["default_stake"],
                 currency=data["currency"],
                 language=data["language"],
-                director=cast("AbstractBaseUser", request.user),
+                director=signed_in_user(request),
             )
         except ValidationError as err:
             form.add_error(None, err)
@@ -372,7 +370,7 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
                     movement=form.cleaned_data["movement"],
                     stake_per_hundred=form.cleaned_data["stake_per_hundred"],
                     tables=_cut_into_tables(picked, sizes),
-                    created_by=cast("AbstractBaseUser", request.user),
+                    created_by=signed_in_user(request),
                 )
             except ValidationError as err:
                 form.add_error(None, err)

@@ -1,17 +1,28 @@
 from django.contrib import admin
+from django.http import HttpRequest
 from simple_history.admin import SimpleHistoryAdmin
 
 from .models import Deal, Rubber
 
+DEAL_INLINE_FIELDS = (
+    "number",
+    "contract",
+    "declarer",
+    "tricks",
+    "honours_side",
+    "honours_points",
+    "data",
+)
+
 
 class DealInline(admin.TabularInline):
     model = Deal
-    fields = ["number", "contract", "declarer", "tricks", "honours_side", "honours_points", "data"]
-    readonly_fields = fields
+    fields = DEAL_INLINE_FIELDS
+    readonly_fields = DEAL_INLINE_FIELDS
     extra = 0
     can_delete = False
 
-    def has_add_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest, obj: Rubber | None = None) -> bool:
         # Deals change only through record_deal / Deal.correct (the page and the API).
         return False
 
@@ -25,7 +36,7 @@ class RubberAdmin(admin.ModelAdmin):
 
 
 @admin.register(Deal)
-class DealAdmin(SimpleHistoryAdmin):
+class DealAdmin(SimpleHistoryAdmin):  # type: ignore[misc]  # simple_history has no type hints
     list_display = ["__str__", "rubber", "version", "entered_by", "updated_at"]
     readonly_fields = [
         "rubber",
@@ -42,5 +53,5 @@ class DealAdmin(SimpleHistoryAdmin):
         "confirmed_by",
     ]
 
-    def has_add_permission(self, request) -> bool:  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -20,6 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from clubs.permissions import signed_in_user
 from scoring.cache import cache_seconds, json_answer, json_bytes, wants_plain_json
 
 from . import history
@@ -126,7 +127,8 @@ class RubberDeals(APIView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        rubber, can_enter = get_rubber_for_entry(request.user, pk)
+        user = signed_in_user(request)
+        rubber, can_enter = get_rubber_for_entry(user, pk)
         if not can_enter:
             raise PermissionDenied("Only the players seated in this rubber or a director enter.")
         if rubber.is_two_player:
@@ -135,14 +137,12 @@ class RubberDeals(APIView):
             deal, created = rubber.record_deal(
                 number=number.validated_data["number"],
                 data=two_player_fields(request.data),
-                entered_by=request.user,
+                entered_by=user,
             )
         else:
             serializer = DealInSerializer(data=request.data)
             serializer.is_valid(raise_exception=True)
-            deal, created = rubber.record_deal(
-                **serializer.to_record_kwargs(), entered_by=request.user
-            )
+            deal, created = rubber.record_deal(**serializer.to_record_kwargs(), entered_by=user)
         # Answered from the rubber as record_deal wrote it (no second read; docs/benchmarks.md).
         code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
         return _written(deal, deal.rubber, code)
@@ -183,7 +183,9 @@ class DealDetail(APIView):
         else:
             changes = serializer.to_changes()
         deal = deal.correct(
-            version=serializer.validated_data["version"], changed_by=request.user, **changes
+            version=serializer.validated_data["version"],
+            changed_by=signed_in_user(request),
+            **changes,
         )
         return _written(
             deal, Rubber.objects.with_deals().get(pk=deal.rubber_id), status.HTTP_200_OK
@@ -216,7 +218,7 @@ class DealConfirm(APIView):
         deal, viewer = get_deal_for_user(request.user, pk)
         _check_can_confirm(deal, viewer)
         assert viewer.player is not None
-        deal = deal.confirm(by=viewer.player, user=request.user)
+        deal = deal.confirm(by=viewer.player, user=signed_in_user(request))
         return Response(DealSerializer(deal).data)
 
 

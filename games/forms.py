@@ -95,6 +95,7 @@ class DealEntryForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # forms.Form.clean returns cleaned_data
         level = data.get("level")
         if not level:
             return data
@@ -150,6 +151,7 @@ class DealCorrectionForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # forms.Form.clean returns cleaned_data
         if "contract" not in data:
             return data
         return _with_fields(self, data, contract=data["contract"], tricks=data.get("tricks"))
@@ -253,7 +255,7 @@ class TwoPlayerDealForm(forms.Form):
         if data.get("declarer") not in (None, ""):
             result["declarer"] = int(data["declarer"])
         tricks = data.get("tricks")
-        if tricks not in (None, ""):
+        if tricks is not None and tricks != "":
             result["tricks"] = int(tricks)
         if self.kind == "draw_discard":
             strain = data.get("strain") or ""
@@ -272,6 +274,7 @@ class TwoPlayerDealForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # forms.Form.clean returns cleaned_data
         if self.errors:
             return data
         if self.kind == "draw_discard" and data.get("level") != "pass" and not data.get("strain"):

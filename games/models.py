@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.conf import settings
 from django.db import connection, models, transaction
@@ -34,7 +34,7 @@ from . import sheets
 from .sheets import Sheet
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
+    from django.contrib.auth.models import User
 
 SEATS = ("N", "E", "S", "W")
 SEAT_FIELDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
@@ -45,6 +45,15 @@ SEAT_SIDE = {"N": Side.NS, "S": Side.NS, "E": Side.EW, "W": Side.EW}
 
 class Conflict(Exception):
     """A write that contradicts what is stored (HTTP 409): explain it in the message."""
+
+
+class EntryCheck(TypedDict):
+    """What `RubberQuerySet.for_entry` reads with the rubber, as attributes of it: the type
+    checker sees them on `WithAnnotations[Rubber, EntryCheck]` (django-stubs-ext)."""
+
+    club_public: bool
+    viewer_role: str | None
+    viewer_player_id: int | None
 
 
 class RubberQuerySet(models.QuerySet["Rubber"]):
@@ -59,9 +68,9 @@ class RubberQuerySet(models.QuerySet["Rubber"]):
 
     def for_entry(self, pk: int, user_id: int) -> Rubber | None:
         """The rubber, with `club_public`, the user's `viewer_role` in its club and their
-        `viewer_player_id` there (None when not a member): what entry checks, in one query, in
-        SQL because compiling the three ORM queries cost more than running them
-        (docs/benchmarks.md, HTTP)."""
+        `viewer_player_id` there (None when not a member; typed by `EntryCheck`): what entry
+        checks, in one query, in SQL because compiling the three ORM queries cost more than
+        running them (docs/benchmarks.md, HTTP)."""
         if pk > MAX_ID:  # the ORM answers no row for an id out of range; SQLite would raise
             return None
         # Subqueries rather than joins: PostgreSQL planned the five-table join in ~0.5 ms on the
@@ -228,7 +237,7 @@ class Rubber(models.Model):
         stores them, so the rubber as just written is read back without a query."""
         kept = self.deals.all()
         kept._result_cache = deals
-        kept._prefetch_done = True
+        kept._prefetch_done = True  # type: ignore[attr-defined]  # real; missing from the stubs
         self._prefetched_objects_cache = {"deals": kept}
 
     def scoresheet(self, deals: Sequence[Deal] | None = None) -> Sheet:
@@ -265,7 +274,7 @@ class Rubber(models.Model):
         honours_side: str | None = None,
         honours_points: int | None = None,
         data: dict[str, Any] | None = None,
-        entered_by: AbstractBaseUser | None,
+        entered_by: User | None,
     ) -> tuple[Deal, bool]:
         """Record deal `number` of this rubber; return (deal, created).
 
@@ -482,7 +491,9 @@ class DealFields:
         if self.honours_side or self.honours_points is not None:
             if not self.honours_side:
                 raise ScoringError("honours.side", "is required with the points", "RULES 3.6")
-            honours = Honours(Side.parse(self.honours_side, "honours.side"), self.honours_points)
+            # Unchecked here: Honours refuses missing points itself (RULES 3.6).
+            points: Any = self.honours_points
+            honours = Honours(Side.parse(self.honours_side, "honours.side"), points)
         return DealInput.create(
             self.contract,
             SEAT_SIDE[self.declarer] if self.declarer else None,
@@ -534,6 +545,9 @@ class Deal(models.Model):
     )
 
     history = HistoricalRecords()
+    # Who made a change and why: read by django-simple-history from the instance on save().
+    _history_user: User
+    _change_reason: str
 
     class Meta:
         ordering = ["rubber", "number"]
@@ -637,7 +651,7 @@ class Deal(models.Model):
         self,
         *,
         version: int,
-        changed_by: AbstractBaseUser | None,
+        changed_by: User | None,
         **changes: Any,
     ) -> Deal:
         """Correct this deal; the whole rubber is re-scored from its deals (RULES 8.2).
@@ -708,7 +722,7 @@ class Deal(models.Model):
         self.refresh_from_db()
         return deal
 
-    def confirm(self, *, by: Player, user: AbstractBaseUser | None = None) -> Deal:
+    def confirm(self, *, by: Player, user: User | None = None) -> Deal:
         """An opponent of the side that entered the deal confirms it (Club.confirm_entries).
 
         `by` must sit in the rubber on the other side from the player who entered the deal (when

@@ -11,17 +11,18 @@ Confirmation (Club.confirm_entries): a seated player of the other side (checked 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.http import Http404
 
 from clubs.models import Membership, Player
 from clubs.permissions import check_club_id_readable, role_in_club
 
-from .models import Deal, Rubber
+from .models import Deal, EntryCheck, Rubber
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+    from django.contrib.auth.models import AnonymousUser, User
+    from django_stubs_ext import WithAnnotations
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ def may_enter(role: str | None, seat: str | None) -> bool:
     return role == Membership.Role.DIRECTOR or seat is not None
 
 
-def viewer_of(user: AbstractBaseUser | AnonymousUser, rubber: Rubber) -> Viewer:
+def viewer_of(user: User | AnonymousUser, rubber: Rubber) -> Viewer:
     club = rubber.session.club
     role = role_in_club(user, club)
     player = None
@@ -62,7 +63,7 @@ def viewer_of(user: AbstractBaseUser | AnonymousUser, rubber: Rubber) -> Viewer:
     return Viewer(user=user, role=role, player=player, seat=seat)
 
 
-def get_rubber_for_user(user: AbstractBaseUser | AnonymousUser, pk: int) -> tuple[Rubber, Viewer]:
+def get_rubber_for_user(user: User | AnonymousUser, pk: int) -> tuple[Rubber, Viewer]:
     """The rubber, with its deals and players, if the user may read its club, else Http404."""
     rubber = Rubber.objects.with_deals().filter(pk=pk).first()
     if rubber is None:
@@ -74,11 +75,15 @@ def get_rubber_for_user(user: AbstractBaseUser | AnonymousUser, pk: int) -> tupl
     return rubber, viewer
 
 
-def get_rubber_for_entry(user: AbstractBaseUser, pk: int) -> tuple[Rubber, bool]:
+def get_rubber_for_entry(user: User, pk: int) -> tuple[Rubber, bool]:
     """The rubber if the (signed-in) user may read its club, else Http404, and whether they may
     enter its deals (`may_enter`). One query (`Rubber.objects.for_entry`) where
     `get_rubber_for_user` takes three: entry is the API's busiest write (docs/benchmarks.md)."""
-    rubber = Rubber.objects.for_entry(pk, user.pk)
+    # Typed here rather than on for_entry: written there, in games.models, django-stubs left the
+    # attributes off the type.
+    rubber = cast(
+        "WithAnnotations[Rubber, EntryCheck] | None", Rubber.objects.for_entry(pk, user.pk)
+    )
     if rubber is None or (not rubber.club_public and rubber.viewer_role is None):
         raise Http404("No such rubber.")
     # As viewer_of: a login's player counts only while the login is a member of the club.
@@ -87,7 +92,7 @@ def get_rubber_for_entry(user: AbstractBaseUser, pk: int) -> tuple[Rubber, bool]
     return rubber, may_enter(rubber.viewer_role, seat)
 
 
-def get_rubber_state_for_user(user: AbstractBaseUser | AnonymousUser, pk: int) -> tuple[Any, ...]:
+def get_rubber_state_for_user(user: User | AnonymousUser, pk: int) -> tuple[Any, ...]:
     """`Rubber.objects.answer_state(pk)` if the user may read the rubber's club, else Http404:
     one query for a public club, as the API's cached read needs."""
     state = Rubber.objects.answer_state(pk)
@@ -100,7 +105,7 @@ def get_rubber_state_for_user(user: AbstractBaseUser | AnonymousUser, pk: int) -
     return state
 
 
-def get_deal_for_user(user: AbstractBaseUser | AnonymousUser, pk: int) -> tuple[Deal, Viewer]:
+def get_deal_for_user(user: User | AnonymousUser, pk: int) -> tuple[Deal, Viewer]:
     deal = Deal.objects.select_related("rubber__session__club").filter(pk=pk).first()
     if deal is None:
         raise Http404("No such deal.")

@@ -19,12 +19,12 @@ from .models import Deal, Rubber
 _DATETIME = serializers.DateTimeField()
 
 
-class HonoursSerializer(serializers.Serializer):
+class HonoursSerializer(serializers.Serializer[Any]):
     side = serializers.CharField(help_text="NS or EW: the side holding the honours.")
     points = serializers.IntegerField(help_text="100 (four honours) or 150 (five, or four aces).")
 
 
-class DealInSerializer(serializers.Serializer):
+class DealInSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField(min_value=1, help_text="The deal's place in the rubber.")
     contract = serializers.CharField(max_length=10, help_text='"4S", "3NTX", "2HXX" or "pass"')
     declarer = serializers.CharField(
@@ -48,7 +48,7 @@ class DealInSerializer(serializers.Serializer):
         }
 
 
-class TwoPlayerDealInSerializer(serializers.Serializer):
+class TwoPlayerDealInSerializer(serializers.Serializer[Any]):
     """A deal of a two-player match (RULES 7): `number` and the game's own fields, checked by the
     scoring engine, which names the field and the rule it breaks.
 
@@ -71,7 +71,7 @@ class TwoPlayerDealInSerializer(serializers.Serializer):
     honours = serializers.JSONField(required=False, help_text="{player: 0|1, points: 100|150}")
 
 
-class DealNumberIn(serializers.Serializer):
+class DealNumberIn(serializers.Serializer[Any]):
     number = serializers.IntegerField(min_value=1, help_text="The deal's place in the match.")
 
 
@@ -81,7 +81,7 @@ def two_player_fields(raw: Any) -> dict[str, Any]:
     return {key: value for key, value in items if key not in ("number", "version")}
 
 
-class DealCorrectionSerializer(serializers.Serializer):
+class DealCorrectionSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField(help_text="The version you are correcting (from a GET).")
     contract = serializers.CharField(max_length=10, required=False)
     declarer = serializers.CharField(
@@ -107,7 +107,7 @@ class DealCorrectionSerializer(serializers.Serializer):
         return changes
 
 
-class DealSerializer(serializers.ModelSerializer):
+class DealSerializer(serializers.ModelSerializer[Deal]):
     honours = serializers.SerializerMethodField()
     entered_by = serializers.SerializerMethodField()
     confirmed_by = serializers.IntegerField(source="confirmed_by_id", allow_null=True)
@@ -162,19 +162,19 @@ class DealSerializer(serializers.ModelSerializer):
         }
 
 
-class SeatsSerializer(serializers.Serializer):
+class SeatsSerializer(serializers.Serializer[Any]):
     N = serializers.IntegerField()
     E = serializers.IntegerField()
     S = serializers.IntegerField(required=False, help_text="Absent at a table of two.")
     W = serializers.IntegerField(required=False, help_text="Absent at a table of two.")
 
 
-class MatchPlayerSerializer(serializers.Serializer):
+class MatchPlayerSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class RubberSerializer(serializers.Serializer):
+class RubberSerializer(serializers.Serializer[Any]):
     """A match with its scoresheet: `scoresheet` is the engine's own JSON for the `kind` of game,
     the same figures as `python -m scoring rubber|chicago|bridge-for-two|misery|turnover|
     draw-discard`, each item with its explanation."""
@@ -262,7 +262,7 @@ class DealWithRubberSerializer(DealSerializer):
         return data
 
 
-class HistoryEntrySerializer(serializers.Serializer):
+class HistoryEntrySerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=sorted(history.KINDS.values()))
     reason = serializers.CharField()
     user = serializers.CharField(allow_null=True)
@@ -272,9 +272,13 @@ class HistoryEntrySerializer(serializers.Serializer):
     changes = serializers.ListField(child=serializers.DictField())
 
 
-class DetailSerializer(serializers.Serializer):
+class DetailSerializer(serializers.Serializer[Any]):
     detail = serializers.CharField()
 
 
-class ErrorsSerializer(serializers.Serializer):
-    errors = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
+class ErrorsSerializer(serializers.Serializer[Any]):
+    # Documents the error body for the schema only; never validated, so shadowing
+    # Serializer.errors is harmless (as clubs.serializers.ErrorsOut).
+    errors = serializers.DictField(  # type: ignore[assignment]
+        child=serializers.ListField(child=serializers.CharField())
+    )

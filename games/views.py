@@ -16,8 +16,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.middleware import HtmxDetails
 
 from clubs.models import Session
+from clubs.permissions import signed_in_user
 from scoring.error_messages import error_line
 from scoring.rules import ScoringError, Side
 
@@ -30,6 +32,12 @@ from .forms import (
 )
 from .models import SEAT_SIDE, SEATS, Conflict, Deal, Rubber
 from .permissions import Viewer, get_deal_for_user, get_rubber_for_user
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it (for type checking: django-htmx docs)."""
+
+    htmx: HtmxDetails
 
 
 def _segments(
@@ -259,7 +267,7 @@ def _correction_form(rubber: Rubber, deal: Deal, data: Any = None) -> Any:
     return DealCorrectionForm.for_deal(deal, data=data)
 
 
-def _render(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
+def _render(request: HtmxHttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
     template = "games/_live.html" if request.htmx else "games/rubber.html"
     return render(request, template, context, status=status)
 
@@ -272,14 +280,14 @@ def rubber_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def enter_deal(request: HttpRequest, pk: int) -> HttpResponse:
+def enter_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     rubber, viewer = get_rubber_for_user(request.user, pk)
     if not viewer.can_enter:
         raise PermissionDenied(_("Only the players seated in this rubber or a director enter."))
     form = _entry_form(rubber, request.POST)
     if form.is_valid():
         try:
-            rubber.record_deal(**form.record_kwargs(), entered_by=request.user)
+            rubber.record_deal(**form.record_kwargs(), entered_by=signed_in_user(request))
         except Conflict as err:
             form.add_error(None, str(err))
         except ScoringError as err:  # a rule only the whole rubber can check
@@ -295,7 +303,7 @@ def enter_deal(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def correct_deal(request: HttpRequest, pk: int) -> HttpResponse:
+def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     deal, viewer = get_deal_for_user(request.user, pk)
     if not viewer.can_correct(deal):
         raise PermissionDenied(_("Only a director or the player who entered it corrects a deal."))
@@ -305,7 +313,7 @@ def correct_deal(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             deal.correct(
                 version=form.cleaned_data["version"],
-                changed_by=request.user,
+                changed_by=signed_in_user(request),
                 **form.changes(),
             )
         except (Conflict, ScoringError) as err:
@@ -323,7 +331,7 @@ def correct_deal(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def confirm_deal(request: HttpRequest, pk: int) -> HttpResponse:
+def confirm_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     deal, viewer = get_deal_for_user(request.user, pk)
     entering = deal.rubber.entering_seat(deal)
     if (
@@ -334,7 +342,7 @@ def confirm_deal(request: HttpRequest, pk: int) -> HttpResponse:
         raise PermissionDenied(_("A deal is confirmed by a player of the other side."))
     error = None
     try:
-        deal.confirm(by=viewer.player, user=request.user)
+        deal.confirm(by=viewer.player, user=signed_in_user(request))
     except Conflict as err:
         error = str(err)
     if not request.htmx:

@@ -58,7 +58,8 @@ def wants_plain_json(request: Request) -> bool:
 
 
 def json_bytes(data: Any) -> bytes:
-    return JSONRenderer().render(data)
+    body: bytes = JSONRenderer().render(data)
+    return body
 
 
 def json_answer(body: bytes) -> HttpResponse:

@@ -8,10 +8,10 @@ from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 
-class LeaderboardQueryIn(serializers.Serializer):
+class LeaderboardQueryIn(serializers.Serializer[Any]):
     """`?from=YYYY-MM-DD&to=YYYY-MM-DD`, both optional (all time without them)."""
 
-    def get_fields(self) -> dict[str, serializers.Field]:
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         # `from` is a Python keyword, so the fields are named here rather than as attributes.
         return {
             "from": serializers.DateField(required=False, allow_null=True),
@@ -25,12 +25,12 @@ class LeaderboardQueryIn(serializers.Serializer):
         return attrs
 
 
-class RunningOut(serializers.Serializer):
+class RunningOut(serializers.Serializer[Any]):
     points = serializers.IntegerField(help_text="The side's running total in the rubber in play.")
     hundreds = serializers.IntegerField()
 
 
-class StandingPlayerOut(serializers.Serializer):
+class StandingPlayerOut(serializers.Serializer[Any]):
     player = serializers.IntegerField()
     name = serializers.CharField()
     rank = serializers.IntegerField(help_text="Rank in the room; equal figures share a rank.")
@@ -49,20 +49,20 @@ class StandingPlayerOut(serializers.Serializer):
     )
 
 
-class TableStandingOut(serializers.Serializer):
+class TableStandingOut(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     winner = serializers.IntegerField(allow_null=True)
     players = StandingPlayerOut(many=True)
 
 
-class PrizeOut(serializers.Serializer):
+class PrizeOut(serializers.Serializer[Any]):
     choice = serializers.IntegerField(help_text="1 chooses first (RULES 6.3).")
     table = serializers.IntegerField()
     player = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class FreshnessOut(serializers.Serializer):
+class FreshnessOut(serializers.Serializer[Any]):
     computed_at = serializers.DateTimeField(allow_null=True)
     stale = serializers.BooleanField(help_text="True while a refresh is pending.")
 
@@ -76,8 +76,8 @@ class SessionStandingsOut(FreshnessOut):
     prizes = PrizeOut(many=True)
 
 
-class PaymentOut(serializers.Serializer):
-    def get_fields(self) -> dict[str, serializers.Field]:
+class PaymentOut(serializers.Serializer[Any]):
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         return {
             "from": serializers.IntegerField(help_text="The paying player's id."),
             "from_name": serializers.CharField(),
@@ -93,7 +93,7 @@ class SettlementOut(FreshnessOut):
     payments = PaymentOut(many=True)
 
 
-class LeaderboardPlayerOut(serializers.Serializer):
+class LeaderboardPlayerOut(serializers.Serializer[Any]):
     player = serializers.IntegerField()
     name = serializers.CharField()
     rank = serializers.IntegerField()
@@ -111,7 +111,7 @@ class LeaderboardOut(FreshnessOut):
     club = serializers.CharField()
     players = LeaderboardPlayerOut(many=True)
 
-    def get_fields(self) -> dict[str, serializers.Field]:
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         fields = super().get_fields()
         fields["from"] = serializers.DateField(allow_null=True)
         fields["to"] = serializers.DateField(allow_null=True)

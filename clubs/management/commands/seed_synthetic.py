@@ -149,7 +149,9 @@ class Command(BaseCommand):
         contracts: dict[str, Contract],
         rules: dict[str, Any],
     ) -> None:
-        seatings: list[Seating] = plan([p.pk for p in group], opts["rubbers"], movement="pivot")
+        seatings: list[Seating[int]] = plan(
+            [p.pk for p in group], opts["rubbers"], movement="pivot"
+        )
         for seating in seatings:
             last = seating.rubber == opts["rubbers"]
             deals: list[tuple[str, str, int | None]] = []
