@@ -8,7 +8,9 @@ tasks run eagerly in-process and a local-memory cache. `DATABASE_URL` switches t
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Exchange, Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -145,14 +147,32 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_timeout": 2,
 }
 CELERY_TASK_PUBLISH_RETRY = False
+# Two queues, and a worker started without `-Q` consumes both: refreshes (and the rest) on
+# "celery", the nightly rebuild's chunks on "bulk". Redis hands a worker its queues in turn, so a
+# refresh queued during the rebuild waits for one chunk at most, not for every chunk queued
+# before it (docs/standings.md). Each queue has its own exchange: nothing is delivered twice.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = (
+    Queue("celery", Exchange("celery"), routing_key="celery"),
+    Queue("bulk", Exchange("bulk"), routing_key="bulk"),
+)
+CELERY_TASK_ROUTES = {
+    "scoring.tasks.rebuild_all_standings": {"queue": "bulk"},
+    "scoring.tasks.rebuild_standings_chunk": {"queue": "bulk"},
+    "scoring.tasks.finish_standings_rebuild": {"queue": "bulk"},
+}
 CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "scoring.tasks.record_heartbeat", "schedule": 60},
     # Catch-up for refreshes a dead broker or a killed worker lost (docs/standings.md).
     "refresh-stale-standings": {"task": "scoring.tasks.refresh_stale_standings", "schedule": 60},
     # Fanned out over the workers, a chunk of sessions per task (docs/standings.md).
+    # At night in TIME_ZONE (CELERY_TIMEZONE), when no club is playing; 03:30 by default.
     "nightly-standings-rebuild": {
         "task": "scoring.tasks.fan_out_standings_rebuild",
-        "schedule": 60 * 60 * 24,
+        "schedule": crontab(
+            hour=env.int("STANDINGS_REBUILD_HOUR", default=3),
+            minute=env.int("STANDINGS_REBUILD_MINUTE", default=30),
+        ),
     },
 }
 

@@ -196,6 +196,29 @@ def test_the_nightly_fan_out_repairs_as_the_rebuild_does(room, director, caplog)
     assert [row[1:] for row in rows(room)] == [row[1:] for row in repaired]
 
 
+def test_the_nightly_rebuild_runs_at_night_on_its_own_queue(settings) -> None:
+    """Its chunks go to "bulk", which a worker without `-Q` consumes with "celery" (where the
+    refreshes go), each queue with its own exchange so no message reaches both."""
+    from celery.schedules import crontab
+
+    from config.celery import app
+
+    nightly = settings.CELERY_BEAT_SCHEDULE["nightly-standings-rebuild"]
+    assert nightly["task"] == fan_out_standings_rebuild.name
+    assert isinstance(nightly["schedule"], crontab)
+    assert (nightly["schedule"].hour, nightly["schedule"].minute) == ({3}, {30})
+
+    def queue(task: str) -> tuple[str, str, str]:
+        route = app.amqp.router.route({}, task)
+        return route["queue"].name, route["queue"].exchange.name, route["queue"].routing_key
+
+    for task in ("rebuild_standings_chunk", "finish_standings_rebuild", "rebuild_all_standings"):
+        assert queue(f"scoring.tasks.{task}") == ("bulk", "bulk", "bulk")
+    for task in ("refresh_session_standings", "refresh_stale_standings", "record_heartbeat"):
+        assert queue(f"scoring.tasks.{task}") == ("celery", "celery", "celery")
+    assert set(app.amqp.queues) == {"celery", "bulk"}
+
+
 @pytest.mark.django_db
 def test_a_chunk_that_fails_is_retried_session_by_session(room, running_session, monkeypatch):
     compute = services._compute_sessions
