@@ -10,7 +10,7 @@ from pathlib import Path
 import environ
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
-from kombu import Exchange, Queue
+from kombu.entity import Exchange, Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
