@@ -4,7 +4,8 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from .models import Deal, Rubber
 
-DEAL_INLINE_FIELDS = (
+#: A deal as entered; read-only here (deals change only through the page and the API).
+DEAL_FIELDS = (
     "number",
     "contract",
     "declarer",
@@ -17,8 +18,8 @@ DEAL_INLINE_FIELDS = (
 
 class DealInline(admin.TabularInline):
     model = Deal
-    fields = DEAL_INLINE_FIELDS
-    readonly_fields = DEAL_INLINE_FIELDS
+    fields = DEAL_FIELDS
+    readonly_fields = DEAL_FIELDS
     extra = 0
     can_delete = False
 
@@ -38,20 +39,14 @@ class RubberAdmin(admin.ModelAdmin):
 @admin.register(Deal)
 class DealAdmin(SimpleHistoryAdmin):  # type: ignore[misc]  # simple_history has no type hints
     list_display = ["__str__", "rubber", "version", "entered_by", "updated_at"]
-    readonly_fields = [
+    readonly_fields = (
         "rubber",
-        "number",
-        "contract",
-        "declarer",
-        "tricks",
-        "honours_side",
-        "honours_points",
-        "data",
+        *DEAL_FIELDS,
         "version",
         "entered_by",
         "entered_at",
         "confirmed_by",
-    ]
+    )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
