@@ -89,17 +89,18 @@ class RubberQuerySet(models.QuerySet["Rubber"]):
 
     def answer_state(self, pk: int) -> tuple[Any, ...] | None:
         """The rubber's club (id, public) and what its API answer is made of apart from names:
-        status, start, end, number, table, session, seats, sitting out, and a count that every
+        status, start, end, number, table, session, seats, sitting out, a count that every
         change of its deals raises (twice the sum of their versions, which a new deal and a
         correction raise, plus the confirmed ones: a confirmation adds 1, a correction that
-        clears one still adds 1 in all), with the sum of the deals' ids. None if there is no such
-        rubber. In SQL: this is all a cached answer reads, and compiling it with the ORM cost more
-        than running it (docs/benchmarks.md).
+        clears one still adds 1 in all), and the time of the latest write to its deals. None if
+        there is no such rubber. In SQL: this is all a cached answer reads, and compiling it with
+        the ORM cost more than running it (docs/benchmarks.md).
 
-        The start (to the microsecond) and the deal ids tell one incarnation of the database from
-        another: a database created again (a test run, a restore onto a fresh server) hands out
-        the same ids, and the cache, which outlives it, must not answer one database's deals for
-        the other's (their ids are what a client corrects)."""
+        The times (to the microsecond) tell one incarnation of the database from another. A
+        database created again (a test run) or restored from a dump hands out the same ids and
+        versions again, and the cache, which outlives it, must not answer one database's deals
+        for the other's (their ids are what a client corrects): a rubber or a deal written since
+        has another time."""
         if pk > MAX_ID:  # as in for_entry
             return None
         with connection.cursor() as cursor:
@@ -109,7 +110,7 @@ class RubberQuerySet(models.QuerySet["Rubber"]):
                 " r.table_id, r.session_id, r.north_id, r.east_id, r.south_id, r.west_id,"
                 " r.sitting_out, (SELECT 2 * SUM(d.version) + COUNT(d.confirmed_by_id)"
                 "  FROM games_deal d WHERE d.rubber_id = r.id),"
-                " (SELECT SUM(d.id) FROM games_deal d WHERE d.rubber_id = r.id)"
+                " (SELECT MAX(d.updated_at) FROM games_deal d WHERE d.rubber_id = r.id)"
                 " FROM games_rubber r JOIN clubs_club c"
                 " ON c.id = (SELECT s.club_id FROM clubs_session s WHERE s.id = r.session_id)"
                 " WHERE r.id = %s",

@@ -91,6 +91,7 @@ def _rows(table: Sequence[RubberEntry]) -> _Rows:
     """A table indexed by ``key * 4 + state`` as one tuple of ``_Row`` per state; an entry
     repeated in the table gives one shared row (a smaller working set for the replay).
     """
+    entries = tuple(table)  # alive while rows are shared by their id
     shared: dict[int, _Row] = {}
 
     def row(entry: RubberEntry) -> _Row:
@@ -99,7 +100,10 @@ def _rows(table: Sequence[RubberEntry]) -> _Rows:
         return (below_side, below_points, total_ns, total_ew, first, second, third, stubs[3:])
 
     return tuple(
-        tuple(shared.setdefault(id(table[i]), row(table[i])) for i in range(state, len(table), 4))
+        tuple(
+            shared.setdefault(id(entries[i]), row(entries[i]))
+            for i in range(state, len(entries), 4)
+        )
         for state in range(4)
     )
 
@@ -335,7 +339,7 @@ def play_rubbers(
 ) -> Iterator[RubberScore]:
     """Play a stream of deals as consecutive rubbers, each ending when a side wins two games
     (RULES 2.4) and the next starting with the next deal (RULES 8.1); the last rubber may be
-    unfinished. Keys must be valid for ``table`` (``key * 4 + state`` indexes it).
+    unfinished. Keys must be valid for ``table``: ``key * 4 + state`` indexes it, ``key >= 0``.
 
     RULES 2.1: only the entry's below-the-line points count toward game. RULES 2.2: at 100 a
     game is won and both sides start the next game from zero (earlier part scores stay in the

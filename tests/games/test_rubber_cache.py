@@ -97,9 +97,10 @@ def test_every_change_shows_at_once(
 def test_a_database_made_again_is_not_answered_from_the_old_ones_cache(
     api: Any, rubber: Any, enter: Any, cached: Any
 ) -> None:
-    """The cache outlives the database: a test run or a restore makes the same rubber ids again,
-    with the same numbers and versions but other deal ids (what a client corrects). CI once
-    answered a run's rubber with the deal ids of the run before it, and its corrections met 404."""
+    """The cache outlives the database: a test run makes the same rubber ids again, and a restore
+    the same deal ids, with the same numbers and versions but other deals behind them (their ids
+    are what a client corrects). CI once answered a run's rubber with the deal ids of the run
+    before it, and its corrections met 404."""
     enter(SIX_DEALS[:2])
     api.force_authenticate(None)
     before = api.get(_url(rubber)).json()
@@ -114,8 +115,13 @@ def test_a_database_made_again_is_not_answered_from_the_old_ones_cache(
     assert [d["id"] for d in after["deals"]] != [d["id"] for d in before["deals"]]
     assert after == _fresh(rubber)
 
-    # The same ids and versions, another rubber row (another start), other content.
-    Deal.objects.filter(rubber=rubber, number=1).update(tricks=F("tricks") - 1)
+    # The same ids and versions, other content: a deal written at another time (a restore and
+    # a new entry), then another rubber row (another start).
+    Deal.objects.filter(rubber=rubber, number=1).update(
+        tricks=F("tricks") - 1, updated_at=F("updated_at") + timedelta(seconds=1)
+    )
+    assert api.get(_url(rubber)).json() == _fresh(rubber)
+    Deal.objects.filter(rubber=rubber, number=2).update(tricks=F("tricks") - 1)
     Rubber.objects.filter(pk=rubber.pk).update(started_at=F("started_at") + timedelta(seconds=1))
     assert api.get(_url(rubber)).json() == _fresh(rubber)
 
