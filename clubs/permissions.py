@@ -10,7 +10,7 @@ The policy (docs/api.md, "Permissions"):
   not one of its directors gets 403; an anonymous write gets 401 (API) or the sign-in page
   (pages) before anything is looked up.
 
-Other apps reuse these helpers: `can_read_club`, `is_director`, `is_member`,
+Other apps reuse these helpers: `can_read_club`, `is_director`, `is_member`, `may_read`,
 `get_club_for_user`, `get_session_for_user`, `check_club_access`, `signed_in_user` and the DRF
 permission class `IsClubDirectorOrReadOnly`.
 """
@@ -40,6 +40,12 @@ def signed_in_user(request: HttpRequest | Request) -> User:
     return user
 
 
+def may_read(public: bool, role: str | None) -> bool:
+    """The read policy: a public club is readable by anyone, a members-only one by its members
+    (`role` is the user's role in the club, None for anyone else)."""
+    return public or role is not None
+
+
 def role_in_club(user: AnyUser, club: Club) -> str | None:
     """The user's role in the club ("director", "player") or None (one query, none if anonymous)."""
     return club.role_of(user)
@@ -65,7 +71,7 @@ def check_club_access(user: AnyUser, club: Club, *, director: bool = False) -> N
         check_club_id_readable(user, club.pk, public=club.public)
         return
     role = role_in_club(user, club)
-    if not club.public and role is None:
+    if not may_read(club.public, role):
         raise Http404("No such club.")
     if role != Membership.Role.DIRECTOR:
         raise PermissionDenied("Only a director of this club may do this.")

@@ -215,9 +215,10 @@ class Rubber(models.Model):
         """Player 0 and player 1 of a two-player match (the engine's numbering)."""
         return [self.north, self.east]
 
-    def seat_of(self, player: Player) -> str | None:
-        for seat, player_id in self.seat_ids.items():
-            if player_id == player.pk:
+    def seat_of(self, player_id: int | None) -> str | None:
+        """The seat of the player with this id in this rubber, or None."""
+        for seat, seated_id in self.seat_ids.items():
+            if seated_id == player_id:
                 return seat
         return None
 
@@ -736,7 +737,7 @@ class Deal(models.Model):
                 raise Conflict(gettext("The session is closed: its results are final."))
             if not rubber.session.club.confirm_entries:
                 raise Conflict(gettext("This club does not ask opponents to confirm entries."))
-            seat = rubber.seat_of(by)
+            seat = rubber.seat_of(by.pk)
             if seat is None:
                 raise Conflict(gettext("%(name)s does not sit in this rubber.") % {"name": by.name})
             entering_seat = rubber.entering_seat(deal)

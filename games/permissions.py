@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, cast
 from django.http import Http404
 
 from clubs.models import Membership, Player
-from clubs.permissions import check_club_id_readable, role_in_club
+from clubs.permissions import check_club_id_readable, may_read, role_in_club
 
 from .models import Deal, EntryCheck, Rubber
 
@@ -59,7 +59,7 @@ def viewer_of(user: User | AnonymousUser, rubber: Rubber) -> Viewer:
     player = None
     if user.is_authenticated and role is not None:
         player = Player.objects.filter(club=club, user=user).first()
-    seat = rubber.seat_of(player) if player is not None else None
+    seat = rubber.seat_of(None if player is None else player.pk)
     return Viewer(user=user, role=role, player=player, seat=seat)
 
 
@@ -69,7 +69,7 @@ def get_rubber_for_user(user: User | AnonymousUser, pk: int) -> tuple[Rubber, Vi
     if rubber is None:
         raise Http404("No such rubber.")
     viewer = viewer_of(user, rubber)
-    if not rubber.session.club.public and viewer.role is None:
+    if not may_read(rubber.session.club.public, viewer.role):
         raise Http404("No such rubber.")
     rubber.fetch_players()
     return rubber, viewer
@@ -84,11 +84,11 @@ def get_rubber_for_entry(user: User, pk: int) -> tuple[Rubber, bool]:
     rubber = cast(
         "WithAnnotations[Rubber, EntryCheck] | None", Rubber.objects.for_entry(pk, user.pk)
     )
-    if rubber is None or (not rubber.club_public and rubber.viewer_role is None):
+    if rubber is None or not may_read(rubber.club_public, rubber.viewer_role):
         raise Http404("No such rubber.")
     # As viewer_of: a login's player counts only while the login is a member of the club.
     player_id = rubber.viewer_player_id if rubber.viewer_role is not None else None
-    seat = next((place for place, pid in rubber.seat_ids.items() if pid == player_id), None)
+    seat = rubber.seat_of(player_id)
     return rubber, may_enter(rubber.viewer_role, seat)
 
 
@@ -110,6 +110,6 @@ def get_deal_for_user(user: User | AnonymousUser, pk: int) -> tuple[Deal, Viewer
     if deal is None:
         raise Http404("No such deal.")
     viewer = viewer_of(user, deal.rubber)
-    if not deal.rubber.session.club.public and viewer.role is None:
+    if not may_read(deal.rubber.session.club.public, viewer.role):
         raise Http404("No such deal.")
     return deal, viewer

@@ -119,6 +119,13 @@ NO_TRUMP_HONOURS_100 = {
 }
 
 
+def enter(api: Any, rubber_id: int, deal: dict[str, Any], language: str) -> Any:
+    """POST a deal to the API as a phone in `language` would (Accept-Language)."""
+    return api.post(
+        f"/api/v1/rubbers/{rubber_id}/deals/", deal, format="json", HTTP_ACCEPT_LANGUAGE=language
+    )
+
+
 @pytest.mark.parametrize(
     ("deal", "field", "message"),
     [
@@ -156,12 +163,7 @@ def test_an_impossible_deal_is_refused_in_italian_through_the_api(
 ) -> None:
     rubber = running_session.rubbers.get()
     api.force_authenticate(director)
-    response = api.post(
-        f"/api/v1/rubbers/{rubber.pk}/deals/",
-        {"number": 1, **deal},
-        format="json",
-        HTTP_ACCEPT_LANGUAGE="it",
-    )
+    response = enter(api, rubber.pk, {"number": 1, **deal}, "it")
     assert response.status_code == 400
     assert response.json() == {"errors": {field: [message]}}
 
@@ -171,12 +173,7 @@ def test_the_same_refusal_stays_english_for_an_english_client(
 ) -> None:
     rubber = running_session.rubbers.get()
     api.force_authenticate(director)
-    response = api.post(
-        f"/api/v1/rubbers/{rubber.pk}/deals/",
-        {"number": 1, **NO_TRUMP_HONOURS_100},
-        format="json",
-        HTTP_ACCEPT_LANGUAGE="en",
-    )
+    response = enter(api, rubber.pk, {"number": 1, **NO_TRUMP_HONOURS_100}, "en")
     assert response.json() == {
         "errors": {"honours.points": ["at no trumps only the four aces count (150) (RULES 3.6)"]}
     }
@@ -190,19 +187,15 @@ def test_a_two_player_refusal_is_in_italian(
     players = [table_of_four["north"], table_of_four["east"]]
     match = make_session(italian_club, [players], kind="misery").rubbers.get()
     api.force_authenticate(director)
-    response = api.post(
-        f"/api/v1/rubbers/{match.pk}/deals/",
-        {
-            "number": 1,
-            "declarer": 0,
-            "declaration": "ordinary",
-            "strain": "S",
-            "tricks": 9,
-            "doubled": 1,
-        },
-        format="json",
-        HTTP_ACCEPT_LANGUAGE="it",
-    )
+    misery_doubled = {
+        "number": 1,
+        "declarer": 0,
+        "declaration": "ordinary",
+        "strain": "S",
+        "tricks": 9,
+        "doubled": 1,
+    }
+    response = enter(api, match.pk, misery_doubled, "it")
     assert response.json() == {
         "errors": {"doubled": ["nel Bridge Miseria non si contra (RULES 7.2)"]}
     }

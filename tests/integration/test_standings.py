@@ -69,14 +69,20 @@ def converged(session: Any) -> bool:
     )
 
 
-def test_deals_posted_through_the_api_reach_the_standings(
-    celery_worker_process, api, room, director
-):
+def ns_win_at_table_1(api: Any, room: Any, director: Any) -> None:
+    """The director posts two made 4S for NS at table 1 (RULES 2.4: a rubber won 2–0), then
+    waits for the worker's refresh to converge."""
     api.force_authenticate(director)
     rubber = in_play(room, 1)
     post_deal(api, rubber, 1, "4S", "N", 10)
     post_deal(api, rubber, 2, "4S", "N", 10)
     wait_for(lambda: converged(room), timeout=30)
+
+
+def test_deals_posted_through_the_api_reach_the_standings(
+    celery_worker_process, api, room, director
+):
+    ns_win_at_table_1(api, room, director)
     body = api.get(f"/api/v1/sessions/{room.pk}/standings").json()
     assert body["stale"] is False
     assert sorted(p["hundreds"] for p in body["players"] if p["table"] == 1) == [-9, -9, 9, 9]
@@ -89,11 +95,7 @@ def test_the_nightly_rebuild_fans_out_to_the_worker_and_repairs(
 
     from scoring.tasks import fan_out_standings_rebuild
 
-    api.force_authenticate(director)
-    rubber = in_play(room, 1)
-    post_deal(api, rubber, 1, "4S", "N", 10)
-    post_deal(api, rubber, 2, "4S", "N", 10)
-    wait_for(lambda: converged(room), timeout=30)
+    ns_win_at_table_1(api, room, director)
     SessionStanding.objects.filter(session=room, rank=1).update(hundreds=99)  # a hand edit
     finish = fan_out_standings_rebuild.apply_async().get(timeout=30)
     summary = AsyncResult(finish, app=app).get(timeout=60)
