@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import os
-import time
 from datetime import timedelta
 
 import pytest
@@ -109,7 +108,6 @@ def test_a_dead_broker_never_reaches_the_writer(
     monkeypatch.setattr(refresh_session_standings, "apply_async", refuse)
     SessionStandingsState.objects.filter(session=running_session).update(pending_since=None)
     rubber = running_session.rubbers.get()
-    started = time.monotonic()
     with django_capture_on_commit_callbacks(execute=True):
         deal, created = rubber.record_deal(
             number=1, contract="4S", declarer="N", tricks=10, entered_by=north
@@ -117,7 +115,6 @@ def test_a_dead_broker_never_reaches_the_writer(
     assert created and deal.pk
     with django_capture_on_commit_callbacks(execute=True):
         down_one(rubber, 2, "E", by=north)
-    assert time.monotonic() - started < 2
     current = state(running_session)
     assert current.stale is True
     assert current.pending_since is None  # the claim was given back: a later write retries
