@@ -45,12 +45,6 @@ def build_night(*, director: Any, public: bool) -> Night:
     return Night(club=club, players=players, planned=planned, running=running, users=users)
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings: Any) -> None:
-    """PBKDF2 costs ~0.5 s a user on these machines; the clubs tests create many users."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def night(director: Any) -> Night:
     return build_night(director=director, public=True)

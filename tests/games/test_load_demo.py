@@ -9,7 +9,6 @@ from games.models import Deal, Rubber
 
 
 def test_load_demo_once(db, settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     call_command("load_demo")
     club = Club.objects.get(slug="riverside-demo")
     assert club.name == "Riverside Bridge Club" and club.public

@@ -26,8 +26,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords_and_backoff(settings: Any) -> Iterator[None]:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def _short_backoff(settings: Any) -> Iterator[None]:
     # A short publish back-off and claim lifetime keep the recovery paths inside the test's time.
     settings.STANDINGS_BROKER_BACKOFF = 1
     settings.STANDINGS_CLAIM_TTL = 5

@@ -13,12 +13,6 @@ from tests.factories import add_player, make_session
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    """The personas' logins hash passwords; the slow default hasher cost ~1 s per user here."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def _broker_backoff_reset() -> Iterator[None]:
     """Each test starts with the publish back-off closed (it is per process)."""
     services._broker_down_until = 0.0
