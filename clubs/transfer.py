@@ -17,15 +17,28 @@ import datetime
 import decimal
 import uuid
 from collections.abc import Callable
+from functools import partial
 from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import models, transaction
+from django.db import IntegrityError, models, transaction
 
-from games.models import Deal, Rubber
+from games import sheets
+from games.models import Deal, DealFields, Rubber
+from scoring.error_messages import error_line
+from scoring.rules import HouseRules, ScoringError
 
-from .models import Club, Membership, Player, Session, Table, TableSeat
+from .models import (
+    TWO_PLAYER_KINDS,
+    Club,
+    Membership,
+    Player,
+    Session,
+    Table,
+    TableSeat,
+    house_rules_options,
+)
 
 FORMAT = "backscore.club/1"
 SEATS = ("north", "east", "south", "west")
@@ -177,17 +190,305 @@ def club_export(*, club: Club) -> dict[str, Any]:
 # --- import --------------------------------------------------------------------------------------
 
 
-@transaction.atomic
-def club_import(*, data: dict[str, Any]) -> Club:
-    """Create the club described by `data` (from `club_export`); refuse if its slug is taken.
+class ImportRefused(ValidationError):
+    """The file cannot be imported; `messages` say what is wrong with which row (nothing was
+    written)."""
 
-    Logins are matched by username and created (without a usable password) when missing.
+
+def club_import(*, data: Any, link_existing_logins: bool = False) -> Club:
+    """Create the club described by `data` (from `club_export`), all or nothing.
+
+    Every row is checked first, as the API would check it (the club by `ClubIn` and the house
+    rules by the engine, every column by its model field, every deal by the scoring engine,
+    every rubber's deals scored in order), and nothing is written unless all rows pass: an
+    `ImportRefused` lists each problem with its row. The rows and the standings recomputed from
+    them are then written in one transaction.
+
+    Logins are named by username. A missing login is created without a usable password; an
+    existing one is linked (made a member, a director, a player's login) only when
+    `link_existing_logins` is true, because the file alone cannot say that the person holding
+    that login on this site is the person the file means.
     """
-    if data.get("format") != FORMAT:
-        raise ValidationError(f"Not a Backscore club export (format {data.get('format')!r}).")
-    slug = data["club"]["slug"]
-    if Club.objects.filter(slug=slug).exists():
-        raise ValidationError(f"A club with the slug {slug!r} already exists: import refused.")
+    problems = club_import_problems(data=data, link_existing_logins=link_existing_logins)
+    if problems:
+        raise ImportRefused(problems)
+    try:
+        with transaction.atomic():
+            club = _write(data)
+            club_restore_standings(club=club)
+    except IntegrityError as err:
+        # A check above missed something the database refuses: still nothing is written.
+        raise ImportRefused([f"the database refused a row: {err}"]) from err
+    return club
+
+
+def club_import_problems(*, data: Any, link_existing_logins: bool = False) -> list[str]:
+    """Every problem of an import file, one line each naming its row; [] when it can be
+    imported. Reads the database (taken slugs and logins), writes nothing."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        found = data.get("format") if isinstance(data, dict) else None
+        return [f"Not a Backscore club export (format {found!r})."]
+    check = _Check(data)
+    check.run()
+    problems = check.problems
+    existing = sorted(
+        get_user_model()
+        .objects.filter(username__in=check.usernames)
+        .values_list("username", flat=True)
+    )
+    if existing and not link_existing_logins:
+        problems.append(
+            "logins that already exist on this site: "
+            + ", ".join(existing)
+            + ". The file would make them members, directors or players of the club; pass "
+            "--link-existing-logins if they are the same people."
+        )
+    return problems
+
+
+SECTIONS = ("memberships", "players", "sessions", "tables", "seats", "rubbers", "deals")
+
+
+class _Check:
+    """Checks an export file row by row, collecting `problems` and the `usernames` it names."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+        self.problems: list[str] = []
+        self.usernames: set[str] = set()
+        self.players: set[str] = set()
+        self.sessions: dict[Any, Any] = {}  # ref -> kind
+        self.tables: set[tuple[Any, Any]] = set()
+        self.rubbers: dict[tuple[Any, ...], Rubber | None] = {}
+        #: The deals of each rubber whose rows all passed, for its scoresheet.
+        self.deals: dict[tuple[Any, ...], list[Deal]] = {}
+        self.deal_keys: set[tuple[Any, ...]] = set()
+
+    def run(self) -> None:
+        rows: dict[str, list[Any]] = {}
+        for name in (*SECTIONS, "deal_history"):
+            section = self.data.get(name, [])
+            if not isinstance(section, list):
+                self.problems.append(f"{name}: expected a list of rows")
+                section = []
+            rows[name] = section
+        self._row("club", self.data.get("club"), self._club)
+        for name in SECTIONS:
+            for i, row in enumerate(rows[name]):
+                self._row(f"{name}[{i}]", row, getattr(self, f"_{name[:-1]}"))
+        for key, deals in self.deals.items():
+            if self.rubbers[key] is not None:
+                self._row(f"rubber {list(key)}", deals, partial(self._scoresheet, key))
+        for i, row in enumerate(rows["deal_history"]):
+            self._row(f"deal_history[{i}]", row, self._history)
+
+    def _row(self, where: str, row: Any, check: Callable[[Any], None]) -> None:
+        """Run one row's check; every refusal becomes a line naming the row."""
+        if not isinstance(row, dict | list):
+            self.problems.append(f"{where}: expected an object")
+            return
+        try:
+            check(row)
+        except ValidationError as err:
+            for field, messages in _error_items(err):
+                for message in messages:
+                    self.problems.append(
+                        f"{where}: {field}: {message}" if field else f"{where}: {message}"
+                    )
+        except ScoringError as err:
+            self.problems.append(f"{where}: {error_line(err)}")
+        except KeyError as err:
+            self.problems.append(f"{where}: missing field {err.args[0]!r}")
+        except (TypeError, ValueError, AttributeError) as err:
+            self.problems.append(f"{where}: malformed row ({err})")
+
+    def _fields(
+        self, model: type[models.Model], row: dict[str, Any], skip: tuple[str, ...] = ()
+    ) -> Any:
+        """An unsaved instance with the row's plain columns, each checked by its model field
+        (type, choices, length, validators such as a slug's)."""
+        instance = model(**_load(model, row, skip))
+        relations = [f.name for f in model._meta.fields if f.is_relation]
+        instance.clean_fields(exclude=[*relations, *skip])
+        return instance
+
+    def _user(self, name: Any, field: str) -> None:
+        if name is None:
+            return
+        user_model = get_user_model()
+        username = user_model._meta.get_field("username")
+        try:
+            username.clean(name, None)
+        except ValidationError as err:
+            raise ValidationError({field: err.messages}) from err
+        self.usernames.add(name)
+
+    def _player_ref(self, name: Any, field: str, *, required: bool = False) -> None:
+        if name is None and not required:
+            return
+        if name not in self.players:
+            raise ValidationError({field: [f"{name!r} is not a player of this file"]})
+
+    # --- one check per section (named after the section's rows) ---
+
+    def _club(self, row: dict[str, Any]) -> None:
+        from .serializers import ClubIn
+
+        self._fields(Club, row)
+        data = ClubIn(
+            data={
+                "slug": row["slug"],
+                "name": row["name"],
+                "public": row.get("public", True),
+                "rules_preset": row.get("rules_preset", "acbl"),
+                "rules": row.get("rules_overrides", {}),
+                "default_stake": row.get("default_stake", "0.00"),
+                "currency": row.get("currency", "EUR"),
+                "language": row.get("language", Club.Language.EN),
+            }
+        )
+        if not data.is_valid():
+            raise ValidationError({k: [str(m) for m in v] for k, v in data.errors.items()})
+        if data.validated_data["slug"] != row["slug"]:
+            raise ValidationError({"slug": ["must be lower case"]})
+        house_rules_options(row.get("rules_preset", "acbl"), row.get("rules_overrides") or {})
+        if Club.objects.filter(slug=row["slug"]).exists():
+            raise ValidationError(
+                {"slug": [f"a club with the slug {row['slug']!r} already exists: import refused"]}
+            )
+
+    def _membership(self, row: dict[str, Any]) -> None:
+        self._fields(Membership, row)
+        self._user(row["user"], "user")
+        if row["user"] is None:
+            raise ValidationError({"user": ["a membership needs a login"]})
+
+    def _player(self, row: dict[str, Any]) -> None:
+        name = row["name"]
+        if str(name).lower() in {p.lower() for p in self.players}:
+            raise ValidationError({"name": [f"{name!r} appears twice"]})
+        self.players.add(name)
+        self._fields(Player, row)
+        if not str(name).strip():
+            raise ValidationError({"name": ["a player needs a name"]})
+        self._user(row["user"], "user")
+
+    def _session(self, row: dict[str, Any]) -> None:
+        if row["ref"] in self.sessions:
+            raise ValidationError({"ref": [f"session {row['ref']!r} appears twice"]})
+        self.sessions[row["ref"]] = row.get("kind")
+        session = self._fields(Session, row, ("ref",))
+        self._user(row["created_by"], "created_by")
+        HouseRules.from_dict(session.rules)
+
+    def _table(self, row: dict[str, Any]) -> None:
+        key = (row["session"], row["number"])
+        if key in self.tables:
+            raise ValidationError({"number": [f"table {row['number']!r} appears twice"]})
+        self.tables.add(key)
+        table = self._fields(Table, row)
+        self._session_ref(row)
+        if table.number < 1:
+            raise ValidationError({"number": ["a table number starts at 1"]})
+
+    def _seat(self, row: dict[str, Any]) -> None:
+        self._fields(TableSeat, row)
+        self._table_ref(row)
+        self._player_ref(row["player"], "player", required=True)
+
+    def _rubber(self, row: dict[str, Any]) -> None:
+        key = (row["session"], row["table"], row["number"])
+        if key in self.rubbers:
+            raise ValidationError({"number": [f"rubber {list(key)} appears twice"]})
+        self.rubbers[key] = None
+        self.deals[key] = []
+        rubber = self._fields(Rubber, row, ("sitting_out",))
+        self._table_ref(row)
+        for seat in SEATS:
+            self._player_ref(row[seat], seat, required=seat in ("north", "east"))
+        for name in row["sitting_out"]:
+            self._player_ref(name, "sitting_out", required=True)
+        if self.sessions[row["session"]] != rubber.kind:
+            raise ValidationError({"kind": ["differs from its session's"]})
+        if (row["south"] is None) != (rubber.kind in TWO_PLAYER_KINDS):
+            raise ValidationError({"south": ["the seats do not match the game"]})
+        HouseRules.from_dict(rubber.rules)
+        self.rubbers[key] = rubber
+
+    def _deal(self, row: dict[str, Any]) -> None:
+        key = tuple(row["rubber"])
+        if key not in self.rubbers:
+            raise ValidationError({"rubber": [f"{list(key)} is not a rubber of this file"]})
+        if (*key, row["number"]) in self.deal_keys:
+            raise ValidationError({"number": [f"deal {row['number']!r} appears twice"]})
+        self.deal_keys.add((*key, row["number"]))
+        try:
+            deal = self._fields(Deal, row)
+            self._user(row["entered_by"], "entered_by")
+            self._player_ref(row["confirmed_by"], "confirmed_by")
+            rubber = self.rubbers[key]
+            if rubber is not None:
+                # The engine checks the deal as an entry would (RULES 1, 3.6, 7).
+                DealFields.build(kind=rubber.kind, **deal.fields().as_kwargs())
+        except Exception:
+            self.deals.pop(key, None)  # its scoresheet cannot be checked: the row is named
+            raise
+        if key in self.deals:
+            self.deals[key].append(deal)
+
+    def _scoresheet(self, key: tuple[Any, ...], _deals: Any) -> None:
+        """A rubber's deals, in order, scored as the site would score them (RULES 8.1, 8.2):
+        no deal after the end of the match, and the status the deals give."""
+        rubber = cast(Rubber, self.rubbers[key])
+        deals = sorted(self.deals[key], key=lambda d: d.number)
+        if [d.number for d in deals] != list(range(1, len(deals) + 1)):
+            raise ValidationError({"deals": ["deal numbers are not 1, 2, 3, …"]})
+        sheet = sheets.score(
+            rubber.kind,
+            deals,
+            closed=rubber.status == Rubber.Status.UNFINISHED,
+            options=HouseRules.from_dict(rubber.rules),
+        )
+        if (rubber.status == Rubber.Status.COMPLETE) != sheet.complete:
+            raise ValidationError(
+                {
+                    "status": [
+                        f"{rubber.status!r}, but its deals say the match is "
+                        + ("over" if sheet.complete else "not over")
+                    ]
+                }
+            )
+
+    def _history(self, row: dict[str, Any]) -> None:
+        self._fields(HistoricalDeal, row, ("id", "history_id"))
+        if tuple(row["id"]) not in self.deal_keys:
+            raise ValidationError({"id": [f"{row['id']!r} is not a deal of this file"]})
+        for field in ("entered_by", "history_user"):
+            self._user(row[field], field)
+        self._player_ref(row["confirmed_by"], "confirmed_by")
+
+    def _session_ref(self, row: dict[str, Any]) -> None:
+        if row["session"] not in self.sessions:
+            raise ValidationError(
+                {"session": [f"{row['session']!r} is not a session of this file"]}
+            )
+
+    def _table_ref(self, row: dict[str, Any]) -> None:
+        self._session_ref(row)
+        if (row["session"], row["table"]) not in self.tables:
+            raise ValidationError({"table": [f"{row['table']!r} is not a table of its session"]})
+
+
+def _error_items(err: ValidationError) -> list[tuple[str, list[str]]]:
+    if hasattr(err, "error_dict"):
+        return [
+            (field, ValidationError(errors).messages) for field, errors in err.error_dict.items()
+        ]
+    return [("", err.messages)]
+
+
+def _write(data: dict[str, Any]) -> Club:
+    """Write the rows of a checked file (`club_import_problems` found nothing)."""
     User = get_user_model()
     user_cache: dict[str, Any] = {}
 

@@ -7,6 +7,7 @@ services write. Pages work without JavaScript; htmx only refreshes the table sug
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,14 +33,24 @@ from .forms import ClubForm, PlayerForm, SessionForm, TablePlayerForm
 from .models import TWO_PLAYER_KINDS, Club, Player, Session, Table, TableSeat, is_prefetched
 from .permissions import get_club_for_user, get_session_for_user, is_director, signed_in_user
 
+#: What the `<slug:...>` of a club's URLs accepts (Django's slug converter).
+SLUG = re.compile(r"[-a-zA-Z0-9_]+")
+
 #: Rubbers shown ahead on the console and the table cards.
 AHEAD_ON_CONSOLE = 3
 AHEAD_ON_CARDS = 6
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The clubs this visitor may see, with a helpful empty state."""
-    clubs = Club.objects.visible_to(request.user).order_by("name")
+    """The clubs this visitor may see, with a helpful empty state.
+
+    A club whose stored slug no URL can hold (written around the forms and the import's checks)
+    is left out rather than failing the page for everyone."""
+    clubs = [
+        club
+        for club in Club.objects.visible_to(request.user).order_by("name")
+        if SLUG.fullmatch(club.slug)
+    ]
     return render(request, "clubs/home.html", {"clubs": clubs})
 
 

@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
+from django.test import Client
+from rest_framework.test import APIClient
 
 from clubs.models import Club, Session
 from clubs.services import session_close
@@ -113,7 +115,7 @@ def test_a_club_round_trips_exactly(director: Any, tmp_path: Any) -> None:
     _delete(world.club)
     assert not Club.objects.filter(slug="riverside").exists()
     out = io.StringIO()
-    call_command("import_club", str(path), stdout=out)
+    call_command("import_club", str(path), "--link-existing-logins", stdout=out)
     assert "riverside" in out.getvalue()
 
     after = _export("riverside")
@@ -135,7 +137,7 @@ def test_an_import_creates_missing_logins_without_a_usable_password(director: An
     get_user_model().objects.filter(username="mate").delete()
     from clubs.transfer import club_import
 
-    club = club_import(data=data)
+    club = club_import(data=data, link_existing_logins=True)
     mate = club.players.get(name="Mate").user
     assert mate.username == "mate" and not mate.has_usable_password()
 
@@ -146,6 +148,188 @@ def test_an_import_never_overwrites_an_existing_club(director: Any, tmp_path: An
     path = tmp_path / "club.json"
     path.write_text(json.dumps(club_export(club=world.club)))
     with pytest.raises(CommandError, match="already exists"):
-        call_command("import_club", str(path))
+        call_command("import_club", str(path), "--link-existing-logins")
     with pytest.raises(CommandError, match="No club"):
         call_command("export_club", "nowhere")
+
+
+# --- hostile or invalid files (issue 14, item 8) -------------------------------------------------
+
+
+def _stranger_file(world: World) -> dict[str, Any]:
+    """The world's club as another site's export: a new slug and logins this site lacks."""
+    data = club_export(club=world.club)
+    data["club"]["slug"] = "newclub"
+
+    def rename(name: str | None) -> str | None:
+        return None if name is None else f"imported-{name}"
+
+    for section, fields in {
+        "memberships": ("user",),
+        "players": ("user",),
+        "sessions": ("created_by",),
+        "deals": ("entered_by",),
+        "deal_history": ("entered_by", "history_user"),
+    }.items():
+        for row in data[section]:
+            for field in fields:
+                row[field] = rename(row[field])
+    return data
+
+
+def _counts() -> dict[str, int]:
+    from clubs.models import Membership, Player
+    from games.models import Deal
+
+    return {
+        "clubs": Club.objects.count(),
+        "logins": get_user_model().objects.count(),
+        "memberships": Membership.objects.count(),
+        "players": Player.objects.count(),
+        "sessions": Session.objects.count(),
+        "deals": Deal.objects.count(),
+        "history": Deal.history.model.objects.count(),
+        "standings": SessionStanding.objects.count(),
+    }
+
+
+def _import(data: dict[str, Any], tmp_path: Any, *flags: str) -> str:
+    path = tmp_path / "club.json"
+    path.write_text(json.dumps(data))
+    out = io.StringIO()
+    call_command("import_club", str(path), *flags, stdout=out)
+    return out.getvalue()
+
+
+def _refused(data: dict[str, Any], tmp_path: Any, *flags: str) -> str:
+    before = _counts()
+    with pytest.raises(CommandError) as refusal:
+        _import(data, tmp_path, *flags)
+    assert _counts() == before
+    return str(refusal.value)
+
+
+@pytest.mark.django_db
+def test_a_file_from_another_site_imports_without_linking_anyone(
+    director: Any, tmp_path: Any
+) -> None:
+    world = build_world(director)
+    assert "newclub" in _import(_stranger_file(world), tmp_path)
+    club = Club.objects.get(slug="newclub")
+    assert club.players.get(name="North").user.username == "imported-north"
+    assert not club.memberships.filter(user__in=world.users.values()).exists()
+
+
+@pytest.mark.django_db
+def test_a_slug_no_url_can_hold_is_refused(director: Any, tmp_path: Any) -> None:
+    data = _stranger_file(build_world(director))
+    data["club"]["slug"] = "bad slug/.."
+    message = _refused(data, tmp_path)
+    assert "club: slug:" in message and "nothing was written" in message
+    assert Client().get("/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_unknown_house_rules_are_refused(director: Any, tmp_path: Any) -> None:
+    data = _stranger_file(build_world(director))
+    data["club"]["rules_overrides"] = {"free_points": 500}
+    data["sessions"][0]["rules"] = {"nope": True}
+    message = _refused(data, tmp_path)
+    assert "club: options.free_points" in message
+    assert "sessions[0]: options.nope" in message
+    assert APIClient().get("/api/v1/clubs/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_an_impossible_contract_writes_nothing_and_a_fixed_file_then_imports(
+    director: Any, tmp_path: Any
+) -> None:
+    """Before: the club, its players and deals were committed, the standings crashed, and the
+    retry was refused because the slug was taken."""
+    data = _stranger_file(build_world(director))
+    good = data["deals"][0]["contract"]
+    data["deals"][0]["contract"] = "8NT"
+    message = _refused(data, tmp_path)
+    assert "deals[0]: contract" in message and "deal_history" not in message
+    data["deals"][0]["contract"] = good
+    assert "newclub" in _import(data, tmp_path)
+
+
+@pytest.mark.django_db
+def test_a_deal_after_the_end_of_a_rubber_is_refused_by_the_engine(
+    director: Any, tmp_path: Any
+) -> None:
+    world = build_world(director)
+    _play(world)
+    data = _stranger_file(world)
+    last = max(
+        (d for d in data["deals"] if d["rubber"] == data["deals"][0]["rubber"]),
+        key=lambda d: d["number"],
+    )
+    extra = {**last, "number": last["number"] + 1}
+    data["deals"].append(extra)
+    message = _refused(data, tmp_path)
+    assert "belongs to the next rubber" in message
+
+
+@pytest.mark.django_db
+def test_an_existing_login_is_linked_only_with_the_flag(director: Any, tmp_path: Any) -> None:
+    """Before: a membership naming any login on the site made that person a director."""
+    world = build_world(director)
+    victim = world.users["outsider"]
+    data = _stranger_file(world)
+    data["memberships"].append({"user": victim.username, "role": "director"})
+    message = _refused(data, tmp_path)
+    assert "logins that already exist on this site: outsider" in message
+    assert not victim.memberships.exists()
+
+    _import(data, tmp_path, "--link-existing-logins")
+    assert Club.objects.get(slug="newclub").is_director(victim)
+
+
+@pytest.mark.django_db
+def test_a_refusal_lists_every_bad_row(director: Any, tmp_path: Any) -> None:
+    data = _stranger_file(build_world(director))
+    data["players"][0]["name"] = ""
+    data["sessions"][0]["kind"] = "poker"
+    data["seats"][0]["player"] = "Nobody"
+    data["memberships"][0]["role"] = "king"
+    message = _refused(data, tmp_path)
+    for where in ("players[0]: name", "sessions[0]: kind", "seats[0]: player", "memberships[0]"):
+        assert where in message
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "text", ["[]", '{"format": "backscore.club/1"}', '{"format": "backscore.club/1", "club": 3}']
+)
+def test_a_malformed_file_is_refused_not_a_crash(tmp_path: Any, text: str) -> None:
+    path = tmp_path / "club.json"
+    path.write_text(text)
+    before = _counts()
+    with pytest.raises(CommandError, match=r"refused|Not a Backscore"):
+        call_command("import_club", str(path))
+    assert _counts() == before
+
+
+# --- bad rows already in the database do not break the site for everyone ------------------------
+
+
+@pytest.mark.django_db
+def test_a_stored_club_with_a_bad_slug_does_not_break_the_home_page(director: Any) -> None:
+    build_world(director, public=True)
+    Club.objects.create(slug="bad slug/..", name="Broken")
+    response = Client().get("/")
+    assert response.status_code == 200
+    assert "Riverside" in response.content.decode() or "riverside" in response.content.decode()
+    assert "Broken" not in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_stored_club_with_unknown_rules_does_not_break_the_club_list(director: Any) -> None:
+    build_world(director, public=True)
+    Club.objects.create(slug="broken", name="Broken", rules_overrides={"free_points": 500})
+    response = APIClient().get("/api/v1/clubs/")
+    assert response.status_code == 200
+    rules = {c["slug"]: c["rules"] for c in response.json()}
+    assert rules["broken"] == {} and rules["riverside"]
