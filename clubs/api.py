@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 from games.models import Rubber
 
 from . import services
-from .models import Club, Player, Session, Table, TableSeat
+from .models import Club, Invitation, Player, Session, Table, TableSeat
 from .permissions import (
     IsClubDirectorOrReadOnly,
     check_club_access,
@@ -33,6 +33,7 @@ from .serializers import (
     ClubOut,
     DetailOut,
     ErrorsOut,
+    InvitationOut,
     PlayerDirectorOut,
     PlayerIn,
     PlayerOut,
@@ -156,13 +157,18 @@ class PlayerListView(APIView):
     )
     def get(self, request: Request, slug: str) -> Response:
         club = get_club_for_user(request, slug)
-        players = Player.objects.filter(club=club).select_related("user").order_by("name")
+        players = (
+            Player.objects.filter(club=club)
+            .select_related("user")
+            .annotate(invited=Exists(Invitation.objects.filter(player=OuterRef("pk"))))
+            .order_by("name")
+        )
         out = PlayerDirectorOut if is_director(request.user, club) else PlayerOut
         return Response(out(players, many=True).data)
 
     @extend_schema(
         tags=TAGS_CLUBS,
-        summary="Add a player (director only), optionally with a login",
+        summary="Add a player (director only): invite an existing login, or create a new one",
         request=PlayerIn,
         responses={201: PlayerDirectorOut, **WRITE_ERRORS},
     )
@@ -178,6 +184,61 @@ class PlayerListView(APIView):
             director=data.validated_data["director"],
         )
         return Response(PlayerDirectorOut(player).data, status=status.HTTP_201_CREATED)
+
+
+# --- invitations -------------------------------------------------------------------------------
+
+TAGS_INVITATIONS = ["invitations"]
+E404_INVITATION = OpenApiResponse(
+    DetailOut, description="No such invitation, or it is another login's."
+)
+
+
+class InvitationListView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        tags=TAGS_INVITATIONS,
+        summary="The signed-in login's pending invitations to be a club's player",
+        responses={200: InvitationOut(many=True), 401: E401},
+    )
+    def get(self, request: Request) -> Response:
+        invitations = Invitation.objects.for_holder(request.user).select_related("player__club")
+        return Response(InvitationOut(invitations, many=True).data)
+
+
+class InvitationAcceptView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        tags=TAGS_INVITATIONS,
+        summary="Accept: the player is linked to this login, which joins the club",
+        request=None,
+        responses={200: PlayerOut, 401: E401, 404: E404_INVITATION, 409: E409},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        try:
+            player = services.invitation_accept(invitation_id=pk, user=signed_in_user(request))
+        except Invitation.DoesNotExist as err:
+            raise Http404("No such invitation.") from err
+        return Response(PlayerOut(player).data)
+
+
+class InvitationDeclineView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        tags=TAGS_INVITATIONS,
+        summary="Decline: the invitation is deleted; the player stays unlinked",
+        request=None,
+        responses={204: None, 401: E401, 404: E404_INVITATION},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        try:
+            services.invitation_decline(invitation_id=pk, user=signed_in_user(request))
+        except Invitation.DoesNotExist as err:
+            raise Http404("No such invitation.") from err
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 # --- sessions ----------------------------------------------------------------------------------

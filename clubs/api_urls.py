@@ -9,6 +9,17 @@ urlpatterns = [
     path("clubs/<slug:slug>/", api.ClubDetailView.as_view(), name="api-club"),
     path("clubs/<slug:slug>/players/", api.PlayerListView.as_view(), name="api-club-players"),
     path("clubs/<slug:slug>/sessions/", api.SessionListView.as_view(), name="api-club-sessions"),
+    path("invitations/", api.InvitationListView.as_view(), name="api-invitations"),
+    path(
+        "invitations/<int:pk>/accept",
+        api.InvitationAcceptView.as_view(),
+        name="api-invitation-accept",
+    ),
+    path(
+        "invitations/<int:pk>/decline",
+        api.InvitationDeclineView.as_view(),
+        name="api-invitation-decline",
+    ),
     path("sessions/<int:pk>/", api.SessionDetailView.as_view(), name="api-session"),
     path("sessions/<int:pk>/start", api.SessionStartView.as_view(), name="api-session-start"),
     path("sessions/<int:pk>/close", api.SessionCloseView.as_view(), name="api-session-close"),

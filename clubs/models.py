@@ -148,6 +148,40 @@ class Player(models.Model):
         return self.name
 
 
+class InvitationQuerySet(models.QuerySet["Invitation"]):
+    def for_holder(self, user: User | AnonymousUser) -> InvitationQuerySet:
+        """The pending invitations of this login: those naming its username, including ones
+        made before the login existed (docs/security.md, "Invitations")."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(username=user.get_username())
+
+
+class Invitation(models.Model):
+    """A director's offer to link a player of the club to an existing login.
+
+    Only the login's holder links it, by accepting; declining deletes it, and so does accepting
+    once the player is linked. A row is a pending invitation. It names the login by username and
+    the holder is whoever holds that username when they look, so an invitation made before the
+    login existed is seen by the person who later gets that username (and is only an offer).
+    """
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="invitation")
+    username = models.CharField(max_length=150, db_index=True)
+    director = models.BooleanField(
+        default=False, help_text=_("Accepting makes the login a director of the club.")
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = InvitationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.username} invited to be {self.player}"
+
+
 class Session(models.Model):
     """One club evening."""
 

@@ -17,7 +17,7 @@ from rest_framework import serializers
 from scoring.rules import ScoringError
 
 from .forms import RESERVED_SLUGS
-from .models import PRESET_CHOICES, Club, Player, Session, Table
+from .models import PRESET_CHOICES, Club, Invitation, Player, Session, Table
 
 #: The largest id a database stores (a 64-bit signed integer): larger ones are bad input.
 MAX_ID = 2**63 - 1
@@ -90,7 +90,10 @@ class PlayerIn(serializers.Serializer[Any]):
         max_length=150,
         required=False,
         allow_blank=True,
-        help_text="Link the player to this login (created if it does not exist).",
+        help_text=(
+            "Without a password: invite this login's holder (the player is linked when they "
+            "accept). With a password: create this new login and link it at once."
+        ),
     )
     password = serializers.CharField(
         max_length=128,
@@ -98,10 +101,11 @@ class PlayerIn(serializers.Serializer[Any]):
         allow_blank=True,
         write_only=True,
         style={"input_type": "password"},
-        help_text="The password of a new login; without one the login cannot sign in yet.",
+        help_text="The password of a new login (the username must not exist yet).",
     )
     director = serializers.BooleanField(
-        default=False, help_text="Make the linked login a director of the club."
+        default=False,
+        help_text="Make the login a director of the club (when linked, or when it accepts).",
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -125,12 +129,39 @@ class PlayerOut(serializers.ModelSerializer[Player]):
 
 
 class PlayerDirectorOut(PlayerOut):
-    """A player as the club's directors see them: with the login linked, if any."""
+    """A player as the club's directors see them: with the login linked, if any, and whether an
+    invitation to link one is pending."""
 
     username = serializers.CharField(source="user.username", default=None, read_only=True)
+    invitation = serializers.SerializerMethodField(
+        help_text='"pending" while an invited login has not answered, else null.'
+    )
 
     class Meta(PlayerOut.Meta):
-        fields = ["id", "name", "username"]
+        fields = ["id", "name", "username", "invitation"]
+
+    @extend_schema_field(serializers.ChoiceField(choices=["pending"], allow_null=True))
+    def get_invitation(self, player: Player) -> str | None:
+        pending = getattr(player, "invited", None)
+        if pending is None:
+            pending = Invitation.objects.filter(player=player).exists()
+        return "pending" if pending else None
+
+
+class InvitationClubOut(serializers.Serializer[Any]):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+
+
+class InvitationOut(serializers.ModelSerializer[Invitation]):
+    """A pending invitation as its login's holder sees it."""
+
+    club = InvitationClubOut(source="player.club")
+    player = PlayerOut()
+
+    class Meta:
+        model = Invitation
+        fields = ["id", "club", "player"]
 
 
 # --- sessions ----------------------------------------------------------------------------------

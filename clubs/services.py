@@ -10,7 +10,7 @@ import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -26,6 +26,7 @@ from scoring.rules.round_robin import pairing
 from .models import (
     TWO_PLAYER_KINDS,
     Club,
+    Invitation,
     Membership,
     Player,
     Session,
@@ -86,9 +87,15 @@ def player_create(
     password: str | None = None,
     director: bool = False,
 ) -> Player:
-    """Add a player to a club, optionally linked to a login (created when it does not exist).
+    """Add a player to a club, optionally with a login (docs/api.md, "Invitations").
 
-    A linked login becomes a member of the club (a player, or a director when asked).
+    - With a username and a password, the login is new: it is created, made a member of the
+      club (a player, or a director when asked) and linked at once. A username already taken
+      is refused (as any sign-up refuses it).
+    - With a username and no password, the player is added unlinked with a pending
+      `Invitation` for that username; only the login's holder links it, by accepting
+      (`invitation_accept`). Nothing here depends on whether that login exists, so the answer
+      tells the director nothing about other people's logins.
     """
     name = name.strip()
     if not name:
@@ -97,47 +104,96 @@ def player_create(
         raise ValidationError(
             {"name": [_("%(name)r is already a player of this club.") % {"name": name}]}
         )
+    if username and (
+        Player.objects.filter(club=club, user__username=username).exists()
+        or Invitation.objects.filter(player__club=club, username=username).exists()
+    ):
+        # Only what the director already sees: the logins of their club's players and invitations.
+        raise ValidationError(
+            {
+                "username": [
+                    _("%(username)r is already linked to, or invited as, a player of this club.")
+                    % {"username": username}
+                ]
+            }
+        )
     with transaction.atomic():
+        if username and not password:
+            player = Player.objects.create(club=club, name=name)
+            Invitation.objects.create(player=player, username=username, director=director)
+            return player
         user = None
         if username:
-            user = _get_or_create_login(username=username, password=password)
-            if Player.objects.filter(club=club, user=user).exists():
-                raise ValidationError(
-                    {
-                        "username": [
-                            _("%(username)r is already linked to a player of this club.")
-                            % {"username": username}
-                        ]
-                    }
-                )
+            user = _create_login(username=username, password=cast(str, password))
             role = Membership.Role.DIRECTOR if director else Membership.Role.PLAYER
-            membership, created = Membership.objects.get_or_create(
-                club=club, user=user, defaults={"role": role}
-            )
-            if not created and director and membership.role != Membership.Role.DIRECTOR:
-                membership.role = Membership.Role.DIRECTOR
-                membership.save(update_fields=["role"])
+            Membership.objects.create(club=club, user=user, role=role)
         return Player.objects.create(club=club, name=name, user=user)
 
 
-def _get_or_create_login(*, username: str, password: str | None) -> User:
+def _create_login(*, username: str, password: str) -> User:
     user_model = get_user_model()
-    user = user_model.objects.filter(username=username).first()
-    if user is not None:
-        return user
+    if user_model.objects.filter(username=username).exists():
+        raise ValidationError(
+            {
+                "username": [
+                    _(
+                        "This login already exists. Leave the password empty to invite its "
+                        "holder instead."
+                    )
+                ]
+            }
+        )
     user = user_model(username=username)
-    if password:
-        from django.contrib.auth.password_validation import validate_password
+    from django.contrib.auth.password_validation import validate_password
 
-        try:
-            validate_password(password, user)
-        except ValidationError as err:
-            raise ValidationError({"password": err.messages}) from err
-        user.set_password(password)
-    else:
-        user.set_unusable_password()
+    try:
+        validate_password(password, user)
+    except ValidationError as err:
+        raise ValidationError({"password": err.messages}) from err
+    user.set_password(password)
     user.save()
     return user
+
+
+def invitation_accept(*, invitation_id: int, user: User) -> Player:
+    """The holder of the invited login accepts: the player is linked to it and the login becomes
+    a member of the club (a director when the invitation says so). Another login's invitation
+    is `Invitation.DoesNotExist`, exactly like a missing one."""
+    with transaction.atomic():
+        invitation = (
+            Invitation.objects.for_holder(user)
+            .select_for_update()
+            .select_related("player")
+            .get(pk=invitation_id)
+        )
+        player = Player.objects.select_for_update().get(pk=invitation.player_id)
+        club = player.club
+        taken = Player.objects.filter(club=club, user=user).first()
+        if taken is not None:
+            raise _conflict(
+                _("You are already the player %(name)s of this club; ask its director.")
+                % {"name": taken.name}
+            )
+        membership, created = Membership.objects.select_for_update().get_or_create(
+            club=club,
+            user=user,
+            defaults={
+                "role": Membership.Role.DIRECTOR if invitation.director else Membership.Role.PLAYER
+            },
+        )
+        if not created and invitation.director and membership.role != Membership.Role.DIRECTOR:
+            membership.role = Membership.Role.DIRECTOR
+            membership.save(update_fields=["role"])
+        player.user = user
+        player.save(update_fields=["user"])
+        invitation.delete()
+    return player
+
+
+def invitation_decline(*, invitation_id: int, user: User) -> None:
+    """The holder declines: the invitation is deleted and the player stays unlinked."""
+    with transaction.atomic():
+        Invitation.objects.for_holder(user).select_for_update().get(pk=invitation_id).delete()
 
 
 def membership_set_role(*, club: Club, user: User, role: str) -> Membership:

@@ -8,6 +8,8 @@ app_name = "clubs"
 
 urlpatterns = [
     path("new/", views.club_create, name="create"),
+    path("invitations/<int:pk>/accept/", views.invitation_accept, name="invitation_accept"),
+    path("invitations/<int:pk>/decline/", views.invitation_decline, name="invitation_decline"),
     path("<slug:slug>/", views.club_home, name="home"),
     path("<slug:slug>/players/", views.players, name="players"),
     path("<slug:slug>/console/", views.console, name="console"),

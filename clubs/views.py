@@ -30,7 +30,16 @@ from games.models import Conflict, Rubber
 from . import services
 from .api import table_queryset
 from .forms import ClubForm, PlayerForm, SessionForm, TablePlayerForm
-from .models import TWO_PLAYER_KINDS, Club, Player, Session, Table, TableSeat, is_prefetched
+from .models import (
+    TWO_PLAYER_KINDS,
+    Club,
+    Invitation,
+    Player,
+    Session,
+    Table,
+    TableSeat,
+    is_prefetched,
+)
 from .permissions import get_club_for_user, get_session_for_user, is_director, signed_in_user
 
 #: What the `<slug:...>` of a club's URLs accepts (Django's slug converter).
@@ -51,7 +60,37 @@ def home(request: HttpRequest) -> HttpResponse:
         for club in Club.objects.visible_to(request.user).order_by("name")
         if SLUG.fullmatch(club.slug)
     ]
-    return render(request, "clubs/home.html", {"clubs": clubs})
+    invitations = Invitation.objects.for_holder(request.user).select_related("player__club")
+    return render(request, "clubs/home.html", {"clubs": clubs, "invitations": invitations})
+
+
+@login_required
+@require_POST
+def invitation_accept(request: HttpRequest, pk: int) -> HttpResponse:
+    """The holder of an invited login accepts it (another login's invitation is a 404)."""
+    try:
+        player = services.invitation_accept(invitation_id=pk, user=signed_in_user(request))
+    except Invitation.DoesNotExist as err:
+        raise Http404("No such invitation.") from err
+    except Conflict as err:
+        messages.error(request, str(err))
+        return redirect("home")
+    messages.success(
+        request,
+        _("You are now %(name)s at %(club)s.") % {"name": player.name, "club": player.club.name},
+    )
+    return redirect("home")
+
+
+@login_required
+@require_POST
+def invitation_decline(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        services.invitation_decline(invitation_id=pk, user=signed_in_user(request))
+    except Invitation.DoesNotExist as err:
+        raise Http404("No such invitation.") from err
+    messages.success(request, _("Invitation declined."))
+    return redirect("home")
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -299,10 +338,17 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
         except ValidationError as err:
             form.add_error(None, err)
         else:
-            messages.success(request, _("%(name)s added.") % {"name": player.name})
+            if data["username"] and not data["password"]:
+                text = _(
+                    "%(name)s added. The login %(username)s is invited: the player is linked "
+                    "when its holder accepts."
+                ) % {"name": player.name, "username": data["username"]}
+            else:
+                text = _("%(name)s added.") % {"name": player.name}
+            messages.success(request, text)
             return redirect("clubs:players", club.slug)
     roster = (
-        club.players.select_related("user")
+        club.players.select_related("user", "invitation")
         .annotate(
             is_director=Count(
                 "user__memberships",

@@ -85,16 +85,6 @@ def test_add_player_errors(
     assert field in response.data["errors"]
 
 
-def test_add_player_links_an_existing_login_as_member(as_director: Any, club: Club) -> None:
-    UserFactory(username="grace")
-    response = as_director.post(
-        f"/api/v1/clubs/{club.slug}/players/", {"name": "Grace", "username": "grace"}, format="json"
-    )
-    assert response.status_code == 201
-    assert response.data == {"id": response.data["id"], "name": "Grace", "username": "grace"}
-    assert club.memberships.filter(user__username="grace", role="player").exists()
-
-
 # --- sessions ----------------------------------------------------------------------------------
 
 

@@ -20,6 +20,7 @@ from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
+from clubs.models import Invitation, Player
 from tests.factories import PASSWORD
 from tests.security.conftest import PERSONAS, World
 
@@ -54,6 +55,18 @@ NEW_CLUB_FORM = {
     "currency": "EUR",
     "language": "en",
 }
+
+
+def _invitation(w: World) -> int:
+    """An invitation of the club for the outsider's login (made once per world)."""
+    player, _ = Player.objects.get_or_create(club=w.club, name="Invited")
+    invitation, _ = Invitation.objects.get_or_create(player=player, username="outsider")
+    return invitation.pk
+
+
+#: Only the invited login's holder (here the outsider) answers an invitation.
+HOLDER_ONLY_API: Statuses = (401, 200, 404, 404, 404, 404)
+HOLDER_ONLY_PAGE: Statuses = (302, 302, 404, 404, 404, 404)
 
 
 def _console_form(w: World) -> dict[str, Any]:
@@ -96,6 +109,16 @@ MATRIX: dict[str, Case] = {
         lambda w: f"/api/v1/clubs/{w.club.slug}/players/",
         {"GET": READ, "POST": (401, 404, 403, 403, 404, 201)},
         {"POST": lambda w: {"name": "Gus"}},
+    ),
+    "api-invitations": Case(
+        lambda w: "/api/v1/invitations/", {"GET": (401, 200, 200, 200, 200, 200)}
+    ),
+    "api-invitation-accept": Case(
+        lambda w: f"/api/v1/invitations/{_invitation(w)}/accept", {"POST": HOLDER_ONLY_API}
+    ),
+    "api-invitation-decline": Case(
+        lambda w: f"/api/v1/invitations/{_invitation(w)}/decline",
+        {"POST": (401, 204, 404, 404, 404, 404)},
     ),
     "api-club-sessions": Case(
         lambda w: f"/api/v1/clubs/{w.club.slug}/sessions/",
@@ -159,6 +182,12 @@ MATRIX: dict[str, Case] = {
         {"POST": lambda w: {**NEW_CLUB_FORM}},
     ),
     "clubs:home": Case(lambda w: f"/clubs/{w.club.slug}/", {"GET": READ}),
+    "clubs:invitation_accept": Case(
+        lambda w: f"/clubs/invitations/{_invitation(w)}/accept/", {"POST": HOLDER_ONLY_PAGE}
+    ),
+    "clubs:invitation_decline": Case(
+        lambda w: f"/clubs/invitations/{_invitation(w)}/decline/", {"POST": HOLDER_ONLY_PAGE}
+    ),
     "clubs:players": Case(
         lambda w: f"/clubs/{w.club.slug}/players/",
         {"GET": READ, "POST": (302, 404, 403, 403, 404, 302)},
