@@ -80,7 +80,10 @@ class PlayerForm(forms.Form):
         regex=r"^[\w.@+-]+\Z",
         max_length=150,
         required=False,
-        help_text=_("Create a login so the player can enter their own results."),
+        help_text=_(
+            "With a password: a new login, so the player can enter their own results. "
+            "Without one: an existing login, whose holder is invited."
+        ),
     )
     password = forms.CharField(
         label=_("Password for the new login"),
