@@ -185,7 +185,12 @@ def invitation_accept(*, invitation_id: int, user: User) -> Player:
             membership.role = Membership.Role.DIRECTOR
             membership.save(update_fields=["role"])
         player.user = user
-        player.save(update_fields=["user"])
+        try:
+            with transaction.atomic():
+                player.save(update_fields=["user"])
+        except IntegrityError as err:
+            # Two invitations of one club accepted at once: one_player_per_login_in_club.
+            raise _conflict(_("You are already a player of this club; ask its director.")) from err
         invitation.delete()
     return player
 

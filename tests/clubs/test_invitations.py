@@ -257,3 +257,16 @@ def test_the_home_page_decline_button_declines(night: Night) -> None:
     assert client.post(f"/clubs/invitations/{pk}/decline/").status_code == 302
     assert not Invitation.objects.exists()
     assert Player.objects.get(name="Otto").user is None
+
+
+def test_the_schema_documents_the_invitation_endpoints() -> None:
+    paths = _api().get("/api/schema/", {"format": "json"}).json()["paths"]
+    assert set(paths["/api/v1/invitations/"]["get"]["responses"]) == {"200", "401"}
+    accept = paths["/api/v1/invitations/{id}/accept"]["post"]["responses"]
+    assert set(accept) == {"200", "401", "404", "409"}
+    decline = paths["/api/v1/invitations/{id}/decline"]["post"]["responses"]
+    assert set(decline) == {"204", "401", "404"}
+    player = paths["/api/v1/clubs/{slug}/players/"]["post"]["responses"]["201"]
+    ref = player["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+    schema = _api().get("/api/schema/", {"format": "json"}).json()["components"]["schemas"][ref]
+    assert "invitation" in schema["properties"]
