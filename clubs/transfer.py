@@ -263,6 +263,7 @@ class _Check:
         #: The deals of each rubber whose rows all passed, for its scoresheet.
         self.deals: dict[tuple[Any, ...], list[Deal]] = {}
         self.deal_keys: set[tuple[Any, ...]] = set()
+        self.seen: set[tuple[Any, ...]] = set()
 
     def run(self) -> None:
         rows: dict[str, list[Any]] = {}
@@ -362,6 +363,7 @@ class _Check:
         self._user(row["user"], "user")
         if row["user"] is None:
             raise ValidationError({"user": ["a membership needs a login"]})
+        self._once(("membership", row["user"]), "user", f"{row['user']!r} has two memberships")
 
     def _player(self, row: dict[str, Any]) -> None:
         name = row["name"]
@@ -372,6 +374,8 @@ class _Check:
         if not str(name).strip():
             raise ValidationError({"name": ["a player needs a name"]})
         self._user(row["user"], "user")
+        if row["user"] is not None:
+            self._once(("player", row["user"]), "user", f"{row['user']!r} is two players")
 
     def _session(self, row: dict[str, Any]) -> None:
         if row["ref"] in self.sessions:
@@ -395,6 +399,9 @@ class _Check:
         self._fields(TableSeat, row)
         self._table_ref(row)
         self._player_ref(row["player"], "player", required=True)
+        session = row["session"]
+        self._once(("seat", session, row["player"]), "player", "sits at two tables")
+        self._once(("position", session, row["table"], row["position"]), "position", "taken")
 
     def _rubber(self, row: dict[str, Any]) -> None:
         key = (row["session"], row["table"], row["number"])
@@ -466,6 +473,12 @@ class _Check:
         for field in ("entered_by", "history_user"):
             self._user(row[field], field)
         self._player_ref(row["confirmed_by"], "confirmed_by")
+
+    def _once(self, key: tuple[Any, ...], field: str, message: str) -> None:
+        """A row that the database allows once (its unique constraints)."""
+        if key in self.seen:
+            raise ValidationError({field: [message]})
+        self.seen.add(key)
 
     def _session_ref(self, row: dict[str, Any]) -> None:
         if row["session"] not in self.sessions:

@@ -333,3 +333,24 @@ def test_a_stored_club_with_unknown_rules_does_not_break_the_club_list(director:
     assert response.status_code == 200
     rules = {c["slug"]: c["rules"] for c in response.json()}
     assert rules["broken"] == {} and rules["riverside"]
+
+
+@pytest.mark.django_db
+def test_duplicate_rows_are_named(director: Any, tmp_path: Any) -> None:
+    data = _stranger_file(build_world(director))
+    data["memberships"].append(dict(data["memberships"][0]))
+    data["seats"].append({**data["seats"][0], "position": 99})
+    message = _refused(data, tmp_path)
+    assert f"memberships[{len(data['memberships']) - 1}]: user:" in message
+    assert f"seats[{len(data['seats']) - 1}]: player: sits at two tables" in message
+
+
+@pytest.mark.django_db
+def test_a_row_only_the_database_refuses_still_writes_nothing(director: Any, tmp_path: Any) -> None:
+    """The checks are not the last line: a row the database refuses (here a second rubber in
+    play at one table) rolls the whole import back and is reported, not a crash."""
+    world = build_world(director)
+    data = _stranger_file(world)
+    in_play = next(r for r in data["rubbers"] if r["status"] == "in_play")
+    data["rubbers"].append({**in_play, "number": in_play["number"] + 5})
+    assert "the database refused a row" in _refused(data, tmp_path)
