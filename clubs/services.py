@@ -160,12 +160,7 @@ def invitation_accept(*, invitation_id: int, user: User) -> Player:
     a member of the club (a director when the invitation says so). Another login's invitation
     is `Invitation.DoesNotExist`, exactly like a missing one."""
     with transaction.atomic():
-        invitation = (
-            Invitation.objects.for_holder(user)
-            .select_for_update()
-            .select_related("player")
-            .get(pk=invitation_id)
-        )
+        invitation = Invitation.objects.for_holder(user).select_for_update().get(pk=invitation_id)
         player = Player.objects.select_for_update().get(pk=invitation.player_id)
         club = player.club
         taken = Player.objects.filter(club=club, user=user).first()
