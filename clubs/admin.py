@@ -7,7 +7,7 @@ admin is for looking things up and fixing names and settings.
 from django.contrib import admin
 from django.http import HttpRequest
 
-from .models import Club, Membership, Player, Session, Table, TableSeat
+from .models import Club, Invitation, Membership, Player, Session, Table, TableSeat
 
 
 class MembershipInline(admin.TabularInline):
@@ -33,6 +33,16 @@ class MembershipAdmin(admin.ModelAdmin):
     search_fields = ["user__username", "club__name", "club__slug"]
     list_select_related = ["user", "club"]
     autocomplete_fields = ["user", "club"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    """Pending invitations, to look up; only the invited login's holder accepts one."""
+
+    list_display = ["username", "player", "director", "created_at"]
+    search_fields = ["username", "player__name", "player__club__slug"]
+    list_select_related = ["player"]
+    raw_id_fields = ["player"]
 
 
 @admin.register(Player)
