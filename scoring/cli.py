@@ -26,6 +26,7 @@ from scoring.rules import (
     HouseRules,
     ScoringError,
     Side,
+    refuse_on_a_pass,
     score_chicago,
     score_deal,
     score_rubber,
@@ -109,7 +110,14 @@ def deal_command(data: Mapping[str, Any]) -> dict[str, Any]:
     contract = Contract.parse(data["contract"])
     raw_honours = data.get("honours")
     honours = None if raw_honours is None else Honours.from_dict(raw_honours)
-    declarer = Side.parse(data.get("declarer", "NS"), "declarer")
+    if contract.is_pass:
+        # RULES 3.8: refused here as in `rubber` and `chicago` (null or absent is fine).
+        raw = data.get("declarer")
+        side = None if raw is None else Side.parse(raw, "declarer")
+        refuse_on_a_pass(side, data.get("tricks"), honours)
+        declarer = Side.NS  # a passed-out deal has no declarer: the items name nobody
+    else:
+        declarer = Side.parse(data.get("declarer", "NS"), "declarer")
     score = score_deal(
         contract,
         vulnerable=data["vulnerable"],

@@ -8,6 +8,7 @@ from scoring.rules.deal import (
     DealScore,
     deal_key,
     input_key,
+    refuse_on_a_pass,
     score_deal,
     score_deals,
 )
@@ -64,6 +65,7 @@ __all__ = [
     "make_entry",
     "play_rubbers",
     "points_leader",
+    "refuse_on_a_pass",
     "score_chicago",
     "score_deal",
     "score_deals",

@@ -1,4 +1,4 @@
-"""Sides, strains, doubling, contracts and honours (RULES 1, RULES 3.6)."""
+"""Sides, strains, doubling, contracts and honours (RULES 1, RULES 3.6, RULES 3.7)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,18 @@ from typing import Any
 
 from scoring.rules.errors import ScoringError
 
-__all__ = ["PASS", "Contract", "Doubling", "Honours", "Side", "Strain"]
+__all__ = [
+    "ONE_CARD_A_TRICK",
+    "PASS",
+    "TWO_CARDS_A_TRICK",
+    "Contract",
+    "Doubling",
+    "Honours",
+    "Side",
+    "Strain",
+    "honours_claim",
+    "honours_minimum",
+]
 
 
 class Side(StrEnum):
@@ -181,6 +192,30 @@ CONTRACTS: tuple[Contract, ...] = (
 _ALL = {(c.level, c.strain, c.doubling): c for c in CONTRACTS}
 
 
+#: The fewest tricks the side holding honours takes (RULES 3.7), by claim: all five trump
+#: honours, four of them, the four aces at no trumps. A hand wins a trick with each honour no
+#: other hand can beat, playing one card to a trick (``ONE_CARD_A_TRICK``). In Bridge for Two
+#: each player plays two cards to every trick from one hand of 26 (``TWO_CARDS_A_TRICK``), so two
+#: honours may fall on one trick: all five then win at least three tricks; of four, the missing
+#: honour captures at most one trick (with two of them), so at least one; the four aces one.
+ONE_CARD_A_TRICK = {"five": 5, "four": 3, "aces": 1}
+TWO_CARDS_A_TRICK = {"five": 3, "four": 1, "aces": 1}
+
+
+def honours_claim(strain: Strain, points: int) -> str:
+    """``"aces"`` (150 at no trumps), ``"five"`` (150 in a suit) or ``"four"`` (100)."""
+    if strain is Strain.NT:
+        return "aces"
+    return "five" if points == 150 else "four"
+
+
+def honours_minimum(
+    strain: Strain, points: int, minima: dict[str, int] = ONE_CARD_A_TRICK
+) -> int:
+    """The fewest tricks a side holding these honours takes (RULES 3.7)."""
+    return minima[honours_claim(strain, points)]
+
+
 @dataclass(frozen=True, slots=True)
 class Honours:
     """An honours claim (RULES 3.6): 100 for four trump honours in one hand, 150 for all five,
@@ -202,12 +237,30 @@ class Honours:
             )
 
     def check(self, contract: Contract) -> None:
-        """Refuse a claim the contract cannot carry (RULES 3.6)."""
+        """Refuse a claim the contract cannot carry (RULES 3.6, RULES 3.8)."""
         if contract.is_pass:
-            raise ScoringError("honours", "no honours on a passed-out deal", "RULES 3.6")
+            raise ScoringError("honours", "no honours on a passed-out deal", "RULES 3.8")
         if contract.strain is Strain.NT and self.points != 150:
             raise ScoringError(
                 "honours.points", "at no trumps only the four aces count (150)", "RULES 3.6"
+            )
+
+    def check_play(self, contract: Contract, declarer: Side, tricks: int) -> None:
+        """Refuse a claim the play makes impossible (RULES 3.7): the side holding the honours
+        takes at least ``honours_minimum`` tricks (``tricks`` are the declaring side's).
+        """
+        assert contract.strain is not None
+        taken = tricks if self.side is declarer else 13 - tricks
+        minimum = honours_minimum(contract.strain, self.points)
+        if taken < minimum:
+            raise ScoringError(
+                "honours",
+                "{side} took {tricks} tricks, but the side holding these honours takes at least "
+                "{minimum}",
+                "RULES 3.7",
+                side=self.side.value,
+                tricks=taken,
+                minimum=minimum,
             )
 
     @classmethod

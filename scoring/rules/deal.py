@@ -13,7 +13,16 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from scoring.rules.contract import CONTRACTS, PASS, Contract, Doubling, Honours, Side, Strain
+from scoring.rules.contract import (
+    CONTRACTS,
+    PASS,
+    Contract,
+    Doubling,
+    Honours,
+    Side,
+    Strain,
+    honours_minimum,
+)
 from scoring.rules.errors import ScoringError
 from scoring.rules.items import ABOVE, BELOW, Item
 from scoring.rules.options import DEFAULT, HouseRules
@@ -26,6 +35,7 @@ __all__ = [
     "deal_table",
     "honours_code",
     "input_key",
+    "refuse_on_a_pass",
     "score_deal",
     "score_deals",
 ]
@@ -177,7 +187,8 @@ def deal_table(
 ) -> tuple[tuple[DealScore | None, ...], frozenset[int]]:
     """Every deal outcome under ``options``, indexed by ``deal_key``; and the set of valid keys.
 
-    Invalid combinations (100 honours at no trumps) hold None and are not in the valid set.
+    Invalid combinations (100 honours at no trumps, honours the play makes impossible: RULES
+    3.7) hold None and are not in the valid set.
     Only ``insult_redoubled`` and ``old_undertricks`` change a deal's score, so the table is
     built (about 0.2 s) once per pair of those values.
     """
@@ -200,13 +211,34 @@ def _deal_table(
                 for honours in _HONOURS_CODES:
                     if honours is None:
                         table += plain
-                    elif nt and honours[1] == 100:
+                    elif (nt and honours[1] == 100) or not _possible(
+                        contract, declarer, tricks, *honours
+                    ):
                         table += (None, None)
                     else:
                         table += [_with_honours(score, *honours) for score in plain]
     table += (_pass_score(False), _pass_score(True))
     valid = frozenset(i for i, score in enumerate(table) if score is not None)
     return tuple(table), valid
+
+
+def _possible(contract: Contract, declarer: Side, tricks: int, side: Side, points: int) -> bool:
+    """Whether the side holding these honours took enough tricks (RULES 3.7)."""
+    assert contract.strain is not None
+    taken = tricks if side is declarer else 13 - tricks
+    return taken >= honours_minimum(contract.strain, points)
+
+
+def refuse_on_a_pass(declarer: object, tricks: object, honours: object) -> None:
+    """A passed-out deal carries no declarer, tricks or honours (RULES 3.8): each is refused
+    with the same message in every command and endpoint; None (null, absent) is accepted.
+    """
+    if declarer is not None:
+        raise ScoringError("declarer", "a passed-out deal has no declarer", "RULES 3.8")
+    if tricks is not None:
+        raise ScoringError("tricks", "a passed-out deal has no tricks", "RULES 3.8")
+    if honours is not None:
+        raise ScoringError("honours", "no honours on a passed-out deal", "RULES 3.8")
 
 
 def honours_code(honours: Honours | None) -> int:
@@ -241,20 +273,22 @@ def deal_key(
     declarer: Side = Side.NS,
     honours: Honours | None = None,
 ) -> int:
-    """The table key of a deal, validated (RULES 1, RULES 3.6); see ``score_deals``."""
+    """The table key of a deal, validated (RULES 1, RULES 3.6–3.8); see ``score_deals``."""
     if not isinstance(vulnerable, bool):
         raise ScoringError(
             "vulnerable", "{value!r} is not true or false", "RULES 2.3", value=vulnerable
         )
+    if contract.is_pass:
+        refuse_on_a_pass(None, tricks, honours)
+        return PASS_KEY * 2 + vulnerable
     if honours is not None:
         honours.check(contract)
-    if contract.is_pass:
-        if tricks is not None:
-            raise ScoringError("tricks", "a passed-out deal has no tricks", "RULES 2.5")
-        return PASS_KEY * 2 + vulnerable
     if tricks is None:
         raise ScoringError("tricks", "is required", "RULES 1")
-    return input_key(contract, declarer, _check_tricks(tricks), honours) * 2 + vulnerable
+    _check_tricks(tricks)
+    if honours is not None:
+        honours.check_play(contract, declarer, tricks)
+    return input_key(contract, declarer, tricks, honours) * 2 + vulnerable
 
 
 def score_deals(keys: Sequence[int], options: HouseRules = DEFAULT) -> list[DealScore]:
@@ -288,8 +322,9 @@ def score_deal(
 class DealInput:
     """A deal as entered: contract, declaring side, tricks won by declarer, honours claim.
 
-    Validated on construction (RULES 1, RULES 3.6): tricks 0–13; declarer and tricks required
-    unless the deal was passed out, and forbidden on a pass; honours per ``Honours.check``.
+    Validated on construction (RULES 1, RULES 3.6–3.8): tricks 0–13; declarer and tricks required
+    unless the deal was passed out, and forbidden on a pass (RULES 3.8, ``refuse_on_a_pass``);
+    honours per ``Honours.check`` and, against the tricks, ``Honours.check_play`` (RULES 3.7).
     At most one honours claim per deal, by construction (RULES 3.6).
     """
 
@@ -306,10 +341,7 @@ class DealInput:
                 "contract", "{value!r} is not a contract", "RULES 1", value=self.contract
             )
         if self.contract.is_pass:
-            if self.declarer is not None:
-                raise ScoringError("declarer", "a passed-out deal has no declarer", "RULES 2.5")
-            if self.tricks is not None:
-                raise ScoringError("tricks", "a passed-out deal has no tricks", "RULES 2.5")
+            refuse_on_a_pass(self.declarer, self.tricks, self.honours)
         else:
             if self.declarer is None:
                 raise ScoringError("declarer", "is required", "RULES 1")
@@ -326,6 +358,8 @@ class DealInput:
                     "honours", "{value!r} is not honours", "RULES 3.6", value=self.honours
                 )
             self.honours.check(self.contract)
+            if self.declarer is not None and self.tricks is not None:
+                self.honours.check_play(self.contract, self.declarer, self.tricks)
         key = input_key(self.contract, self.declarer, self.tricks, self.honours)
         object.__setattr__(self, "key", key)
 

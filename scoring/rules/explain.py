@@ -3,7 +3,8 @@
 ``TEMPLATES`` maps a reason code to its forms (plural, slam size, ...), each a ``str.format``
 template with named placeholders: ``{contract}``, ``{vul}``, ``{points}``, ``{count}``,
 ``{side}``. The ``"_words"`` entry holds the fragments placed into them. A Django edge can pass
-a translated copy of the table to ``explain``; the engine itself stays free of Django.
+a translated copy of the table to ``explain``; the engine itself stays free of Django. Every
+sentence ends with the RULES section it applies (``SECTIONS``), the same in every language.
 """
 
 from __future__ import annotations
@@ -16,7 +17,35 @@ from scoring.rules.contract import Contract, Doubling, Strain
 if TYPE_CHECKING:
     from scoring.rules.items import Item
 
-__all__ = ["TEMPLATES", "explain"]
+__all__ = ["SECTIONS", "TEMPLATES", "cite", "explain"]
+
+#: The RULES.md section each reason applies: every explanation names it (README: every figure
+#: "explains itself on tap, citing the rule"), as "(RULES 3.2)" in every language, like the
+#: refusals (docs/i18n.md).
+SECTIONS: dict[str, str] = {
+    "trick_points": "RULES 3.1",
+    "overtricks": "RULES 3.2",
+    "insult": "RULES 3.3",
+    "undertricks": "RULES 3.4",
+    "slam": "RULES 3.5",
+    "honours": "RULES 3.6",
+    "rubber_bonus": "RULES 2.4",
+    "unfinished_game": "RULES 2.6",
+    "unfinished_partscore": "RULES 2.6",
+    "game_bonus": "RULES 5",
+    "partscore_bonus": "RULES 5",
+    "two_player_declarer_tricks": "RULES 7.1",
+    "two_player_opponent_tricks": "RULES 7.1",
+    "two_player_honours": "RULES 3.6",
+    "two_player_rubber_bonus": "RULES 7.1",
+    "two_player_unfinished_game": "RULES 7.1",
+    "two_player_unfinished_partscore": "RULES 7.1",
+    "eight_tricks": "RULES 7.2",
+    "eight_tricks_failed": "RULES 7.2",
+    "misery_penalty": "RULES 7.2",
+    "misery_made": "RULES 7.2",
+    "draw_discard_tricks": "RULES 7.4",
+}
 
 TEMPLATES: dict[str, dict[str, str]] = {
     "trick_points": {
@@ -153,16 +182,22 @@ def _contract_text(contract: Contract | None, words: Mapping[str, str]) -> str:
     return text
 
 
+def cite(sentence: str, reason: str) -> str:
+    """The sentence with the RULES section of its reason: "... (RULES 3.2)"."""
+    return f"{sentence} ({SECTIONS[reason]})"
+
+
 def explain(item: Item, templates: Mapping[str, Mapping[str, str]] = TEMPLATES) -> str:
-    """A sentence a player understands, e.g.
-    "4♠ doubled made with an overtrick, vulnerable: 200 for the overtrick".
+    """A sentence a player understands, naming the rule it applies, e.g.
+    "4♠ doubled made with an overtrick, vulnerable: 200 for the overtrick (RULES 3.2)".
     """
     words = templates["_words"]
     vul = words["vulnerable"] if item.vulnerable else words["not_vulnerable"]
-    return templates[item.reason][_form(item)].format(
+    sentence = templates[item.reason][_form(item)].format(
         contract=_contract_text(item.contract, words),
         vul=vul,
         points=item.points,
         count=item.count,
         side=item.side.value,
     )
+    return cite(sentence, item.reason)

@@ -199,7 +199,8 @@ class RubberScore(NamedTuple):
     (the deals' items in playing order), ``end_items`` (rubber bonus or unfinished bonuses) and
     the tallies. Read it through the properties: ``deals``,
     ``above``/``below`` (each side's items in playing order, end-of-rubber items last),
-    ``totals``, ``games``, ``vulnerable`` (the vulnerability the next deal would be played at),
+    ``totals``, ``games``, ``vulnerable`` (the vulnerability the next deal would be played at:
+    nobody's once the rubber is complete, as the next deal opens a new rubber),
     ``unfinished_bonus``, ``net``, ``back_score_hundreds`` and ``points_leader``. ``winner`` wins
     by games; ``points_leader`` by points (RULES 2.5). ``game_ends``: (side, deal number) of
     each game won.
@@ -274,7 +275,12 @@ class RubberScore(NamedTuple):
 
     @property
     def vulnerable(self) -> dict[Side, bool]:
-        """Vulnerability for the next deal: a side with a game is vulnerable (RULES 2.3)."""
+        """Vulnerability for the next deal: a side with a game is vulnerable (RULES 2.3). After
+        a complete rubber the next deal opens the next rubber (RULES 8.1): nobody vulnerable.
+        Each deal's own vulnerability is in ``deals``.
+        """
+        if self.rubber_complete:
+            return {NS: False, EW: False}
         ns, ew = _VULNERABILITY[self.state]
         return {NS: ns, EW: ew}
 
@@ -335,6 +341,7 @@ def play_rubbers(
     *,
     closed: bool = False,
     bonus: tuple[int, int] = STANDARD_BONUS,
+    unfinished: tuple[int, int] | None = None,
     options: HouseRules = DEFAULT,
 ) -> Iterator[RubberScore]:
     """Play a stream of deals as consecutive rubbers, each ending when a side wins two games
@@ -346,15 +353,21 @@ def play_rubbers(
     totals). RULES 2.3: the vulnerability state is read before the deal, so the deal that wins a
     first game is scored not vulnerable. RULES 2.4: rubber bonus ``bonus[0]`` if the loser has
     no game, ``bonus[1]`` if one. RULES 2.6 / 8.4: if ``closed``, an unfinished last rubber gets
-    300 for the only game and ``options.unfinished_partscore`` for a lone part score.
+    ``unfinished[0]`` for the only game and ``unfinished[1]`` for a lone part score; by default
+    300 and ``options.unfinished_partscore`` (a two-player rubber scales them, RULES 7.1).
     """
     known = _BRIDGE_ROWS.get(id(table))
     rows = known[1] if known is not None and known[0] is table else _rows(table)
-    yield from _replay(keys, rows, closed, bonus, options)
+    yield from _replay(keys, rows, closed, bonus, options, unfinished)
 
 
 def _replay(
-    keys: Iterable[int], rows: _Rows, closed: bool, bonus: tuple[int, int], options: HouseRules
+    keys: Iterable[int],
+    rows: _Rows,
+    closed: bool,
+    bonus: tuple[int, int],
+    options: HouseRules,
+    unfinished: tuple[int, int] | None = None,
 ) -> Iterator[RubberScore]:
     """``play_rubbers`` on the table as ``_rows``: ``rows[state][key]`` is the entry."""
     # The engine's hot loop: locals, tuples and tuple.__new__ on purpose (docs/benchmarks.md).
@@ -442,6 +455,7 @@ def _replay(
             state,
             closed,
             options,
+            unfinished,
         )
 
 
@@ -455,22 +469,25 @@ def _unfinished(
     state: int,
     closed: bool,
     options: HouseRules,
+    unfinished: tuple[int, int] | None = None,
 ) -> RubberScore:
     """A rubber in play, or stopped before two games (RULES 2.6, RULES 8.4): when ``closed``,
-    300 to a side with the only completed game, and ``unfinished_partscore`` to a side with a
-    part score in the unfinished game when the other has none there.
+    300 (``unfinished[0]``) to a side with the only completed game, and
+    ``unfinished_partscore`` (``unfinished[1]``) to a side with a part score in the unfinished
+    game when the other has none there. A bonus of 0 writes no item (RULES 7.1).
     """
+    game_bonus, partscore_bonus = unfinished or (300, options.unfinished_partscore)
     bonuses = [0, 0]
     end_items: list[Item] = []
     if closed:
         for side in (0, 1):
-            if games[side] == 1 and games[1 - side] == 0:
-                bonuses[side] += 300
-                end_items.append(Item(_SIDES[side], ABOVE, 300, "unfinished_game"))
-            if part[side] and not part[1 - side]:
-                bonuses[side] += options.unfinished_partscore
+            if games[side] == 1 and games[1 - side] == 0 and game_bonus:
+                bonuses[side] += game_bonus
+                end_items.append(Item(_SIDES[side], ABOVE, game_bonus, "unfinished_game"))
+            if part[side] and not part[1 - side] and partscore_bonus:
+                bonuses[side] += partscore_bonus
                 end_items.append(
-                    Item(_SIDES[side], ABOVE, options.unfinished_partscore, "unfinished_partscore")
+                    Item(_SIDES[side], ABOVE, partscore_bonus, "unfinished_partscore")
                 )
     return RubberScore(
         deal_count,

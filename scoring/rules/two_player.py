@@ -28,9 +28,18 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, Literal, TypeVar
 
-from scoring.rules.contract import Contract, Doubling, Side, Strain
+from scoring.rules.contract import (
+    ONE_CARD_A_TRICK,
+    TWO_CARDS_A_TRICK,
+    Contract,
+    Doubling,
+    Side,
+    Strain,
+    honours_minimum,
+)
+from scoring.rules.deal import refuse_on_a_pass
 from scoring.rules.errors import ScoringError
-from scoring.rules.explain import TEMPLATES
+from scoring.rules.explain import TEMPLATES, cite
 from scoring.rules.items import ABOVE, BELOW, Item
 from scoring.rules.options import DEFAULT, HouseRules
 from scoring.rules.rubber import (
@@ -155,7 +164,8 @@ def explain_player_item(
     item: PlayerItem, templates: Mapping[str, Mapping[str, str]] = TEMPLATES
 ) -> str:
     """A sentence for a two-player item, from ``templates`` (``explain.TEMPLATES`` or a
-    translated copy), e.g. "Player 1 won 2 odd tricks against ♥ doubled: 120 below the line".
+    translated copy), naming the rule it applies, e.g.
+    "Player 1 won 2 odd tricks against ♥ doubled: 120 below the line (RULES 7.1)".
     Placeholders: ``{player}``, ``{points}``, ``{count}``, ``{strain}``, ``{doubling}`` (" doubled",
     " redoubled" or nothing) and ``{contract}`` ("4♠ doubled", Draw and Discard only).
     """
@@ -168,7 +178,7 @@ def explain_player_item(
     strain = "" if item.strain is None else item.strain.symbol
     contract = "" if item.level is None else f"{item.level}{strain}{doubling}"
     forms = templates[item.reason]
-    return forms[_form(item, forms)].format(
+    sentence = forms[_form(item, forms)].format(
         player=item.player,
         points=item.points,
         count=item.count,
@@ -176,6 +186,7 @@ def explain_player_item(
         doubling=doubling,
         contract=contract,
     )
+    return cite(sentence, item.reason)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -296,6 +307,26 @@ class PlayerHonours:
                 "honours.points", "at no trumps only the four aces count (150)", "RULES 3.6"
             )
 
+    def check_play(self, strain: Strain, declarer: int, tricks: int, *, misery: bool) -> None:
+        """Refuse a claim the play makes impossible (RULES 3.7, as it applies here): the holder
+        takes at least ``honours_minimum`` tricks. In Misery Bridge each hand plays one card to
+        a trick, so RULES 3.7 as written (5, 3, 1); in Bridge for Two each player plays two
+        cards to every trick from one hand, so fewer (3, 1, 1: ``TWO_CARDS_A_TRICK``).
+        """
+        taken = tricks if self.player == declarer else 13 - tricks
+        minima = ONE_CARD_A_TRICK if misery else TWO_CARDS_A_TRICK
+        minimum = honours_minimum(strain, self.points, minima)
+        if taken < minimum:
+            raise ScoringError(
+                "honours",
+                "player {player} took {tricks} tricks, but the player holding these honours "
+                "takes at least {minimum}",
+                "RULES 3.7",
+                player=self.player,
+                tricks=taken,
+                minimum=minimum,
+            )
+
     def held(self, strain: Strain) -> int:
         """How many honours the claim counts: 4 trump honours or the four aces, or all 5."""
         return 5 if self.points == 150 and strain is not Strain.NT else 4
@@ -410,7 +441,15 @@ class TwoPlayerDeal:
             raise ScoringError("doubled", "there is no doubling in Misery Bridge", _R72)
         raw_honours = checked.get("honours")
         honours = None if raw_honours is None else PlayerHonours.from_dict(raw_honours)
-        return cls(declarer, strain, tricks, doubled, honours, declaration)
+        deal = cls(declarer, strain, tricks, doubled, honours, declaration)
+        deal.check_play(misery=misery)
+        return deal
+
+    def check_play(self, *, misery: bool) -> None:
+        """Refuse honours the play makes impossible (RULES 3.7) in Bridge for Two or, with
+        ``misery``, Misery Bridge (``PlayerHonours.check_play``)."""
+        if self.honours is not None:
+            self.honours.check_play(self.strain, self.declarer, self.tricks, misery=misery)
 
     def swapped(self) -> TwoPlayerDeal:
         """The same deal with the players' places exchanged."""
@@ -491,11 +530,13 @@ def score_two_player_deal(deal: TwoPlayerDeal) -> TwoPlayerDealScore:
       declarer's ``tricks - 6`` or the opponent's ``13 - tricks - 6``, at the declared strain's
       value (×2 doubled), below the line;
     - "eight" (RULES 7.2): with 8 tricks or more the declarer scores the odd tricks at double
-      value, below the line; with fewer the opponent scores 10 above the line, whatever the strain;
+      value, below the line; with fewer the opponent scores 10 above the line, whatever the
+      strain, and the declarer nothing at all (not even honours);
     - misery (RULES 7.2): more than one trick taken, the opponent scores 5 for each trick the
       declarer took; one or none, the declarer scores 5 for each trick the opponent took over six;
       above the line;
-    - honours (RULES 3.6) above the line to the player who holds them, whatever the tricks.
+    - honours (RULES 3.6) above the line to the player who holds them, whatever the tricks
+      (but a failed "eight tricks" gives the dealer nothing).
     """
     if not isinstance(deal, TwoPlayerDeal):
         raise ScoringError("deal", "{value!r} is not a two-player deal", None, value=deal)
@@ -522,7 +563,10 @@ def score_two_player_deal(deal: TwoPlayerDeal) -> TwoPlayerDealScore:
     else:
         over = 13 - tricks - 6
         items.append(PlayerItem(declarer, ABOVE, 5 * over, "misery_made", over, strain))
-    if deal.honours is not None:
+    failed_eight = deal.declaration is Declaration.EIGHT and tricks < 8
+    if deal.honours is not None and not (failed_eight and deal.honours.player == declarer):
+        # A failed "eight tricks": "the dealer scoring nothing at all", honours included (RULES
+        # 7.2, seed 001); the opponent's honours still count.
         honours = deal.honours
         items.append(
             PlayerItem(
@@ -641,9 +685,23 @@ def _play(deals: Sequence[TwoPlayerDeal], *, closed: bool, options: HouseRules) 
     scores = [score_two_player_deal(deal) for deal in deals]
     # Nothing here depends on vulnerability: the entry is the same in all four states.
     table = [entry for score in scores for entry in (_entry(score),) * 4]
-    bonus = (100, 100) if options.rubber_bonus_two_player == 100 else STANDARD_BONUS
+    # RULES 7.1: the unfinished bonuses scale with the rubber bonus, so that stopping is never
+    # worth more than finishing: with 100, 50 for the only game and nothing for a part score;
+    # with the RULES 2.4 values, RULES 2.6 as written.
+    if options.rubber_bonus_two_player == 100:
+        bonus, unfinished = (100, 100), (50, 0)
+    else:
+        bonus, unfinished = STANDARD_BONUS, (300, options.unfinished_partscore)
     rubber = next(
-        play_rubbers(range(len(scores)), table, closed=closed, bonus=bonus, options=options), None
+        play_rubbers(
+            range(len(scores)),
+            table,
+            closed=closed,
+            bonus=bonus,
+            unfinished=unfinished,
+            options=options,
+        ),
+        None,
     )
     if rubber is None:
         return TwoPlayerRubber(
@@ -687,12 +745,16 @@ def _play(deals: Sequence[TwoPlayerDeal], *, closed: bool, options: HouseRules) 
     )
 
 
-def _check_deals(deals: Sequence[TwoPlayerDeal]) -> None:
+def _check_deals(deals: Sequence[TwoPlayerDeal], *, misery: bool) -> None:
     for i, deal in enumerate(deals):
         if not isinstance(deal, TwoPlayerDeal):
             raise ScoringError(
                 f"deals[{i}]", "{value!r} is not a two-player deal", None, value=deal
             )
+        try:
+            deal.check_play(misery=misery)
+        except ScoringError as error:
+            raise error.within(f"deals[{i}]") from None
 
 
 def score_bridge_for_two(
@@ -707,7 +769,7 @@ def score_bridge_for_two(
     stopped, so an unfinished rubber gets the RULES 2.6 bonuses. A deal after the rubber ended is
     refused (RULES 8.1).
     """
-    _check_deals(deals)
+    _check_deals(deals, misery=False)
     for i, deal in enumerate(deals):
         if deal.declaration is not Declaration.ORDINARY:
             raise ScoringError(
@@ -726,7 +788,7 @@ def score_misery(
     tricks" and misery declarations as ``score_two_player_deal``, no doubling (a doubled deal is
     refused), and the rubber as Bridge for Two (RULES 7.1).
     """
-    _check_deals(deals)
+    _check_deals(deals, misery=True)
     for i, deal in enumerate(deals):
         if deal.doubled:
             raise ScoringError(f"deals[{i}].doubled", "there is no doubling in Misery Bridge", _R72)
@@ -747,7 +809,7 @@ def two_player_deals_from_json(raw: object, *, misery: bool = False) -> list[Two
 @dataclass(frozen=True, slots=True)
 class TurnoverResult:
     """The result of a game of Turnover Bridge (RULES 7.3): the tricks each player won, and the
-    winner (the first to 14), or None for a 13–13 tie.
+    winner (the first to 14, who has the more tricks), or None for a 13–13 tie.
     """
 
     tricks: tuple[int, int]
@@ -764,24 +826,28 @@ class TurnoverResult:
 def score_turnover(tricks_0: int, tricks_1: int) -> TurnoverResult:
     """The result of a Turnover game from the tricks each player won (RULES 7.3).
 
-    The first to 14 of the 26 tricks wins and play stops, so a valid result is 14 against 0–12;
-    all 26 played out 13–13 is a tie. Anything else (15–11, 14–13, 12–12, ...) is refused.
+    The first to 14 of the 26 tricks wins. Play normally stops there, so 14 against 0–12 is a
+    result; but the players may play all 26 out (seed 000: "fourteen or more"), so any split of
+    the 26 is one too (16–10 is a win for the 16), and 13–13 a tie. Anything else (15–10, 14–13,
+    12–12, ...) is refused.
     """
     for i, value in enumerate((tricks_0, tricks_1)):
         if type(value) is not int:
             raise ScoringError(f"tricks[{i}]", "{value!r} is not a whole number", _R73, value=value)
-    if tricks_0 == tricks_1 == 13:
+    played_out = tricks_0 + tricks_1 == 26 and min(tricks_0, tricks_1) >= 0
+    stopped = max(tricks_0, tricks_1) == 14 and 0 <= min(tricks_0, tricks_1) <= 12
+    if not (played_out or stopped):
+        raise ScoringError(
+            "tricks",
+            "{first}–{second} is not a Turnover result: 14 against 0–12 (play stopped at 14), "
+            "or all 26 tricks played out",
+            _R73,
+            first=tricks_0,
+            second=tricks_1,
+        )
+    if tricks_0 == tricks_1:
         return TurnoverResult((13, 13), None)
-    for winner, (mine, theirs) in enumerate(((tricks_0, tricks_1), (tricks_1, tricks_0))):
-        if mine == 14 and 0 <= theirs <= 12:
-            return TurnoverResult((tricks_0, tricks_1), winner)
-    raise ScoringError(
-        "tricks",
-        "{first}–{second} is not a Turnover result: 14 against 0–12 (play stops at 14), or 13–13",
-        _R73,
-        first=tricks_0,
-        second=tricks_1,
-    )
+    return TurnoverResult((tricks_0, tricks_1), 0 if tricks_0 > tricks_1 else 1)
 
 
 def turnover_from_json(data: Mapping[str, Any]) -> TurnoverResult:
@@ -814,10 +880,7 @@ class DrawDiscardDeal:
                 "contract", "{value!r} is not a contract", "RULES 1", value=self.contract
             )
         if self.contract.is_pass:
-            if self.declarer is not None:
-                raise ScoringError("declarer", "a passed deal has no declarer", _R74)
-            if self.tricks is not None:
-                raise ScoringError("tricks", "a passed deal has no tricks", _R74)
+            refuse_on_a_pass(self.declarer, self.tricks, None)  # as every game (RULES 3.8)
             return
         if self.declarer is None:
             raise ScoringError("declarer", "is required", _R74)

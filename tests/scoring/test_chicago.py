@@ -115,3 +115,14 @@ def test_json_shape():
     assert data["deals"][0]["counted"] is None
     assert data["net"] == {"NS": 420, "EW": -420}
     assert data["back_score_hundreds"] == {"NS": 4, "EW": -4}
+
+
+def test_rules_explanations_of_chicago_bonuses_name_their_section():
+    chicago = score_chicago([d("4S", "NS", 10), d("1C", "EW", 7), d("pass"), d("2H", "NS", 8),
+                             d("2D", "EW", 8)])  # fmt: skip
+    sentences = [item.explanation for side in (NS, EW) for item in chicago.above[side]]
+    assert "4♠ completed a game, not vulnerable: 300 game bonus (RULES 5)" in sentences
+    assert "2♦ made a part score on the fourth deal: 100 part-score bonus (RULES 5)" in sentences
+    assert "1♣ made, vulnerable: 20 below the line for the odd trick bid (RULES 3.1)" in [
+        item.explanation for item in chicago.below[EW]
+    ]

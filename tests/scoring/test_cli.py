@@ -150,7 +150,7 @@ def test_batch_mode_all_good_exits_0():
         (
             "rubber",
             {"deals": [{"contract": "pass", "tricks": 3}]},
-            "deals[0].tricks: a passed-out deal has no tricks (RULES 2.5)",
+            "deals[0].tricks: a passed-out deal has no tricks (RULES 3.8)",
         ),
         (
             "rubber",
@@ -189,3 +189,57 @@ def test_commands_are_a_registry():
 
 def test_unknown_command_exits_2():
     assert run("bogus", "{}").returncode == 2
+
+
+@pytest.mark.parametrize(
+    ("extra", "line"),
+    [
+        ({"declarer": "NS"}, "declarer: a passed-out deal has no declarer (RULES 3.8)"),
+        ({"tricks": 7}, "tricks: a passed-out deal has no tricks (RULES 3.8)"),
+        (
+            {"honours": {"side": "EW", "points": 100}},
+            "honours: no honours on a passed-out deal (RULES 3.8)",
+        ),
+    ],
+)
+def test_rules_3_8_a_passed_out_deal_is_refused_alike_in_every_command(extra, line):
+    deal = {"contract": "pass", **extra}
+    status, out, err = call("deal", json.dumps({**deal, "vulnerable": False}))
+    assert (status, out, err) == (2, "", line + "\n")
+    for command in ("rubber", "chicago"):
+        status, out, err = call(command, json.dumps({"deals": [deal]}))
+        assert (status, out, err) == (2, "", f"deals[0].{line}\n")
+
+
+def test_rules_3_8_null_or_absent_is_accepted_everywhere():
+    absent = {"contract": "pass"}
+    nulls = {"contract": "pass", "declarer": None, "tricks": None, "honours": None}
+    for deal in (absent, nulls):
+        status, out, _ = call("deal", json.dumps({**deal, "vulnerable": True}))
+        assert status == 0
+        assert json.loads(out)["items"] == []
+        for command in ("rubber", "chicago"):
+            status, out, _ = call(command, json.dumps({"deals": [deal]}))
+            assert status == 0
+
+
+def test_rules_3_7_impossible_honours_are_refused_by_every_command():
+    deal = {"contract": "7NT", "declarer": "NS", "tricks": 13}
+    honours = {"side": "EW", "points": 150}
+    line = "honours: EW took 0 tricks, but the side holding these honours takes at least 1"
+    status, _, err = call("deal", json.dumps({**deal, "vulnerable": False, "honours": honours}))
+    assert (status, err) == (2, f"{line} (RULES 3.7)\n")
+    for command in ("rubber", "chicago"):
+        status, _, err = call(command, json.dumps({"deals": [{**deal, "honours": honours}]}))
+        assert (status, err) == (2, f"deals[0].{line} (RULES 3.7)\n")
+
+
+def test_rules_2_3_vulnerable_after_a_completed_rubber_is_the_next_deals():
+    deals = [{"contract": "4S", "declarer": "NS", "tricks": 10}] * 2
+    status, out, _ = call("rubber", json.dumps({"deals": deals}))
+    assert status == 0
+    data = json.loads(out)
+    assert data["rubber_complete"] is True
+    assert data["vulnerable"] == {"NS": False, "EW": False}
+    status, out, _ = call("rubber", json.dumps({"deals": deals[:1]}))
+    assert json.loads(out)["vulnerable"] == {"NS": True, "EW": False}

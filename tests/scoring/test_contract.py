@@ -85,10 +85,10 @@ def test_honours_at_no_trumps_are_only_the_four_aces_rules_3_6():
     assert caught.value.rule == "RULES 3.6"
 
 
-def test_no_honours_on_a_passed_out_deal_rules_3_6():
+def test_no_honours_on_a_passed_out_deal_rules_3_6_rules_3_8():
     with pytest.raises(ScoringError) as caught:
         Honours(Side.EW, 100).check(PASS)
-    assert (caught.value.field, caught.value.rule) == ("honours", "RULES 3.6")
+    assert (caught.value.field, caught.value.rule) == ("honours", "RULES 3.8")
 
 
 def test_honours_from_dict():

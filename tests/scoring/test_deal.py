@@ -197,12 +197,12 @@ def test_passed_out_deal_scores_nothing_rules_2_5():
         ({"contract": "4S", "declarer": "NS"}, "tricks", "RULES 1"),
         ({"contract": "4S", "tricks": 10}, "declarer", "RULES 1"),
         ({"contract": "4S", "declarer": "N", "tricks": 10}, "declarer", "RULES 1"),
-        ({"contract": "pass", "declarer": "NS"}, "declarer", "RULES 2.5"),
-        ({"contract": "pass", "tricks": 7}, "tricks", "RULES 2.5"),
+        ({"contract": "pass", "declarer": "NS"}, "declarer", "RULES 3.8"),
+        ({"contract": "pass", "tricks": 7}, "tricks", "RULES 3.8"),
         (
             {"contract": "pass", "honours": {"side": "NS", "points": 100}},
             "honours",
-            "RULES 3.6",
+            "RULES 3.8",
         ),
         ({"contract": "4Q", "declarer": "NS", "tricks": 10}, "contract", "RULES 1"),
         ({"declarer": "NS", "tricks": 10}, "contract", "RULES 1"),
@@ -239,12 +239,95 @@ def test_deal_json_shape():
     assert data["declarer"] == {"below": 0, "above": 0}
     assert data["defenders"] == {"above": 200}
     assert data["items"][0]["explanation"] == (
-        "4♠ doubled down one, vulnerable: 200 to the defenders for the undertrick"
+        "4♠ doubled down one, vulnerable: 200 to the defenders for the undertrick (RULES 3.4)"
     )
 
 
 def test_explanations_read_like_a_player_would_say_them():
     result = score("4SX", 11, True)
     sentences = [explain(item) for item in result.items]
-    assert "4♠ doubled made with an overtrick, vulnerable: 200 for the overtrick" in sentences
+    assert (
+        "4♠ doubled made with an overtrick, vulnerable: 200 for the overtrick (RULES 3.2)"
+        in sentences
+    )
     assert all(item.to_dict()["explanation"] for item in result.items)
+
+
+# --- RULES 3.7: results the laws of play make impossible --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("contract", "declarer", "tricks", "honours", "holder_took", "minimum"),
+    [
+        # 7NT made: the defenders took no trick, so they cannot hold the four aces.
+        ("7NT", "NS", 13, ("EW", 150), 0, 1),
+        # 1S with no trick: the declaring side cannot hold all five trump honours ...
+        ("1S", "NS", 0, ("NS", 150), 0, 5),
+        # ... nor four of them with two tricks; nor the defenders five with nine taken.
+        ("4H", "EW", 2, ("EW", 100), 2, 3),
+        ("2D", "NS", 9, ("EW", 150), 4, 5),
+    ],
+)
+def test_rules_3_7_impossible_honours_are_refused(
+    contract, declarer, tricks, honours, holder_took, minimum
+):
+    side, points = honours
+    data = {
+        "contract": contract,
+        "declarer": declarer,
+        "tricks": tricks,
+        "honours": {"side": side, "points": points},
+    }
+    with pytest.raises(ScoringError) as caught:
+        DealInput.from_dict(data)
+    assert (caught.value.field, caught.value.rule) == ("honours", "RULES 3.7")
+    assert caught.value.params == {"side": side, "tricks": holder_took, "minimum": minimum}
+    with pytest.raises(ScoringError) as single:
+        score(contract, tricks, declarer=Side(declarer), honours=Honours(Side(side), points))
+    assert (single.value.field, single.value.rule) == ("honours", "RULES 3.7")
+
+
+@pytest.mark.parametrize(
+    ("contract", "declarer", "tricks", "honours"),
+    [
+        ("7NT", "NS", 12, ("EW", 150)),  # the defenders' ace took the one trick they won
+        ("1S", "NS", 5, ("NS", 150)),
+        ("1S", "NS", 3, ("NS", 100)),
+        ("4H", "EW", 10, ("NS", 100)),
+        ("3NT", "NS", 1, ("NS", 150)),
+    ],
+)
+def test_rules_3_7_possible_honours_are_accepted(contract, declarer, tricks, honours):
+    side, points = honours
+    deal = DealInput.create(contract, declarer, tricks, Honours(Side(side), points))
+    result = score(contract, tricks, declarer=Side(declarer), honours=deal.honours)
+    assert reasons(result)["honours"] == points
+
+
+# --- Every explanation names the RULES section it applies (README: "citing the rule") ---------
+
+
+@pytest.mark.parametrize(
+    ("contract", "tricks", "vulnerable", "honours", "reason", "sentence"),
+    [
+        ("4S", 10, False, None, "trick_points",
+         "4♠ made, not vulnerable: 120 below the line for 4 odd tricks bid (RULES 3.1)"),
+        ("4SX", 11, True, None, "overtricks",
+         "4♠ doubled made with an overtrick, vulnerable: 200 for the overtrick (RULES 3.2)"),
+        ("4SX", 10, True, None, "insult",
+         "4♠ doubled made: 50 for making a doubled contract (RULES 3.3)"),
+        ("4SX", 9, True, None, "undertricks",
+         "4♠ doubled down one, vulnerable: 200 to the defenders for the undertrick (RULES 3.4)"),
+        ("6H", 12, False, None, "slam",
+         "6♥ made, not vulnerable: 500 for a small slam (RULES 3.5)"),
+        ("3NT", 9, False, Honours(Side.EW, 150), "honours",
+         "EW held all four aces in one hand at no trumps: 150 for honours (RULES 3.6)"),
+    ],
+)  # fmt: skip
+def test_rules_explanations_name_the_section_they_apply(
+    contract, tricks, vulnerable, honours, reason, sentence
+):
+    result = score(contract, tricks, vulnerable, honours=honours)
+    item = next(item for item in result.items if item.reason == reason)
+    assert explain(item) == sentence
+    assert item.to_dict()["explanation"] == sentence

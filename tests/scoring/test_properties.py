@@ -45,11 +45,17 @@ def deals(draw):
             st.integers(-3, 2).map(lambda d: max(0, min(13, contract.level + 6 + d))),
         )
     )
+    declarer = draw(st.sampled_from(list(Side)))
     honours = None
     if draw(st.booleans()) and draw(st.booleans()):
         points = 150 if contract.strain is Strain.NT else draw(st.sampled_from([100, 150]))
-        honours = Honours(draw(st.sampled_from(list(Side))), points)
-    return DealInput(contract, draw(st.sampled_from(list(Side))), tricks, honours)
+        holder = draw(st.sampled_from(list(Side)))
+        # Only what the play allows (RULES 3.7): all five honours take 5 tricks, four take 3,
+        # the four aces 1.
+        minimum = 1 if contract.strain is Strain.NT else {100: 3, 150: 5}[points]
+        if (tricks if holder is declarer else 13 - tricks) >= minimum:
+            honours = Honours(holder, points)
+    return DealInput(contract, declarer, tricks, honours)
 
 
 deal_lists = st.lists(deals(), max_size=20)

@@ -213,3 +213,26 @@ def test_json_shape():
     assert [item["reason"] for item in data["NS"]["above"]] == ["unfinished_game"]
     assert data["NS"]["below"][0]["deal"] == 1
     assert data["options"] == HouseRules().to_dict()
+
+
+def test_rules_2_3_a_completed_rubber_reports_the_next_deals_vulnerability():
+    # RULES 2.3, 8.1: after the rubber the next deal opens a new rubber, nobody vulnerable.
+    rubber = score_rubber([d("4S", "NS", 10), d("3NT", "NS", 9)])
+    assert rubber.rubber_complete
+    assert rubber.vulnerable == {NS: False, EW: False}
+    assert rubber.to_dict()["vulnerable"] == {"NS": False, "EW": False}
+    assert [deal.vulnerable for deal in rubber.deals] == [(False, False), (True, False)]
+    still_playing = score_rubber([d("4S", "NS", 10)])
+    assert still_playing.vulnerable == {NS: True, EW: False}
+
+
+def test_rules_explanations_of_rubber_bonuses_name_their_section():
+    won = score_rubber([d("4S", "NS", 10), d("3NT", "NS", 9)])
+    assert won.end_items[0].explanation == (
+        "NS won the rubber by two games to none: 700 rubber bonus (RULES 2.4)"
+    )
+    stopped = score_rubber([d("4S", "NS", 10), d("2H", "EW", 8)], closed=True)
+    assert [item.explanation for item in stopped.end_items] == [
+        "Rubber unfinished: 300 to NS for the only completed game (RULES 2.6)",
+        "Rubber unfinished: 100 to EW for a part score in the unfinished game (RULES 2.6)",
+    ]

@@ -247,7 +247,8 @@ def test_vulnerability_is_reported_but_changes_no_value_rules_7_1_rules_2_3():
     ],
 )
 def test_unfinished_rubber_closed_rules_7_1_rules_2_6(deals, option, bonus):
-    options = HouseRules(unfinished_partscore=option)
+    # With the RULES 2.4 rubber bonus, RULES 2.6 as written (RULES 7.1).
+    options = HouseRules(unfinished_partscore=option, rubber_bonus_two_player="standard")
     rubber = score_bridge_for_two(deals, closed=True, options=options)
     assert rubber.unfinished_bonus == bonus
     assert sum(i.points for i in rubber.end_items) == sum(bonus)
@@ -334,10 +335,11 @@ def test_misery_rubber_as_bridge_for_two_rules_7_2():
 
 
 def test_honours_on_an_eight_tricks_deal_rules_7_2_rules_3_6():
-    score = score_two_player_deal(mis(0, "eight", 6, "S", honours=(0, 150)))
+    # The opponent's honours count when the eight tricks fail; the dealer's do not (RULES 7.2).
+    score = score_two_player_deal(mis(0, "eight", 6, "S", honours=(1, 100)))
     assert lines(score) == [
         (1, "above", 10, "eight_tricks_failed"),
-        (0, "above", 150, "two_player_honours"),
+        (1, "above", 100, "two_player_honours"),
     ]
 
 
@@ -421,7 +423,7 @@ def test_valid_turnover_results_rules_7_3(tricks, winner):
 
 @pytest.mark.parametrize(
     "tricks",
-    [(15, 11), (14, 13), (13, 14), (14, 14), (12, 12), (13, 12), (0, 0), (26, 0), (14, -1)],
+    [(15, 10), (14, 13), (13, 14), (14, 14), (12, 12), (13, 12), (0, 0), (27, -1), (14, -1)],
 )
 def test_impossible_turnover_results_are_refused_rules_7_3(tricks):
     assert refused(score_turnover, *tricks) == ("tricks", "RULES 7.3")
@@ -472,8 +474,8 @@ def test_draw_discard_deal_rules_7_4(contract, tricks, points):
 
 def test_a_passed_deal_scores_nothing_rules_7_4():
     assert score_draw_discard_deal(DrawDiscardDeal.create("pass")).points == (0, 0)
-    assert refused(DrawDiscardDeal.create, "pass", 0) == ("declarer", "RULES 7.4")
-    assert refused(DrawDiscardDeal.create, "pass", None, 7) == ("tricks", "RULES 7.4")
+    assert refused(DrawDiscardDeal.create, "pass", 0) == ("declarer", "RULES 3.8")
+    assert refused(DrawDiscardDeal.create, "pass", None, 7) == ("tricks", "RULES 3.8")
 
 
 def test_scores_add_up_until_the_target_rules_7_4():
@@ -519,7 +521,7 @@ def test_the_default_target_is_500_or_the_option_rules_7_4():
         ({"contract": "4S", "tricks": 9}, "declarer", "RULES 7.4"),
         ({"declarer": 0, "contract": "4S"}, "tricks", "RULES 1"),
         ({"declarer": 0, "tricks": 9}, "contract", "RULES 1"),
-        ({"contract": "pass", "tricks": 9}, "tricks", "RULES 7.4"),
+        ({"contract": "pass", "tricks": 9}, "tricks", "RULES 3.8"),
     ],
 )
 def test_bad_draw_discard_deals_are_refused_rules_7_4(data, field, rule):
@@ -534,44 +536,45 @@ def test_bad_draw_discard_deals_are_refused_rules_7_4(data, field, rule):
     [
         (
             PlayerItem(0, "below", 90, "two_player_declarer_tricks", 3, Strain.H),
-            "Player 0 declared ♥ and won 3 odd tricks: 90 below the line",
+            "Player 0 declared ♥ and won 3 odd tricks: 90 below the line (RULES 7.1)",
         ),
         (
             score_two_player_deal(b2(0, "NT", 5, doubled=True)).items[0],
-            "Player 1 won 2 odd tricks against NT doubled: 140 below the line",
+            "Player 1 won 2 odd tricks against NT doubled: 140 below the line (RULES 7.1)",
         ),
         (
             score_two_player_deal(b2(0, "C", 7)).items[0],
-            "Player 0 declared ♣ and won the odd trick: 20 below the line",
+            "Player 0 declared ♣ and won the odd trick: 20 below the line (RULES 7.1)",
         ),
         (
             score_two_player_deal(b2(0, "NT", 7, honours=(1, 150))).items[1],
-            "Player 1 held all four aces in one hand at no trumps: 150 for honours",
+            "Player 1 held all four aces in one hand at no trumps: 150 for honours (RULES 3.6)",
         ),
         (
             score_two_player_deal(b2(0, "S", 7, honours=(1, 150))).items[1],
-            "Player 1 held all five trump honours in one hand: 150 for honours",
+            "Player 1 held all five trump honours in one hand: 150 for honours (RULES 3.6)",
         ),
         (
             score_two_player_deal(mis(1, "eight", 7, "S")).items[0],
-            "Eight tricks in ♠ declared, only 7 taken: 10 to player 0, whatever the strain",
+            "Eight tricks in ♠ declared, only 7 taken: 10 to player 0, whatever the strain "
+            "(RULES 7.2)",
         ),
         (
             score_two_player_deal(mis(1, "misery", 3)).items[0],
-            "Misery lost, the dealer took 3 tricks: 15 to player 0, 5 a trick",
+            "Misery lost, the dealer took 3 tricks: 15 to player 0, 5 a trick (RULES 7.2)",
         ),
         (
             score_two_player_deal(mis(1, "misery", 1)).items[0],
             "Misery made, player 1 took one trick or none: 30 for the 6 tricks the opponent "
-            "took over six",
+            "took over six (RULES 7.2)",
         ),
         (
             score_draw_discard_deal(DrawDiscardDeal.create("4SX", 0, 11)).items[0],
-            "4♠ doubled made: 300 to player 0 for 5 tricks over six",
+            "4♠ doubled made: 300 to player 0 for 5 tricks over six (RULES 7.4)",
         ),
         (
             score_draw_discard_deal(DrawDiscardDeal.create("1NTXX", 1, 7)).items[0],
-            "1NT redoubled made: 160 to player 1 for the trick over six",
+            "1NT redoubled made: 160 to player 1 for the trick over six (RULES 7.4)",
         ),
     ],
 )
@@ -594,7 +597,7 @@ def test_explanations_use_a_translated_table_rules_7():
     table = {reason: dict(forms) for reason, forms in TEMPLATES.items()}
     table["misery_penalty"] = {"other": "Miseria persa: {points} al giocatore {player}"}
     item = score_two_player_deal(mis(0, "misery", 5)).items[0]
-    assert explain_player_item(item, table) == "Miseria persa: 25 al giocatore 1"
+    assert explain_player_item(item, table) == "Miseria persa: 25 al giocatore 1 (RULES 7.2)"
 
 
 # --- Properties -------------------------------------------------------------------------------
@@ -610,14 +613,22 @@ def two_player_deals(draw, misery=False):
         declaration = draw(st.sampled_from(list(Declaration)))
     if declaration is Declaration.MISERY:
         strain = Strain.NT
+    declarer, tricks = draw(st.sampled_from([0, 1])), draw(st.integers(0, 13))
     honours = None
     if declaration is not Declaration.MISERY and draw(st.booleans()):
         points = 150 if strain is Strain.NT else draw(st.sampled_from([100, 150]))
-        honours = PlayerHonours(draw(st.sampled_from([0, 1])), points)
+        holder = draw(st.sampled_from([0, 1]))
+        # Only what the play allows (RULES 3.7): a Misery hand plays one card a trick, a Bridge
+        # for Two player two.
+        minimum = (1 if strain is Strain.NT else {100: 3, 150: 5}[points]) if misery else (
+            1 if strain is Strain.NT or points == 100 else 3
+        )
+        if (tricks if holder == declarer else 13 - tricks) >= minimum:
+            honours = PlayerHonours(holder, points)
     return TwoPlayerDeal(
-        draw(st.sampled_from([0, 1])),
+        declarer,
         strain,
-        draw(st.integers(0, 13)),
+        tricks,
         doubled=(not misery) and draw(st.booleans()),
         honours=honours,
         declaration=declaration,
@@ -740,3 +751,148 @@ def test_turnover_is_symmetric_rules_7_3(t0, t1):
     assert t0 + t1 == 26 or max(t0, t1) == 14
     swapped = score_turnover(t1, t0)
     assert swapped.winner == (None if result.winner is None else 1 - result.winner)
+
+
+# --- The audit's findings (issue 15) ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("strain", ["S", "H", "C"])
+def test_rules_7_2_eight_tricks_failed_scores_nothing(strain):
+    # Seed 001: "his adversary scores ten points penalty, the dealer scoring nothing at all":
+    # not even the honours the dealer holds.
+    score = score_two_player_deal(mis(0, "eight", 6, strain, honours=(0, 150)))
+    assert lines(score) == [(1, "above", 10, "eight_tricks_failed")]
+    assert score.points == (0, 10)
+    rubber = score_misery([mis(0, "eight", 7, strain, honours=(0, 100))])
+    assert rubber.totals == (0, 10)
+    # The opponent's own honours still count; a made eight tricks keeps the dealer's.
+    theirs = score_two_player_deal(mis(0, "eight", 4, strain, honours=(1, 150)))
+    assert theirs.points == (0, 160)
+    made = score_two_player_deal(mis(0, "eight", 8, strain, honours=(0, 150)))
+    assert made.points[0] == made.items[0].points + 150
+
+
+@pytest.mark.parametrize(
+    ("tricks", "winner"),
+    [((16, 10), 0), ((10, 16), 1), ((15, 11), 0), ((26, 0), 0), ((0, 26), 1), ((14, 12), 0)],
+)
+def test_rules_7_3_turnover_played_out_is_a_valid_result(tricks, winner):
+    result = score_turnover(*tricks)
+    assert (result.tricks, result.winner, result.tie) == (tricks, winner, False)
+
+
+@pytest.mark.parametrize("tricks", [(15, 10), (16, 9), (14, 13), (27, 0), (12, 12), (13, 14)])
+def test_rules_7_3_anything_but_all_26_or_14_against_0_to_12_is_still_refused(tricks):
+    assert refused(score_turnover, *tricks) == ("tricks", "RULES 7.3")
+
+
+@pytest.mark.parametrize(
+    ("deals", "rubber_bonus", "partscore", "bonus"),
+    [
+        # The 100 rubber bonus: 50 for the only game, nothing for a part score.
+        ([b2(0, "S", 10)], 100, 100, (50, 0)),
+        ([b2(0, "S", 10), b2(1, "H", 8)], 100, 100, (50, 0)),
+        ([b2(0, "S", 8)], 100, 100, (0, 0)),
+        # The RULES 2.4 values: RULES 2.6 as written.
+        ([b2(0, "S", 10)], "standard", 100, (300, 0)),
+        ([b2(0, "S", 10), b2(1, "H", 8)], "standard", 100, (300, 100)),
+        ([b2(0, "S", 10), b2(1, "H", 8)], "standard", 50, (300, 50)),
+        ([b2(0, "S", 10), b2(1, "H", 10)], "standard", 100, (0, 0)),
+    ],
+)
+def test_rules_7_1_unfinished_bonus_scales_with_the_rubber_bonus(
+    deals, rubber_bonus, partscore, bonus
+):
+    options = HouseRules(rubber_bonus_two_player=rubber_bonus, unfinished_partscore=partscore)
+    for scorer in (score_bridge_for_two, score_misery):
+        rubber = scorer(deals, closed=True, options=options)
+        assert rubber.unfinished_bonus == bonus
+        assert [(i.player, i.points) for i in rubber.end_items] == [
+            (player, points) for player, points in enumerate(bonus) if points
+        ]
+
+
+def test_rules_7_1_stopping_is_never_worth_more_than_finishing():
+    for rubber_bonus in (100, "standard"):
+        options = HouseRules(rubber_bonus_two_player=rubber_bonus)
+        won = score_bridge_for_two([b2(0, "S", 10), b2(0, "S", 10)], options=options)
+        stopped = score_bridge_for_two([b2(0, "S", 10)], closed=True, options=options)
+        assert stopped.unfinished_bonus[0] < won.rubber_bonus
+
+
+@pytest.mark.parametrize(
+    ("deal", "misery", "holder_took", "minimum"),
+    [
+        # Bridge for Two: each player plays two cards to every trick, so five honours in a
+        # player's hand win at least three tricks, four of them or the four aces at least one.
+        ({"declarer": 0, "strain": "S", "tricks": 11, "honours": {"player": 1, "points": 150}},
+         False, 2, 3),
+        ({"declarer": 0, "strain": "H", "tricks": 13, "honours": {"player": 1, "points": 100}},
+         False, 0, 1),
+        ({"declarer": 1, "strain": "NT", "tricks": 0, "honours": {"player": 1, "points": 150}},
+         False, 0, 1),
+        # Misery Bridge: each hand plays one card a trick, so RULES 3.7 as written.
+        ({"declarer": 0, "declaration": "eight", "strain": "S", "tricks": 4,
+          "honours": {"player": 0, "points": 150}}, True, 4, 5),
+        ({"declarer": 0, "declaration": "ordinary", "strain": "D", "tricks": 11,
+          "honours": {"player": 1, "points": 100}}, True, 2, 3),
+    ],
+)  # fmt: skip
+def test_rules_3_7_impossible_honours_are_refused_in_two_player_games(
+    deal, misery, holder_took, minimum
+):
+    with pytest.raises(ScoringError) as caught:
+        TwoPlayerDeal.from_dict(deal, misery=misery)
+    assert (caught.value.field, caught.value.rule) == ("honours", "RULES 3.7")
+    assert caught.value.params["tricks"] == holder_took
+    assert caught.value.params["minimum"] == minimum
+    scorer = score_misery if misery else score_bridge_for_two
+    with pytest.raises(ScoringError) as again:
+        scorer(two_player_deals_from_json([deal], misery=misery))
+    assert (again.value.field, again.value.rule) == ("deals[0].honours", "RULES 3.7")
+
+
+def test_rules_3_7_possible_honours_are_accepted_in_two_player_games():
+    # Bridge for Two: three tricks are enough for all five honours, one for four of them.
+    score_bridge_for_two([b2(0, "S", 10, honours=(1, 150)), b2(1, "H", 1, honours=(1, 100))])
+    score_misery([mis(0, "eight", 5, "S", honours=(0, 150)), mis(1, "ordinary", 3, "C")])
+
+
+def test_rules_3_8_a_passed_draw_and_discard_deal_is_refused_alike():
+    for data, field, message in (
+        ({"contract": "pass", "declarer": 0}, "declarer", "a passed-out deal has no declarer"),
+        ({"contract": "pass", "tricks": 0}, "tricks", "a passed-out deal has no tricks"),
+    ):
+        with pytest.raises(ScoringError) as caught:
+            DrawDiscardDeal.from_dict(data)
+        assert (caught.value.field, caught.value.message, caught.value.rule) == (
+            field,
+            message,
+            "RULES 3.8",
+        )
+    assert DrawDiscardDeal.from_dict({"contract": "pass", "declarer": None}).declarer is None
+
+
+@pytest.mark.parametrize(
+    ("item", "sentence"),
+    [
+        (score_two_player_deal(b2(0, "C", 7)).items[0],
+         "Player 0 declared ♣ and won the odd trick: 20 below the line (RULES 7.1)"),
+        (score_two_player_deal(b2(0, "S", 7, honours=(1, 150))).items[1],
+         "Player 1 held all five trump honours in one hand: 150 for honours (RULES 3.6)"),
+        (score_two_player_deal(mis(1, "eight", 7, "S")).items[0],
+         "Eight tricks in ♠ declared, only 7 taken: 10 to player 0, whatever the strain "
+         "(RULES 7.2)"),
+        (score_two_player_deal(mis(1, "misery", 3)).items[0],
+         "Misery lost, the dealer took 3 tricks: 15 to player 0, 5 a trick (RULES 7.2)"),
+        (score_draw_discard_deal(DrawDiscardDeal.create("4SX", 0, 11)).items[0],
+         "4♠ doubled made: 300 to player 0 for 5 tricks over six (RULES 7.4)"),
+        (score_bridge_for_two([b2(0, "S", 10), b2(0, "S", 10)]).end_items[0],
+         "Player 0 won the rubber by two games to none: 100 rubber bonus (RULES 7.1)"),
+        (score_bridge_for_two([b2(0, "S", 10)], closed=True).end_items[0],
+         "Rubber unfinished: 50 to player 0 for the only completed game (RULES 7.1)"),
+    ],
+)  # fmt: skip
+def test_rules_explanations_of_two_player_items_name_their_section(item, sentence):
+    assert item.explanation == sentence
+    assert item.to_dict()["explanation"] == sentence

@@ -69,7 +69,7 @@ def test_bridge_for_two_rules_7_1():
     assert [item["points"] for item in below] == [90, 140, 150]
     assert below[1]["reason"] == "two_player_opponent_tricks"
     assert below[1]["explanation"] == (
-        "Player 0 won 2 odd tricks against NT doubled: 140 below the line"
+        "Player 0 won 2 odd tricks against NT doubled: 140 below the line (RULES 7.1)"
     )
     assert [deal["vulnerable"] for deal in data["deals"]] == [
         [False, False],
@@ -91,7 +91,7 @@ def test_bridge_for_two_standard_bonus_and_unfinished_rules_7_1_rules_2_6():
     assert data["unfinished_bonus"] == [0, 300]
     assert data["winner"] is None
     assert data["players"][1]["above"][0]["explanation"] == (
-        "Rubber unfinished: 300 to player 1 for the only completed game"
+        "Rubber unfinished: 300 to player 1 for the only completed game (RULES 7.1)"
     )
 
 
@@ -141,7 +141,7 @@ def test_draw_discard_rules_7_4():
     assert (data["finished"], data["winner"], data["target"]) == (True, 0, 300)
     assert [deal["points"] for deal in data["deals"]] == [[150, 0], [0, 0], [0, 0], [240, 0]]
     assert data["deals"][3]["items"][0]["explanation"] == (
-        "2♥ redoubled made: 240 to player 0 for 2 tricks over six"
+        "2♥ redoubled made: 240 to player 0 for 2 tricks over six (RULES 7.4)"
     )
 
 
@@ -153,7 +153,7 @@ def test_draw_discard_default_target_rules_7_4():
 def test_json_lines_batch_rules_7():
     lines = [
         {"tricks": [14, 0]},
-        {"tricks": [15, 11]},
+        {"tricks": [15, 10]},
         {"tricks": [13, 13]},
     ]
     result = run("turnover", "\n".join(json.dumps(line) for line in lines) + "\n")
@@ -162,7 +162,7 @@ def test_json_lines_batch_rules_7():
     assert [line["winner"] for line in out] == [0, None]
     assert result.stdout.splitlines()[0] == '{"tricks":[14,0],"winner":0,"tie":false}'
     (error,) = result.stderr.splitlines()
-    assert error.startswith("line 2: tricks: 15–11")
+    assert error.startswith("line 2: tricks: 15–10")
     assert error.endswith("(RULES 7.3)")
 
 
@@ -176,13 +176,13 @@ def test_a_good_batch_exits_0_rules_7():
     totals = [
         [p["total"] for p in json.loads(line)["players"]] for line in result.stdout.splitlines()
     ]
-    assert totals == [[20, 0], [0, 520]]  # 220 game + 300 for the only completed game
+    assert totals == [[20, 0], [0, 270]]  # 220 game + 50 for the only completed game
 
 
 @pytest.mark.parametrize(
     ("command", "request_", "message"),
     [
-        ("turnover", {"tricks": [15, 11]}, "tricks: 15–11 is not a Turnover result"),
+        ("turnover", {"tricks": [15, 10]}, "tricks: 15–10 is not a Turnover result"),
         ("turnover", {"tricks": [14, 13]}, "tricks: 14–13 is not a Turnover result"),
         ("turnover", {"tricks": [12, 12]}, "tricks: 12–12 is not a Turnover result"),
         (
@@ -252,3 +252,24 @@ def test_bad_input_exits_2_with_one_line_rules_7(command, request_, message):
     (line,) = result.stderr.splitlines()
     assert line.startswith(message), line
     assert "Traceback" not in result.stderr
+
+
+def test_rules_7_2_eight_tricks_failed_scores_nothing_on_the_command_line():
+    deal = {"declaration": "eight", "declarer": 0, "strain": "S", "tricks": 6}
+    data = ok("misery", {"deals": [{**deal, "honours": {"player": 0, "points": 150}}]})
+    assert [p["total"] for p in data["players"]] == [0, 10]
+    assert data["players"][0] == {"above": [], "below": [], "total": 0}
+
+
+def test_rules_7_3_turnover_played_out_on_the_command_line():
+    assert ok("turnover", {"tricks": [16, 10]}) == {"tricks": [16, 10], "winner": 0, "tie": False}
+    result = run("turnover", json.dumps({"tricks": [15, 10]}))
+    assert result.returncode == 2
+    assert result.stderr.startswith("tricks: 15–10 is not a Turnover result")
+
+
+def test_rules_7_1_unfinished_two_player_bonus_on_the_command_line():
+    deals = [{"declarer": 1, "strain": "S", "tricks": 10}, {"declarer": 0, "strain": "C", "tricks": 8}]
+    data = ok("bridge-for-two", {"deals": deals, "closed": True})
+    assert data["unfinished_bonus"] == [0, 50]
+    assert [p["total"] for p in data["players"]] == [40, 170]
