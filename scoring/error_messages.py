@@ -27,7 +27,7 @@ __all__ = ["FIELD_NAMES", "MARKED", "error_line", "error_sentence", "localize_er
 
 #: Every refusal template, word for word as raised, marked for translation.
 MARKED: tuple[Promise, ...] = (
-    # scoring/rules/contract.py, deal.py: a deal and its contract (RULES 1, 2.5, 3.6)
+    # scoring/rules/contract.py, deal.py: a deal and its contract (RULES 1, 3.6, 3.7, 3.8)
     pgettext_lazy("refusal", "{value!r} is not a side (NS or EW)"),
     pgettext_lazy("refusal", "level {level!r} is not a number"),
     pgettext_lazy("refusal", "level {level} is not between 1 and 7"),
@@ -38,6 +38,11 @@ MARKED: tuple[Promise, ...] = (
     pgettext_lazy("refusal", "{value!r} is not 100 or 150"),
     pgettext_lazy("refusal", "no honours on a passed-out deal"),
     pgettext_lazy("refusal", "at no trumps only the four aces count (150)"),
+    pgettext_lazy(
+        "refusal",
+        "{side} took {tricks} tricks, but the side holding these honours takes at least "
+        "{minimum}",
+    ),
     pgettext_lazy("refusal", "expected an object {side, points}"),
     pgettext_lazy("refusal", "unknown field"),
     pgettext_lazy("refusal", "is required"),
@@ -101,11 +106,15 @@ MARKED: tuple[Promise, ...] = (
     pgettext_lazy("refusal", "{value!r} is a Misery Bridge declaration (RULES 7.2)"),
     pgettext_lazy(
         "refusal",
-        "{first}–{second} is not a Turnover result: 14 against 0–12 (play stops at 14), or 13–13",
+        "{first}–{second} is not a Turnover result: 14 against 0–12 (play stopped at 14), "
+        "or all 26 tricks played out",
+    ),
+    pgettext_lazy(
+        "refusal",
+        "player {player} took {tricks} tricks, but the player holding these honours "
+        "takes at least {minimum}",
     ),
     pgettext_lazy("refusal", "{value!r} is not a pair [t0, t1]"),
-    pgettext_lazy("refusal", "a passed deal has no declarer"),
-    pgettext_lazy("refusal", "a passed deal has no tricks"),
     pgettext_lazy("refusal", "{value!r} is not a Draw and Discard deal"),
     pgettext_lazy(
         "refusal",

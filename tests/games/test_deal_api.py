@@ -141,9 +141,9 @@ def test_a_deal_in_a_closed_session_is_a_conflict(api, rubber, running_session, 
             "honours.points",
             "RULES 3.6",
         ),
-        ({"contract": "pass", "honours": {"side": "NS", "points": 150}}, "honours", "RULES 3.6"),
-        ({"contract": "pass", "declarer": "N"}, "declarer", "RULES 2.5"),
-        ({"contract": "pass", "tricks": 7}, "tricks", "RULES 2.5"),
+        ({"contract": "pass", "honours": {"side": "NS", "points": 150}}, "honours", "RULES 3.8"),
+        ({"contract": "pass", "declarer": "N"}, "declarer", "RULES 3.8"),
+        ({"contract": "pass", "tricks": 7}, "tricks", "RULES 3.8"),
         ({"contract": "8S", "declarer": "N", "tricks": 9}, "contract", "RULES 1"),
         ({"contract": "4S", "tricks": 10}, "declarer", "RULES 1"),
         ({"contract": "4S", "declarer": "N"}, "tricks", "RULES 1"),
@@ -225,3 +225,43 @@ def test_the_schema_documents_every_status(api):
     assert {"200", "400", "401", "403", "404", "409"} <= patch_codes
     assert "/api/v1/deals/{id}/history" in paths
     assert "/api/v1/deals/{id}/confirm" in paths
+
+
+@pytest.mark.parametrize(
+    ("deal", "field", "rule"),
+    [
+        (
+            {"contract": "7NT", "declarer": "N", "tricks": 13,
+             "honours": {"side": "EW", "points": 150}},
+            "honours",
+            "RULES 3.7",
+        ),
+        (
+            {"contract": "1S", "declarer": "E", "tricks": 0,
+             "honours": {"side": "EW", "points": 150}},
+            "honours",
+            "RULES 3.7",
+        ),
+        ({"contract": "pass", "declarer": "N"}, "declarer", "RULES 3.8"),
+    ],
+)  # fmt: skip
+def test_rules_3_7_and_3_8_refused_through_the_api(api, rubber, deal, field, rule):
+    response = post(api, rubber, 1, deal)
+    assert response.status_code == 400, response.json()
+    (message,) = response.json()["errors"][field]
+    assert rule in message
+    assert not Deal.objects.filter(rubber=rubber).exists()
+
+
+def test_rules_3_8_a_pass_with_null_declarer_is_accepted(api, rubber):
+    response = post(api, rubber, 1, {"contract": "pass", "declarer": None, "tricks": None})
+    assert response.status_code == 201, response.json()
+
+
+def test_rules_2_3_a_completed_rubber_reports_the_next_deals_vulnerability(api, rubber, enter):
+    body = enter(SIX_DEALS).json()
+    sheet = body["rubber"]["scoresheet"]
+    assert sheet["rubber_complete"] is True
+    assert sheet["vulnerable"] == {"NS": False, "EW": False}
+    assert sheet == cli_rubbers(SIX_DEALS, SIX_DEALS[:1])[0]
+    assert api.get(f"/api/v1/rubbers/{rubber.pk}/").json()["scoresheet"] == sheet

@@ -140,3 +140,21 @@ def test_a_members_only_rubber_page_is_hidden(client, rubber, club, outsider):
     club.save()
     client.force_login(outsider)
     assert client.get(f"/rubbers/{rubber.pk}/").status_code == 404
+
+
+def test_rules_3_7_impossible_honours_are_shown_beside_the_honours(client, rubber, north):
+    client.force_login(north)
+    # 7NT made: the defenders, who took no trick, cannot hold the four aces.
+    data = {**TAP_4S_MADE, "level": "7", "strain": "NT", "honours": "EW150"}
+    response = client.post(f"/rubbers/{rubber.pk}/deals/", data)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="honours-errors"' in html and "RULES 3.7" in html
+    assert not Deal.objects.exists()
+
+
+def test_rules_the_explanation_on_tap_names_its_section(client, rubber, enter):
+    enter(SIX_DEALS[:3])
+    html = client.get(f"/rubbers/{rubber.pk}/").content.decode()
+    assert "2♥ made, not vulnerable: 60 below the line for 2 odd tricks bid (RULES 3.1)" in html
+    assert "EW held four trump honours in one hand: 100 for honours (RULES 3.6)" in html

@@ -57,27 +57,29 @@ def test_in_italian_every_explanation_of_a_rubber_is_translated() -> None:
     [
         (
             Item(Side.NS, "below", 120, "trick_points", Contract.parse("4S"), False, 4, 1),
-            "4♠ mantenuto, non vulnerabile: 120 sotto la linea per 4 prese dichiarate oltre le sei",
+            "4♠ mantenuto, non vulnerabile: 120 sotto la linea per 4 prese dichiarate oltre le sei"
+            " (RULES 3.1)",
         ),
         (
             Item(Side.NS, "above", 200, "overtricks", Contract.parse("4SX"), True, 1, 1),
-            "4♠ contrato mantenuto con una presa in più, vulnerabile: 200 per la presa in più",
+            "4♠ contrato mantenuto con una presa in più, vulnerabile: 200 per la presa in più"
+            " (RULES 3.2)",
         ),
         (
             Item(Side.EW, "above", 500, "undertricks", Contract.parse("4HX"), True, 2, 2),
-            "4♥ contrato sotto di 2, vulnerabile: 500 ai difensori per le prese di caduta",
+            "4♥ contrato sotto di 2, vulnerabile: 500 ai difensori per le prese di caduta (RULES 3.4)",
         ),
         (
             Item(Side.NS, "above", 750, "slam", Contract.parse("6D"), True, 6, 3),
-            "6♦ mantenuto, vulnerabile: 750 per il piccolo slam",
+            "6♦ mantenuto, vulnerabile: 750 per il piccolo slam (RULES 3.5)",
         ),
         (
             Item(Side.EW, "above", 100, "honours", Contract.parse("4S"), None, 4, 2),
-            "EW aveva quattro onori d'atout in una mano: 100 per gli onori",
+            "EW aveva quattro onori d'atout in una mano: 100 per gli onori (RULES 3.6)",
         ),
         (
             Item(Side.NS, "above", 500, "rubber_bonus", None, None, 1, None),
-            "NS ha vinto la gomma per due partite a una: 500 di premio di gomma",
+            "NS ha vinto la gomma per due partite a una: 500 di premio di gomma (RULES 2.4)",
         ),
     ],
 )
@@ -106,3 +108,24 @@ def test_the_tables_are_built_once_per_language() -> None:
     assert templates_for("it") is templates_for("it")
     assert templates_for("it")["_words"]["vulnerable"] == "vulnerabile"
     assert templates_for("en")["_words"]["vulnerable"] == "vulnerable"
+
+
+@pytest.mark.usefixtures("italian")
+@pytest.mark.parametrize(
+    ("item", "section"),
+    [
+        (Item(Side.NS, "below", 120, "trick_points", Contract.parse("4S"), False, 4, 1), "3.1"),
+        (Item(Side.EW, "above", 500, "undertricks", Contract.parse("4HX"), True, 2, 2), "3.4"),
+        (Item(Side.EW, "above", 100, "honours", Contract.parse("4S"), None, 4, 2), "3.6"),
+        (Item(Side.NS, "above", 500, "rubber_bonus", None, None, 1, None), "2.4"),
+        (Item(Side.NS, "above", 300, "game_bonus", Contract.parse("4S"), False, None, 1), "5"),
+        (PlayerItem(0, "above", 10, "eight_tricks_failed", 7, Strain.S), "7.2"),
+        (PlayerItem(1, "above", 50, "two_player_unfinished_game"), "7.1"),
+    ],
+)
+def test_rules_explanations_name_their_section_in_italian(item: Any, section: str) -> None:
+    text = explain_item(item)
+    assert text.endswith(f" (RULES {section})")
+    with translation.override("en"):
+        english = explain_item(item)
+    assert english.endswith(f" (RULES {section})") and english != text

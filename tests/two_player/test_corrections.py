@@ -74,8 +74,9 @@ REFUSALS = {
         "misery is played at no trumps (NT) (RULES 7.2)",
     ),
     "turnover": (
-        {"tricks_0": "15", "tricks_1": "11"},
-        "15–11 is not a Turnover result: 14 against 0–12 (play stops at 14), or 13–13",
+        {"tricks_0": "15", "tricks_1": "10"},
+        "15–10 is not a Turnover result: 14 against 0–12 (play stopped at 14), "
+        "or all 26 tricks played out",
     ),
     "draw_discard": (
         {"level": "3", "strain": "NT", "tricks": "9"},

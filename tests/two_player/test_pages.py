@@ -55,13 +55,23 @@ def test_turnover_counter_shows_the_tricks_and_the_winner(client, two_player_ses
     assert 'id="tricks-0">14<' in html and "pct-100" in html and "North won." in html
 
 
-def test_turnover_form_refuses_15_11(client, two_player_session, north):
+def test_turnover_form_refuses_15_10(client, two_player_session, north):
     match = first_match(two_player_session("turnover"))
     client.force_login(north)
     response = client.post(
-        f"/rubbers/{match.pk}/deals/", {"number": 1, "tricks_0": 15, "tricks_1": 11}
+        f"/rubbers/{match.pk}/deals/", {"number": 1, "tricks_0": 15, "tricks_1": 10}
     )
     assert "RULES 7.3" in response.content.decode()
+    assert not match.deals.exists()
+
+
+def test_rules_7_3_turnover_form_records_a_game_played_out(client, two_player_session, north):
+    match = first_match(two_player_session("turnover"))
+    client.force_login(north)
+    html = page(client, match)
+    assert html.count('max="26"') == 2  # the phone lets a player type 16
+    client.post(f"/rubbers/{match.pk}/deals/", {"number": 1, "tricks_0": 10, "tricks_1": 16})
+    assert match.deals.get().data == {"tricks": [10, 16]}
 
 
 def test_draw_and_discard_race_bar(client, api, two_player_session, north):

@@ -19,7 +19,7 @@ def error_of(response) -> tuple[str, str]:
 @pytest.mark.parametrize(
     ("kind", "fields", "field", "rule"),
     [
-        ("turnover", {"tricks": [15, 11]}, "tricks", "RULES 7.3"),
+        ("turnover", {"tricks": [15, 10]}, "tricks", "RULES 7.3"),
         ("turnover", {"tricks": [14, 13]}, "tricks", "RULES 7.3"),
         ("turnover", {"tricks": [12]}, "tricks", "RULES 7.3"),
         (
@@ -45,7 +45,7 @@ def error_of(response) -> tuple[str, str]:
             "RULES 3.6",
         ),
         ("draw_discard", {"declarer": 0, "contract": "4S"}, "tricks", "RULES 1"),
-        ("draw_discard", {"contract": "pass", "declarer": 1}, "declarer", "RULES 7.4"),
+        ("draw_discard", {"contract": "pass", "declarer": 1}, "declarer", "RULES 3.8"),
     ],
 )
 def test_an_impossible_deal_is_refused_naming_the_field_and_rule(
@@ -84,3 +84,30 @@ def test_a_four_player_deal_shape_is_refused_at_a_table_of_two(api, two_player_s
         api, match, 1, {"contract": "4S", "declarer": "N", "tricks": 10}, as_user=north
     )
     assert response.status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("kind", "fields"),
+    [
+        ("bridge_for_two",
+         {"declarer": 0, "strain": "S", "tricks": 11, "honours": {"player": 1, "points": 150}}),
+        ("misery",
+         {"declarer": 0, "declaration": "eight", "strain": "S", "tricks": 4,
+          "honours": {"player": 0, "points": 150}}),
+    ],
+)  # fmt: skip
+def test_rules_3_7_impossible_honours_are_refused_through_the_api(
+    api, two_player_session, north, kind, fields
+):
+    match = first_match(two_player_session(kind))
+    field, message = error_of(post_deal(api, match, 1, fields, as_user=north))
+    assert field == "honours" and "RULES 3.7" in message
+    assert not match.deals.exists()
+
+
+def test_rules_7_3_a_turnover_played_out_is_recorded(api, two_player_session, north):
+    match = first_match(two_player_session("turnover"))
+    response = post_deal(api, match, 1, {"tricks": [16, 10]}, as_user=north)
+    assert response.status_code == 201, response.json()
+    match.refresh_from_db()
+    assert match.scoresheet().result.winner == 0
