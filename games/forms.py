@@ -200,8 +200,7 @@ class TwoPlayerDealForm(forms.Form):
                     label=_("Tricks won by %(name)s") % {"name": name},
                     min_value=0,
                     max_value=26,
-                    # Up to 26: the players may play all the tricks out (RULES 7.3).
-                    widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 26}),
+                    widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 14}),
                 )
             return
         self.fields["declarer"] = forms.ChoiceField(
