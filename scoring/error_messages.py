@@ -40,8 +40,7 @@ MARKED: tuple[Promise, ...] = (
     pgettext_lazy("refusal", "at no trumps only the four aces count (150)"),
     pgettext_lazy(
         "refusal",
-        "{side} took {tricks} tricks, but the side holding these honours takes at least "
-        "{minimum}",
+        "{side} took {tricks} tricks, but the side holding these honours takes at least {minimum}",
     ),
     pgettext_lazy("refusal", "expected an object {side, points}"),
     pgettext_lazy("refusal", "unknown field"),

@@ -209,9 +209,7 @@ def honours_claim(strain: Strain, points: int) -> str:
     return "five" if points == 150 else "four"
 
 
-def honours_minimum(
-    strain: Strain, points: int, minima: dict[str, int] = ONE_CARD_A_TRICK
-) -> int:
+def honours_minimum(strain: Strain, points: int, minima: dict[str, int] = ONE_CARD_A_TRICK) -> int:
     """The fewest tricks a side holding these honours takes (RULES 3.7)."""
     return minima[honours_claim(strain, points)]
 

@@ -486,9 +486,7 @@ def _unfinished(
                 end_items.append(Item(_SIDES[side], ABOVE, game_bonus, "unfinished_game"))
             if part[side] and not part[1 - side] and partscore_bonus:
                 bonuses[side] += partscore_bonus
-                end_items.append(
-                    Item(_SIDES[side], ABOVE, partscore_bonus, "unfinished_partscore")
-                )
+                end_items.append(Item(_SIDES[side], ABOVE, partscore_bonus, "unfinished_partscore"))
     return RubberScore(
         deal_count,
         tuple(played),

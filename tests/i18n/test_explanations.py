@@ -67,7 +67,8 @@ def test_in_italian_every_explanation_of_a_rubber_is_translated() -> None:
         ),
         (
             Item(Side.EW, "above", 500, "undertricks", Contract.parse("4HX"), True, 2, 2),
-            "4♥ contrato sotto di 2, vulnerabile: 500 ai difensori per le prese di caduta (RULES 3.4)",
+            "4♥ contrato sotto di 2, vulnerabile: 500 ai difensori per le prese di caduta"
+            " (RULES 3.4)",
         ),
         (
             Item(Side.NS, "above", 750, "slam", Contract.parse("6D"), True, 6, 3),

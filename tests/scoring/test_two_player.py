@@ -620,8 +620,10 @@ def two_player_deals(draw, misery=False):
         holder = draw(st.sampled_from([0, 1]))
         # Only what the play allows (RULES 3.7): a Misery hand plays one card a trick, a Bridge
         # for Two player two.
-        minimum = (1 if strain is Strain.NT else {100: 3, 150: 5}[points]) if misery else (
-            1 if strain is Strain.NT or points == 100 else 3
+        minimum = (
+            (1 if strain is Strain.NT else {100: 3, 150: 5}[points])
+            if misery
+            else (1 if strain is Strain.NT or points == 100 else 3)
         )
         if (tricks if holder == declarer else 13 - tricks) >= minimum:
             honours = PlayerHonours(holder, points)

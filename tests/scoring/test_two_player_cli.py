@@ -269,7 +269,10 @@ def test_rules_7_3_turnover_played_out_on_the_command_line():
 
 
 def test_rules_7_1_unfinished_two_player_bonus_on_the_command_line():
-    deals = [{"declarer": 1, "strain": "S", "tricks": 10}, {"declarer": 0, "strain": "C", "tricks": 8}]
+    deals = [
+        {"declarer": 1, "strain": "S", "tricks": 10},
+        {"declarer": 0, "strain": "C", "tricks": 8},
+    ]
     data = ok("bridge-for-two", {"deals": deals, "closed": True})
     assert data["unfinished_bonus"] == [0, 50]
     assert [p["total"] for p in data["players"]] == [40, 170]
