@@ -43,7 +43,7 @@ from scoring.rules import (  # noqa: E402
     score_deal,
     score_deals,
 )
-from scoring.rules.contract import CONTRACTS  # noqa: E402
+from scoring.rules.contract import CONTRACTS, honours_minimum  # noqa: E402
 from scoring.rules.rubber import rubber_table  # noqa: E402
 
 RUNS = 5
@@ -148,7 +148,13 @@ def rubber_deals(count: int, rng: random.Random) -> list[DealInput]:
         if rng.random() < 0.1:
             points = 150 if contract.strain is Strain.NT else rng.choice((100, 150))
             honours = Honours(rng.choice((Side.NS, Side.EW)), points)
-        deals.append(DealInput(contract, rng.choice((Side.NS, Side.EW)), tricks, honours))
+        declarer = rng.choice((Side.NS, Side.EW))
+        if honours is not None and contract.strain is not None:
+            # Only claims the play allows (RULES 3.7); the random stream is unchanged.
+            taken = tricks if honours.side is declarer else 13 - tricks
+            if taken < honours_minimum(contract.strain, honours.points):
+                honours = None
+        deals.append(DealInput(contract, declarer, tricks, honours))
     return deals
 
 
