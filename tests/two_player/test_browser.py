@@ -67,7 +67,7 @@ def test_misery_on_a_phone(live_server, browser, two_player_session):
 def test_turnover_on_a_phone(live_server, browser, two_player_session):
     page = open_match(live_server, browser, first_match(two_player_session, "turnover"))
     page.fill("#id_tricks_0", "15")
-    page.fill("#id_tricks_1", "11")
+    page.fill("#id_tricks_1", "10")
     record(page, "#entry-errors", "RULES 7.3")
     page.fill("#id_tricks_0", "9")
     page.fill("#id_tricks_1", "14")
