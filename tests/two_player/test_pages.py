@@ -109,3 +109,13 @@ def test_the_session_page_lists_the_tables_of_two_and_their_next_pairs(
     assert "North" in html and "West" in html
     cards = client.get(f"/clubs/{session.club.slug}/sessions/{session.pk}/cards/")
     assert cards.status_code == 200
+
+
+def test_rules_3_7_two_player_form_refuses_impossible_honours(client, two_player_session, north):
+    match = first_match(two_player_session("bridge_for_two"))
+    client.force_login(north)
+    # Player 1 took two tricks: too few for all five trump honours, even two to a trick.
+    data = {"number": 1, "declarer": "0", "strain": "S", "tricks": "11", "honours": "1:150"}
+    html = client.post(f"/rubbers/{match.pk}/deals/", data).content.decode()
+    assert 'id="honours-errors"' in html and "RULES 3.7" in html
+    assert not match.deals.exists()
