@@ -898,3 +898,11 @@ def test_rules_3_8_a_passed_draw_and_discard_deal_is_refused_alike():
 def test_rules_explanations_of_two_player_items_name_their_section(item, sentence):
     assert item.explanation == sentence
     assert item.to_dict()["explanation"] == sentence
+
+
+def test_rules_2_3_a_completed_two_player_rubber_reports_nobody_vulnerable():
+    rubber = score_bridge_for_two([b2(0, "S", 10), b2(0, "S", 10)])
+    assert rubber.rubber_complete
+    assert rubber.vulnerable == (False, False)  # the next deal opens the next rubber
+    assert rubber.to_dict()["vulnerable"] == [False, False]
+    assert score_bridge_for_two([b2(0, "S", 10)]).vulnerable == (True, False)
