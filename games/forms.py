@@ -330,7 +330,7 @@ class TwoPlayerCorrectionForm(TwoPlayerDealForm):
     def __init__(self, *args: Any, kind: str, players: list[str], **kwargs: Any) -> None:
         super().__init__(*args, kind=kind, players=players, **kwargs)
         if kind == "draw_discard":
-            # A passed deal has no declarer (RULES 7.4); for a contract the engine asks for one.
+            # A passed deal has no declarer (RULES 3.8); for a contract the engine asks for one.
             self.fields["declarer"].required = False
 
     @classmethod
