@@ -55,7 +55,8 @@ class TwoPlayerDealInSerializer(serializers.Serializer[Any]):
     - Bridge for Two (RULES 7.1): `declarer` 0|1, `strain` C..NT, `doubled`? 0|1, `tricks`
       (won by the declarer), `honours`? `{player, points}`.
     - Misery Bridge (RULES 7.2): the same with `declaration` ordinary|eight|misery, no doubling.
-    - Turnover (RULES 7.3): `tricks` `[t0, t1]`, the tricks each player won (14–0..12 or 13–13).
+    - Turnover (RULES 7.3): `tricks` `[t0, t1]`, the tricks each player won (14 against 0–12,
+      or all 26 played out: 16–10, 13–13).
     - Draw and Discard (RULES 7.4): `declarer` 0|1, `contract` "4S"|"3NTX"|"pass", `tricks`.
     """
 
