@@ -194,6 +194,11 @@ class RubberSerializer(serializers.Serializer[Any]):
     players = serializers.SerializerMethodField()
     sitting_out = serializers.ListField(child=serializers.IntegerField())
     status = serializers.ChoiceField(choices=Rubber.Status.choices)
+    ended_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When the rubber ended (complete, or closed unfinished); null while in play. "
+        "Ratings replay ended rubbers in this order, then by id (docs/ratings.md).",
+    )
     scoresheet = serializers.SerializerMethodField()
     deals = serializers.SerializerMethodField()
 
@@ -233,6 +238,9 @@ class RubberSerializer(serializers.Serializer[Any]):
             "players": self.get_players(rubber),
             "sitting_out": [int(pk) for pk in rubber.sitting_out],
             "status": rubber.status,
+            "ended_at": self.fields["ended_at"].to_representation(rubber.ended_at)
+            if rubber.ended_at
+            else None,
             "scoresheet": self.get_scoresheet(rubber),
             "deals": self.get_deals(rubber),
         }

@@ -19,12 +19,20 @@ from rest_framework.views import APIView
 from clubs.permissions import get_club_id_for_user, get_session_for_user
 from clubs.serializers import DetailOut, ErrorsOut
 
-from . import queries
+from . import queries, ratings
 from .cache import leaderboard_answer
-from .serializers import LeaderboardOut, LeaderboardQueryIn, SessionStandingsOut, SettlementOut
+from .serializers import (
+    LeaderboardOut,
+    LeaderboardQueryIn,
+    RatingsOut,
+    RatingsQueryIn,
+    SessionStandingsOut,
+    SettlementOut,
+)
 
 TAGS = ["standings"]
 E400 = OpenApiResponse(ErrorsOut, description="Bad dates: `{errors: {field: [messages]}}`.")
+E400_POOL = OpenApiResponse(ErrorsOut, description="Unknown pool: `{errors: {pool: [messages]}}`.")
 E404 = OpenApiResponse(
     DetailOut,
     description="No such object, or it belongs to a members-only club the user is not in.",
@@ -86,3 +94,33 @@ class ClubLeaderboardView(APIView):
             return LeaderboardOut(queries.club_leaderboard(club_id, slug, start, end)).data
 
         return leaderboard_answer(request, club_id, (start, end), build)
+
+
+class ClubRatingsView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="The club's ratings in one pool (OpenSkill Plackett-Luce, docs/ratings.md)",
+        description=(
+            "Replayed by Celery over the club's ended rubbers after each change; `stale` is true "
+            "while a refresh is pending. Players with no rated match are not listed; highest "
+            "`ordinal` (mu - 3 sigma) first."
+        ),
+        parameters=[
+            OpenApiParameter(
+                "pool",
+                OpenApiTypes.STR,
+                enum=list(ratings.POOLS),
+                default=ratings.BRIDGE,
+                description="bridge (rubber and Chicago together) or a two-player game kind.",
+            )
+        ],
+        responses={200: RatingsOut, 400: E400_POOL, 404: E404},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        club_id = get_club_id_for_user(request, slug)
+        query = RatingsQueryIn(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        data = ratings.club_ratings(club_id, query.validated_data["pool"])
+        return Response(RatingsOut(data).data)

@@ -20,4 +20,9 @@ urlpatterns = [
         api.ClubLeaderboardView.as_view(),
         name="api-club-leaderboard",
     ),
+    path(
+        "clubs/<slug:slug>/ratings",
+        api.ClubRatingsView.as_view(),
+        name="api-club-ratings",
+    ),
 ]

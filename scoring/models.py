@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from clubs.models import Club, Player, Session
 
-from .managers import SessionStandingQuerySet, StandingsStateQuerySet
+from .managers import RefreshStateQuerySet, SessionStandingQuerySet
 
 
 class WorkerHeartbeat(models.Model):
@@ -29,17 +29,14 @@ class WorkerHeartbeat(models.Model):
         return f"{self.name} at {self.beat_at:%Y-%m-%d %H:%M:%S}"
 
 
-class SessionStandingsState(models.Model):
-    """The freshness of one session's standings, and the refresh bookkeeping.
+class RefreshState(models.Model):
+    """The freshness of rows derived from the deals, and their refresh bookkeeping.
 
     ``dirty`` counts the changes asked for (bumped by every write); ``computed_dirty`` is the
     count the stored rows reflect. ``pending_since`` is set while a refresh is queued and not yet
     started: writes that find it set do not queue another (coalescing, docs/standings.md).
     """
 
-    session = models.OneToOneField(
-        Session, on_delete=models.CASCADE, primary_key=True, related_name="standings_state"
-    )
     stale = models.BooleanField(default=True)
     dirty = models.PositiveBigIntegerField(default=0)
     computed_dirty = models.PositiveBigIntegerField(default=0)
@@ -47,7 +44,18 @@ class SessionStandingsState(models.Model):
     pending_since = models.DateTimeField(null=True, blank=True)
     computed_at = models.DateTimeField(null=True, blank=True)
 
-    objects = StandingsStateQuerySet.as_manager()
+    objects = RefreshStateQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+
+class SessionStandingsState(RefreshState):
+    """The freshness of one session's standings (``RefreshState``)."""
+
+    session = models.OneToOneField(
+        Session, on_delete=models.CASCADE, primary_key=True, related_name="standings_state"
+    )
 
     class Meta:
         indexes = [
@@ -57,6 +65,78 @@ class SessionStandingsState(models.Model):
 
     def __str__(self) -> str:
         return f"Standings of session {self.session_id} ({'stale' if self.stale else 'fresh'})"
+
+
+class ClubRatingsState(RefreshState):
+    """The freshness of one club's ratings, every pool (``RefreshState``; docs/ratings.md).
+
+    Bumped when a standings refresh changes the results of ended rubbers, which the ratings are
+    replayed from.
+    """
+
+    club = models.OneToOneField(
+        Club, on_delete=models.CASCADE, primary_key=True, related_name="ratings_state"
+    )
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["pending_since"], condition=Q(stale=True), name="stale_ratings_state"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Ratings of club {self.club_id} ({'stale' if self.stale else 'fresh'})"
+
+
+class PlayerRating(models.Model):
+    """A player's rating in one pool after every rated match (docs/ratings.md): the last of their
+    ``RatingStep`` rows, with the counts. Derived rows, replaced by the ratings refresh."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    pool = models.CharField(max_length=20, help_text="bridge, or a two-player game kind.")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(help_text="mu - 3 sigma: the rating shown.")
+    matches = models.PositiveIntegerField()
+    won = models.PositiveIntegerField()
+    lost = models.PositiveIntegerField()
+    drawn = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "pool"], name="one_rating_per_pool"),
+        ]
+        indexes = [models.Index(fields=["club", "pool", "-ordinal"])]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in {self.pool}: {self.ordinal:.2f}"
+
+
+class RatingStep(models.Model):
+    """A player's rating just after one rated match (the player page's chart)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    pool = models.CharField(max_length=20)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_steps")
+    rubber = models.ForeignKey("games.Rubber", on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveIntegerField(help_text="The match's place in the pool's replay.")
+    ended_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.CharField(max_length=5, help_text="won, lost or drawn.")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+
+    class Meta:
+        ordering = ["player", "pool", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["rubber", "player"], name="one_step_per_rubber"),
+        ]
+        indexes = [models.Index(fields=["club", "pool"]), models.Index(fields=["player", "pool"])]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} after rubber {self.rubber_id}: {self.ordinal:.2f}"
 
 
 class RubberResult(models.Model):

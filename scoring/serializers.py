@@ -7,6 +7,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
+from .ratings import POOLS
+
 
 class LeaderboardQueryIn(serializers.Serializer[Any]):
     """`?from=YYYY-MM-DD&to=YYYY-MM-DD`, both optional (all time without them)."""
@@ -116,3 +118,32 @@ class LeaderboardOut(FreshnessOut):
         fields["from"] = serializers.DateField(allow_null=True)
         fields["to"] = serializers.DateField(allow_null=True)
         return fields
+
+
+class RatingsQueryIn(serializers.Serializer[Any]):
+    """`?pool=bridge` (the default) or a two-player game kind."""
+
+    pool = serializers.ChoiceField(
+        choices=list(POOLS),
+        required=False,
+        default="bridge",
+        help_text="bridge (rubber and Chicago), or a two-player game: "
+        "bridge_for_two, misery, turnover, draw_discard.",
+    )
+
+
+class RatingOut(serializers.Serializer[Any]):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    mu = serializers.FloatField(help_text="The model's estimate of the player's skill (unrounded).")
+    sigma = serializers.FloatField(help_text="Its uncertainty (unrounded).")
+    ordinal = serializers.FloatField(help_text="mu - 3 sigma: the rating shown, highest first.")
+    matches = serializers.IntegerField(help_text="Rated matches played.")
+    won = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    drawn = serializers.IntegerField(help_text="Matches with equal totals.")
+
+
+class RatingsOut(FreshnessOut):
+    pool = serializers.CharField()
+    ratings = RatingOut(many=True)

@@ -11,6 +11,8 @@ How it fits together (docs/standings.md has the full story):
 - The refresh computes from the deals (the engine's scoresheets), then locks the state row and
   replaces the rows that differ. A ``dirty`` counter tells whether a write landed meanwhile
   (then the rows stay ``stale`` and the next refresh is already queued).
+- When the results of ended rubbers change, the refresh queues the club's ratings the same way
+  (``queue_club_ratings_refresh``, one ``ClubRatingsState`` per club; docs/ratings.md).
 - ``standings_queue_stale`` (every minute by beat) and the nightly rebuild (a
   ``standings_rebuild_chunk`` per 200 sessions, fanned out over the workers by
   ``scoring.tasks.fan_out_standings_rebuild``) catch up whatever a dead broker or a killed
@@ -40,7 +42,14 @@ from scoring.rules import DealInput, HouseRules, ScoringError
 from scoring.rules.settlement import player_money, settle
 
 from .cache import invalidate_clubs, leaderboard_cache_seconds
-from .models import RubberResult, SessionPayment, SessionStanding, SessionStandingsState
+from .models import (
+    ClubRatingsState,
+    RefreshState,
+    RubberResult,
+    SessionPayment,
+    SessionStanding,
+    SessionStandingsState,
+)
 from .ranking import Entry, rank_entries
 
 logger = logging.getLogger(__name__)
@@ -61,6 +70,21 @@ def _broker_backoff() -> float:
 # --- queueing ------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _Derived:
+    """Rows derived from the deals that the one refresh mechanism keeps: the state model whose
+    rows track them (keyed by the id of the object they are derived for), the task that
+    refreshes one object's rows, and what they are called in the logs."""
+
+    states: type[RefreshState]
+    task: str
+    label: str
+
+
+STANDINGS = _Derived(SessionStandingsState, "refresh_session_standings", "standings of session")
+RATINGS = _Derived(ClubRatingsState, "refresh_club_ratings", "ratings of club")
+
+
 def queue_session_refresh(session_id: int) -> None:
     """Mark a session's standings stale and queue one refresh after the current commit.
 
@@ -76,53 +100,79 @@ def queue_session_refresh(session_id: int) -> None:
         transaction.on_commit(partial(_publish_refresh, session_id), robust=True)
 
 
+def queue_club_ratings_refresh(club_id: int) -> None:
+    """Mark a club's ratings stale and queue one refresh after the current commit, exactly as
+    ``queue_session_refresh`` does for a session's standings (same claim, same coalescing).
+
+    Called by the standings refresh when it changes the results of ended rubbers, in the
+    transaction that stores them: the ratings refresh reads those results.
+    """
+    RATINGS.states.objects.mark_stale(club_id)
+    if RATINGS.states.objects.claim(club_id, _claim_ttl()):
+        transaction.on_commit(partial(_publish, RATINGS, club_id), robust=True)
+
+
 def _publish_refresh(session_id: int) -> bool:
+    """Send a session's standings refresh (``_publish``)."""
+    return _publish(STANDINGS, session_id)
+
+
+def _publish(derived: _Derived, key: int) -> bool:
     """Send the refresh task; on any failure log, give the claim back and return False.
 
     Not ``delay_on_commit``: its send cannot be caught, and a dead broker must not reach the
-    writer. The standings stay stale; the next write, the sweeper or the nightly rebuild retry.
+    writer. The rows stay stale; the next write, the sweeper or the nightly rebuild retry.
     """
     global _broker_down_until
-    from .tasks import refresh_session_standings
+    from . import tasks
 
     if time.monotonic() < _broker_down_until:
-        _release_quietly(session_id)
+        _release_quietly(derived, key)
         return False
     try:
-        refresh_session_standings.apply_async((session_id,))
+        getattr(tasks, derived.task).apply_async((key,))
     except Exception as exc:
         # Only an unreachable broker trips the back-off; with eager Celery (no REDIS_URL) the
         # task runs right here, and its own failure must not stop later refreshes.
         if isinstance(exc, KombuOperationalError | OSError):
             _broker_down_until = time.monotonic() + _broker_backoff()
         logger.warning(
-            "Could not queue the standings refresh of session %s; they stay stale until the "
-            "next write, the minute sweep or the nightly rebuild.",
-            session_id,
+            "Could not queue the refresh of the %s %s; they stay stale until the next write, "
+            "the minute sweep or the nightly rebuild.",
+            derived.label,
+            key,
             exc_info=True,
         )
-        _release_quietly(session_id)
+        _release_quietly(derived, key)
         return False
     return True
 
 
-def _release_quietly(session_id: int) -> None:
+def _release_quietly(derived: _Derived, key: int) -> None:
     try:
-        SessionStandingsState.objects.release(session_id)
+        derived.states.objects.release(key)
     except DatabaseError:
-        logger.warning("Could not release the refresh claim of session %s", session_id)
+        logger.warning("Could not release the refresh claim of the %s %s", derived.label, key)
+
+
+def _queue_stale(derived: _Derived) -> int:
+    queued = 0
+    ttl = _claim_ttl()
+    states = derived.states.objects
+    for key in states.needing_refresh(ttl).values_list("pk", flat=True):
+        if states.claim(key, ttl) and _publish(derived, key):
+            queued += 1
+    return queued
 
 
 def standings_queue_stale() -> int:
     """Queue a refresh for every stale session no live claim covers; return how many."""
-    queued = 0
-    ttl = _claim_ttl()
-    for session_id in SessionStandingsState.objects.needing_refresh(ttl).values_list(
-        "session_id", flat=True
-    ):
-        if SessionStandingsState.objects.claim(session_id, ttl) and _publish_refresh(session_id):
-            queued += 1
-    return queued
+    return _queue_stale(STANDINGS)
+
+
+def ratings_queue_stale() -> int:
+    """Queue a refresh for every club whose stale ratings no live claim covers; return how many."""
+    return _queue_stale(RATINGS)
 
 
 # --- computing -----------------------------------------------------------------------------------
@@ -151,6 +201,7 @@ _RESULT_FIELDS = (
     "won",
     "money",
 )
+_PROVISIONAL = _RESULT_FIELDS.index("provisional")
 _STANDING_FIELDS = (
     "player_id",
     "date",
@@ -478,7 +529,10 @@ def _refresh_sessions(
             ):
                 outcomes[pk] = RefreshOutcome(pk, written=False, stale=is_stale)
         changes = _differences(current)
+        rated = _ended_results_changed(current, changes)
         _write(current, changes)
+        for club_id in sorted({current[pk].club_id for pk in rated}):
+            queue_club_ratings_refresh(club_id)
         for pk in current:
             outcomes[pk] = RefreshOutcome(pk, written=True, changed=changes[pk], stale=stale[pk])
         clubs = {rows.club_id for rows in current.values()}
@@ -518,6 +572,26 @@ def _differences(computed: dict[int, Computed]) -> dict[int, tuple[str, ...]]:
             if sorted(stored[pk]) != sorted(getattr(rows_now, name)):
                 changed[pk].append(name)
     return {pk: tuple(kinds) for pk, kinds in changed.items()}
+
+
+def _ended_results_changed(
+    computed: dict[int, Computed], changes: dict[int, tuple[str, ...]]
+) -> list[int]:
+    """The sessions whose results of ended rubbers (what the ratings replay) differ from the
+    stored ones: a deal entered in a rubber still in play changes no rating."""
+    ids = [pk for pk, kinds in changes.items() if "results" in kinds]
+    if not ids:
+        return []
+    stored: dict[int, list[tuple[Any, ...]]] = {pk: [] for pk in ids}
+    rows = RubberResult.objects.filter(session_id__in=ids, provisional=False).order_by()
+    for session_id, *row in rows.values_list("session_id", *_RESULT_FIELDS):
+        stored[session_id].append(tuple(row))
+    ended = [
+        pk
+        for pk in ids
+        if sorted(stored[pk]) != sorted(r for r in computed[pk].results if not r[_PROVISIONAL])
+    ]
+    return ended
 
 
 def _write(computed: dict[int, Computed], changes: dict[int, tuple[str, ...]]) -> None:

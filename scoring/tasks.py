@@ -10,7 +10,7 @@ from django.db import InterfaceError, OperationalError
 from django.db.models import F
 from django.utils import timezone
 
-from . import services
+from . import ratings, services
 from .models import WorkerHeartbeat
 
 # A database that blips (failover, restart, too many connections) is retried with backoff; the
@@ -41,9 +41,16 @@ def refresh_session_standings(session_id: int) -> None:
 
 
 @shared_task(acks_late=True, ignore_result=True, **_RETRY)
+def refresh_club_ratings(club_id: int) -> None:
+    """Replay one club's ratings from its ended rubbers (coalesced as the standings)."""
+    ratings.ratings_refresh(club_id=club_id)
+
+
+@shared_task(acks_late=True, ignore_result=True, **_RETRY)
 def refresh_stale_standings() -> int:
-    """Queue a refresh for stale sessions whose refresh was lost (beat, every minute)."""
-    return services.standings_queue_stale()
+    """Queue a refresh for stale sessions, then for clubs with stale ratings, whose refresh was
+    lost (beat, every minute); return how many were queued."""
+    return services.standings_queue_stale() + services.ratings_queue_stale()
 
 
 @shared_task(acks_late=True, **_RETRY)
