@@ -218,3 +218,103 @@ def cumulative(standings: Iterable[SessionStanding]) -> Iterable[HistoryPoint]:
     for row in standings:
         total += row.hundreds
         yield HistoryPoint(row.date, row.session_id, row.hundreds, total)
+
+
+# --- the player's page ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Partnership:
+    """Ended rubbers a player played with one partner, and how they went."""
+
+    player: int
+    name: str
+    played: int
+    won: int
+    lost: int
+    drawn: int
+
+
+def partnerships(
+    mine: dict[int, tuple[str, bool, int]], others: Iterable[tuple[int, int, str, str]]
+) -> list[Partnership]:
+    """Tally the partners of a player from their rubbers (``mine``: rubber → side, won, net) and
+    the other players' rows of those rubbers (rubber, player, name, side); most played first.
+    A rubber with equal totals (net 0) is drawn (RULES 2.5)."""
+    tally: dict[int, dict[str, Any]] = {}
+    for rubber_id, pid, name, side in others:
+        if rubber_id not in mine or mine[rubber_id][0] != side:
+            continue
+        _, won, net = mine[rubber_id]
+        row = tally.setdefault(pid, {"name": name, "played": 0, "won": 0, "lost": 0, "drawn": 0})
+        row["played"] += 1
+        row["won" if won else "drawn" if net == 0 else "lost"] += 1
+    found = [Partnership(player=pid, **row) for pid, row in tally.items()]
+    return sorted(found, key=lambda p: (-p.played, -p.won, p.name, p.player))
+
+
+def best_and_worst(found: list[Partnership]) -> tuple[Partnership | None, Partnership | None]:
+    """The partner the player won most rubbers with, and the one they lost most with (ties: the
+    fewer of the other outcome, then the name)."""
+    winning = [p for p in found if p.won]
+    losing = [p for p in found if p.lost]
+    best = min(winning, key=lambda p: (-p.won, p.lost, p.name, p.player), default=None)
+    worst = min(losing, key=lambda p: (-p.lost, p.won, p.name, p.player), default=None)
+    return best, worst
+
+
+@dataclass(frozen=True)
+class MoneyPoint:
+    date: datetime.date
+    session: int
+    money: Decimal
+    cumulative: Decimal
+
+
+RECENT_RUBBERS = 10
+
+
+def player_page(player: Player) -> dict[str, Any]:
+    """What the player's page shows apart from the ratings: sessions played, rubbers won, lost
+    and drawn, hundreds and money over time, partnerships, the latest rubbers. Three queries."""
+    standings = list(
+        SessionStanding.objects.filter(player=player, rubbers__gt=0).order_by("date", "session_id")
+    )
+    results = list(
+        RubberResult.objects.filter(player=player).order_by(
+            "-date", "-session_id", "-table_number", "-rubber_number"
+        )
+    )
+    ended = [r for r in results if not r.provisional]
+    mine = {r.rubber_id: (r.side, r.won, r.net) for r in ended}
+    others = (
+        RubberResult.objects.filter(
+            rubber_id__in=RubberResult.objects.filter(player=player, provisional=False).values(
+                "rubber_id"
+            )
+        )
+        .exclude(player=player)
+        .order_by()
+        .values_list("rubber_id", "player_id", "player__name", "side")
+    )
+    partners = partnerships(mine, others)
+    best, worst = best_and_worst(partners)
+    money, total = [], Decimal("0.00")
+    for row in standings:
+        total += row.money
+        money.append(MoneyPoint(row.date, row.session_id, row.money, total))
+    won = sum(1 for r in ended if r.won)
+    drawn = sum(1 for r in ended if not r.won and r.net == 0)
+    return {
+        "sessions": len(standings),
+        "rubbers": len(ended),
+        "won": won,
+        "drawn": drawn,
+        "lost": len(ended) - won - drawn,
+        "hundreds": list(cumulative(standings)),
+        "money": money,
+        "partners": partners,
+        "best": best,
+        "worst": worst,
+        "recent": results[:RECENT_RUBBERS],
+    }

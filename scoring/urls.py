@@ -15,5 +15,7 @@ urlpatterns = [
     ),
     path("sessions/<int:pk>/settlement/", views.session_settlement, name="session-settlement"),
     path("clubs/<slug:slug>/leaderboard/", views.club_leaderboard, name="club-leaderboard"),
+    path("clubs/<slug:slug>/ratings/", views.club_ratings, name="club-ratings"),
+    path("players/<int:pk>/", views.player_page, name="player"),
     path("players/<int:pk>/history/", views.player_history, name="player-history"),
 ]

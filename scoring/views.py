@@ -8,14 +8,15 @@ from django import forms
 from django.db.models.functions import ExtractYear
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from clubs.models import Player, Session
 from clubs.permissions import check_club_access, get_club_for_user, get_session_for_user
 
-from . import queries
-from .charts import cumulative_chart
+from . import queries, ratings
+from .charts import Point, cumulative_chart, line_chart
 
 POLL_SECONDS = 5
 
@@ -88,12 +89,93 @@ def club_leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def pool_label(pool: str) -> str:
+    """A pool's name on the pages: four-player bridge, or the two-player game's name."""
+    if pool == ratings.BRIDGE:
+        return str(_("Bridge (rubber and Chicago)"))
+    return str(Session.Kind(pool).label)
+
+
+class PoolForm(forms.Form):
+    pool = forms.ChoiceField(label=_("Pool"), required=False)
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["pool"].choices = [(p, pool_label(p)) for p in ratings.POOLS]  # type: ignore[attr-defined]
+
+
 @require_GET
-def player_history(request: HttpRequest, pk: int) -> HttpResponse:
+def club_ratings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's ratings in one pool (docs/ratings.md), beside the leaderboard."""
+    club = get_club_for_user(request, slug)
+    form = PoolForm({"pool": request.GET.get("pool", "")})
+    data = None
+    if form.is_valid():
+        data = ratings.club_ratings(club.pk, form.cleaned_data["pool"] or ratings.BRIDGE)
+    pools = [(p, pool_label(p)) for p in ratings.POOLS]
+    return render(
+        request,
+        "scoring/ratings.html",
+        {"club": club, "form": form, "data": data, "pools": pools},
+        status=200 if form.is_valid() else 400,
+    )
+
+
+def _player_for_user(request: HttpRequest, pk: int) -> Player:
     player = Player.objects.select_related("club").filter(pk=pk).first()
     if player is None:
         raise Http404("No such player.")
     check_club_access(request.user, player.club)
+    return player
+
+
+@require_GET
+def player_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player's page: ratings and their history, record, hundreds and money over time,
+    partnerships, the latest rubbers."""
+    player = _player_for_user(request, pk)
+    page = queries.player_page(player)
+    rated = []
+    for pool in ratings.player_ratings(player.pk):
+        points = [
+            Point(
+                value=s.ordinal,
+                label=_date(s.ended_at),
+                low=s.ordinal - s.sigma,
+                high=s.ordinal + s.sigma,
+            )
+            for s in pool["steps"]
+        ]
+        rated.append({**pool, "label": pool_label(pool["pool"]), "chart": line_chart(points)})
+    hundreds = line_chart(
+        [Point(float(p.cumulative), _date(p.date)) for p in page["hundreds"]]
+    )
+    money = line_chart([Point(float(p.cumulative), _date(p.date)) for p in page["money"]])
+    return render(
+        request,
+        "scoring/player_page.html",
+        {
+            "player": player,
+            "club": player.club,
+            "page": page,
+            "rated": rated,
+            "hundreds_chart": hundreds,
+            "money_chart": money,
+        },
+    )
+
+
+def _date(value: datetime.date | datetime.datetime | None) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, datetime.datetime):
+        value = timezone.localdate(value)
+    return str(formats.date_format(value, "SHORT_DATE_FORMAT"))
+
+
+@require_GET
+def player_history(request: HttpRequest, pk: int) -> HttpResponse:
+    player = _player_for_user(request, pk)
     history = queries.player_history(player)
     return render(
         request,

@@ -59,6 +59,7 @@ def federation(club: Any, director: Any) -> dict[str, Any]:
 API = {
     "club detail": lambda f, slug: f"/api/v1/clubs/{slug}/",
     "club leaderboard": lambda f, slug: f"/api/v1/clubs/{slug}/leaderboard",
+    "club ratings": lambda f, slug: f"/api/v1/clubs/{slug}/ratings",
     "deal detail": lambda f, slug: f"/api/v1/deals/{f['deal'].pk}/",
     "deal history": lambda f, slug: f"/api/v1/deals/{f['deal'].pk}/history",
     "table rotation": lambda f, slug: f"/api/v1/sessions/{f['session'].pk}/tables/1/rotation",
@@ -72,6 +73,8 @@ PAGES = {
     "settlement": lambda f, slug: f"/sessions/{f['session'].pk}/settlement/",
     "leaderboard": lambda f, slug: f"/clubs/{slug}/leaderboard/",
     "player history": lambda f, slug: f"/players/{f['player'].pk}/history/",
+    "player page": lambda f, slug: f"/players/{f['player'].pk}/",
+    "ratings": lambda f, slug: f"/clubs/{slug}/ratings/",
 }
 
 

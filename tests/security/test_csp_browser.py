@@ -50,6 +50,8 @@ def test_the_main_pages_raise_no_csp_violation(live_server: Any, browser: Any) -
         f"/sessions/{world.running.pk}/settlement/",
         f"/clubs/{world.club.slug}/leaderboard/",
         f"/players/{world.players['north'].pk}/history/",
+        f"/players/{world.players['north'].pk}/",
+        f"/clubs/{world.club.slug}/ratings/",
     ]
     seen: dict[str, list[str]] = {}
     for path in pages:

@@ -30,6 +30,7 @@ def test_a_director_of_another_club_cannot_read_or_write_by_guessing_ids(world: 
         f"/api/v1/clubs/{w.club.slug}/players/",
         f"/api/v1/clubs/{w.club.slug}/sessions/",
         f"/api/v1/clubs/{w.club.slug}/leaderboard",
+        f"/api/v1/clubs/{w.club.slug}/ratings",
         f"/api/v1/sessions/{w.running.pk}/",
         f"/api/v1/sessions/{w.running.pk}/tables/1/rotation",
         f"/api/v1/sessions/{w.running.pk}/standings",
@@ -40,6 +41,8 @@ def test_a_director_of_another_club_cannot_read_or_write_by_guessing_ids(world: 
         f"/rubbers/{w.rubber.pk}/",
         f"/sessions/{w.running.pk}/standings/",
         f"/players/{w.players['north'].pk}/history/",
+        f"/players/{w.players['north'].pk}/",
+        f"/clubs/{w.club.slug}/ratings/",
         f"/clubs/{w.club.slug}/sessions/{w.running.pk}/",
     ]
     for path in reads:

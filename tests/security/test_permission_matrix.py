@@ -125,6 +125,7 @@ MATRIX: dict[str, Case] = {
         {"GET": READ, "POST": (401, 404, 403, 403, 404, 201)},
         {"POST": _plan_body},
     ),
+    "api-club-ratings": Case(lambda w: f"/api/v1/clubs/{w.club.slug}/ratings", {"GET": READ}),
     "api-club-leaderboard": Case(
         lambda w: f"/api/v1/clubs/{w.club.slug}/leaderboard", {"GET": READ}
     ),
@@ -257,6 +258,8 @@ MATRIX: dict[str, Case] = {
         lambda w: f"/sessions/{w.running.pk}/settlement/", {"GET": READ}
     ),
     "scoring:club-leaderboard": Case(lambda w: f"/clubs/{w.club.slug}/leaderboard/", {"GET": READ}),
+    "scoring:club-ratings": Case(lambda w: f"/clubs/{w.club.slug}/ratings/", {"GET": READ}),
+    "scoring:player": Case(lambda w: f"/players/{w.players['north'].pk}/", {"GET": READ}),
     "scoring:player-history": Case(
         lambda w: f"/players/{w.players['north'].pk}/history/", {"GET": READ}
     ),
