@@ -67,6 +67,7 @@ CLUB_LANGUAGE_LOOKUPS = {
     "scoring:session-standings": ("clubs.Session", "club__language"),
     "scoring:session-standings-live": ("clubs.Session", "club__language"),
     "scoring:session-settlement": ("clubs.Session", "club__language"),
+    "scoring:player": ("clubs.Player", "club__language"),
     "scoring:player-history": ("clubs.Player", "club__language"),
 }
 

@@ -76,9 +76,11 @@ def test_the_player_page_shows_rating_record_partnerships_and_recent_rubbers(
         assert f'href="/rubbers/{rubber.pk}/"' in html  # recent rubbers link to their pads
 
 
-def test_the_player_page_in_italian(client, night, table_of_four):
+def test_the_player_page_speaks_the_clubs_language(client, club, night, table_of_four):
+    club.language = "it"  # a club page speaks the club's language, whatever the browser says
+    club.save(update_fields=["language"])
     html = client.get(
-        f"/players/{table_of_four['north'].pk}/", HTTP_ACCEPT_LANGUAGE="it"
+        f"/players/{table_of_four['north'].pk}/", HTTP_ACCEPT_LANGUAGE="en"
     ).content.decode()
     assert "Valutazione" in html and "Sodalizi" in html and "Gomme recenti" in html
 
