@@ -252,11 +252,11 @@ def test_each_two_player_game_is_its_own_pool(api, club, table_of_four, director
     assert empty["ratings"] == [] and empty["pool"] == "misery"
 
 
-@pytest.mark.parametrize("pool", ["chess", "rubber", "BRIDGE", "bridge%00"])
+@pytest.mark.parametrize("pool", ["chess", "rubber", "BRIDGE"])
 def test_an_unknown_pool_is_a_400_naming_the_field(api, club, pool):
     response = api.get(f"/api/v1/clubs/{club.slug}/ratings?pool={pool}")
     assert response.status_code == 400
-    assert response.json()["errors"]["pool"]
+    assert response.json()["errors"]["pool"] == [f'"{pool}" is not a valid choice.']
 
 
 # --- permissions ---------------------------------------------------------------------------------
@@ -341,13 +341,32 @@ def test_a_pending_standings_refresh_marks_the_ratings_stale(api, club, evening,
     assert api.get(f"/api/v1/clubs/{club.slug}/ratings").json()["stale"] is True
 
 
-def test_the_sweeper_queues_clubs_with_stale_ratings(club, monkeypatch):
-    queued: list[int] = []
-    monkeypatch.setattr(services, "_publish", lambda derived, key: queued.append(key) or True)
+def test_the_minute_sweep_queues_clubs_with_stale_ratings(club, monkeypatch):
+    from scoring import tasks
+
+    queued: list[tuple[str, int]] = []
+    monkeypatch.setattr(
+        services, "_publish", lambda derived, key: queued.append((derived.task, key)) or True
+    )
     ClubRatingsState.objects.mark_stale(club.pk)
-    assert services.ratings_queue_stale() == 1
+    assert tasks.refresh_stale_standings() == 1  # what beat runs every minute
     assert services.ratings_queue_stale() == 0  # a live claim covers it now
-    assert queued == [club.pk]
+    assert queued == [("refresh_club_ratings", club.pk)]
+    assert tasks.refresh_club_ratings.acks_late
+
+
+def test_the_migration_marks_clubs_with_ended_results_stale(club, evening):
+    import importlib
+
+    from django.apps import apps
+
+    for session in Session.objects.filter(club=club):
+        services.standings_refresh(session_id=session.pk)
+    other = make_club(director=UserFactory(username="other"), slug="empty")
+    migration = importlib.import_module("scoring.migrations.0003_club_ratings")
+    migration._mark_clubs_with_results_stale(apps, None)
+    assert ClubRatingsState.objects.get(pk=club.pk).stale
+    assert not ClubRatingsState.objects.filter(pk=other.pk).exists()
 
 
 # --- the rubber API and the query count ----------------------------------------------------------
