@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import BooleanField, Case, Q, Value, When
+from django.db.models import Case, Q, Value, When
 from django.utils import timezone
 
 from clubs.models import Club
@@ -117,7 +117,17 @@ def ratings_compute(*, club_id: int) -> ComputedRatings:
             for r in final
         ]
         computed.steps += [
-            (pool, s.player, s.match, s.position, ended[s.match], s.outcome, s.mu, s.sigma, s.ordinal)
+            (
+                pool,
+                s.player,
+                s.match,
+                s.position,
+                ended[s.match],
+                s.outcome,
+                s.mu,
+                s.sigma,
+                s.ordinal,
+            )
             for s in steps
         ]
     return computed
@@ -162,7 +172,9 @@ def _stored(model: Any, fields: tuple[str, ...], club_id: int) -> list[tuple[Any
     return sorted(rows, key=_key)
 
 
-def _replace(model: Any, fields: tuple[str, ...], club_id: int, rows: list[tuple[Any, ...]]) -> None:
+def _replace(
+    model: Any, fields: tuple[str, ...], club_id: int, rows: list[tuple[Any, ...]]
+) -> None:
     model.objects.filter(club_id=club_id).delete()
     model.objects.bulk_create(
         [model(club_id=club_id, **dict(zip(fields, row, strict=True))) for row in rows],
@@ -170,7 +182,7 @@ def _replace(model: Any, fields: tuple[str, ...], club_id: int, rows: list[tuple
     )
 
 
-# --- reading ---------------------------------------------------------------------------------------
+# --- reading -------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -224,9 +236,7 @@ def club_ratings(club_id: int, pool: str) -> dict[str, Any]:
 def player_ratings(player_id: int) -> list[dict[str, Any]]:
     """A player's rating in each pool they are rated in (bridge first) with its history: the
     rating after each of their matches, oldest first. Two queries."""
-    current = {
-        r.pool: r for r in PlayerRating.objects.filter(player_id=player_id).order_by("pool")
-    }
+    current = {r.pool: r for r in PlayerRating.objects.filter(player_id=player_id).order_by("pool")}
     steps: dict[str, list[RatingStep]] = {}
     for step in RatingStep.objects.filter(player_id=player_id).order_by("pool", "position"):
         steps.setdefault(step.pool, []).append(step)

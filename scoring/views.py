@@ -147,9 +147,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
             for s in pool["steps"]
         ]
         rated.append({**pool, "label": pool_label(pool["pool"]), "chart": line_chart(points)})
-    hundreds = line_chart(
-        [Point(float(p.cumulative), _date(p.date)) for p in page["hundreds"]]
-    )
+    hundreds = line_chart([Point(float(p.cumulative), _date(p.date)) for p in page["hundreds"]])
     money = line_chart([Point(float(p.cumulative), _date(p.date)) for p in page["money"]])
     return render(
         request,

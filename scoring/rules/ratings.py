@@ -66,7 +66,7 @@ def replay_order(matches: Iterable[Match]) -> list[Match]:
     return sorted(matches, key=lambda m: (m.ended_at is None, m.ended_at or far, m.key))
 
 
-def ranks(totals: tuple[int, int]) -> list[int]:
+def ranks(totals: tuple[int, int]) -> list[float]:
     """Plackett–Luce ranks of the two teams (1 first): more points first, equal a draw."""
     if totals[0] == totals[1]:
         return [1, 1]

@@ -67,7 +67,8 @@ def test_the_player_page_shows_rating_record_partnerships_and_recent_rubbers(
         played = won + lost + drawn
         assert re.search(
             rf">{names[partner]}</a></td><td class=\"num\">{played}</td>\s*"
-            rf"<td class=\"num\">{won}</td><td class=\"num\">{lost}</td><td class=\"num\">{drawn}</td>",
+            rf"<td class=\"num\">{won}</td><td class=\"num\">{lost}</td>"
+            rf"<td class=\"num\">{drawn}</td>",
             html,
         ), names[partner]
     best = max((c[0], -c[1], partner) for partner, c in counts.items() if c[0])

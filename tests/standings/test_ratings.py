@@ -44,7 +44,9 @@ def rated_matches(api: Any, club: Any, kinds: tuple[str, ...]) -> list[tuple[Any
     """The club's rated matches of these kinds as the rubber API shows them, in replay order:
     (ended_at, id, teams, totals)."""
     matches = []
-    for pk in Rubber.objects.filter(session__club=club, kind__in=kinds).values_list("pk", flat=True):
+    for pk in Rubber.objects.filter(session__club=club, kind__in=kinds).values_list(
+        "pk", flat=True
+    ):
         rubber = api.get(f"/api/v1/rubbers/{pk}/").json()
         if rubber["status"] not in ("complete", "unfinished"):
             continue
@@ -61,10 +63,7 @@ def openskill_replay(matches: list[tuple[Any, ...]]) -> dict[int, dict[str, Any]
     now: dict[int, Any] = {}
     record: dict[int, dict[str, int]] = {}
     for _, _, teams, totals in matches:
-        if totals[0] == totals[1]:
-            ranks = [1, 1]
-        else:
-            ranks = [1, 2] if totals[0] > totals[1] else [2, 1]
+        ranks = [1, 1] if totals[0] == totals[1] else [1, 2] if totals[0] > totals[1] else [2, 1]
         rated = model.rate([[now.get(p, model.rating()) for p in t] for t in teams], ranks=ranks)
         for team, new, rank, other in zip(teams, rated, ranks, reversed(ranks), strict=True):
             outcome = "drawn" if rank == other else "won" if rank < other else "lost"
@@ -156,10 +155,14 @@ def test_a_correction_in_an_early_rubber_replays_the_pool(api, club, evening, di
     assert_api_matches(api, club, "bridge", openskill_replay(matches))
     after = {r.player_id: (r.mu, r.sigma) for r in PlayerRating.objects.all()}
     # Everyone at table 1 played the corrected rubber or after it: every rating moved.
-    assert all(after[pid] != before[pid] for pid in {p for m in matches[:1] for t in m[2] for p in t})
+    assert all(
+        after[pid] != before[pid] for pid in {p for m in matches[:1] for t in m[2] for p in t}
+    )
 
 
-def test_a_draw_moves_no_mu_between_equal_players_and_counts_as_drawn(api, club, table_of_four, director):
+def test_a_draw_moves_no_mu_between_equal_players_and_counts_as_drawn(
+    api, club, table_of_four, director
+):
     session = make_session(club, [list(table_of_four.values())])
     drawn_unfinished(session.rubbers.get(), director)
     refresh_all(club)
@@ -223,7 +226,9 @@ def test_rubber_and_chicago_share_the_bridge_pool(api, club, table_of_four, dire
     chicago = make_session(club, [four], kind="chicago", date=datetime.date(2026, 11, 2))
     match = chicago.rubbers.get()
     for number, declarer in enumerate("NESW", start=1):
-        match.record_deal(number=number, contract="3NT", declarer=declarer, tricks=9, entered_by=director)
+        match.record_deal(
+            number=number, contract="3NT", declarer=declarer, tricks=9, entered_by=director
+        )
     refresh_all(club)
     matches = rated_matches(api, club, ("rubber", "chicago"))
     assert len(matches) == 2
@@ -298,7 +303,9 @@ def test_the_standings_refresh_queues_one_ratings_refresh_for_ended_results(
     club, table_of_four, director, django_capture_on_commit_callbacks, monkeypatch
 ):
     queued: list[tuple[str, int]] = []
-    monkeypatch.setattr(services, "_publish", lambda derived, key: queued.append((derived.task, key)))
+    monkeypatch.setattr(
+        services, "_publish", lambda derived, key: queued.append((derived.task, key))
+    )
     session = make_session(club, [list(table_of_four.values())])
     rubber = session.rubbers.get()
     down_one(rubber, 1, by=director)  # in play: no rating changes
