@@ -5,8 +5,10 @@ reads the matches from the stored results, keeps the derived rows (``PlayerRatin
 ``RatingStep``) and reads them back for the API and the pages. docs/ratings.md has the rules.
 
 A correction anywhere recomputes the club's pools from their first match: the simplest way to
-replay "from that rubber on" that is always right (the rows before it come out the same), and a
-club's few thousand rubbers replay in well under a second.
+replay "from that rubber on" that is always right (the rows before it come out the same); only
+the rows that differ are written. The replay costs about half a millisecond a match on the
+development machine (10,000 rubbers: about five seconds, off the request path); resuming from
+the stored steps before the earliest changed rubber would be the next step if clubs grow so big.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ BRIDGE = "bridge"
 #: and each two-player game on its own.
 POOLS = (BRIDGE, *sheets.TWO_PLAYER)
 
+_BATCH = 500
 _RATING_FIELDS = ("pool", "player_id", "mu", "sigma", "ordinal", "matches", "won", "lost", "drawn")
 _STEP_FIELDS = (
     "pool",
@@ -151,35 +154,34 @@ def ratings_refresh(*, club_id: int) -> bool:
     with transaction.atomic():
         if club_id not in states.mark_computed(seen, timezone.now()):
             return False  # overtaken: a later computation stored its rows
-        written = False
-        if _stored(PlayerRating, _RATING_FIELDS, club_id) != sorted(computed.ratings, key=_key):
-            _replace(PlayerRating, _RATING_FIELDS, club_id, computed.ratings)
-            written = True
-        if _stored(RatingStep, _STEP_FIELDS, club_id) != sorted(computed.steps, key=_key):
-            _replace(RatingStep, _STEP_FIELDS, club_id, computed.steps)
-            written = True
+        ratings_written = _store(PlayerRating, _RATING_FIELDS, 2, club_id, computed.ratings)
+        steps_written = _store(RatingStep, _STEP_FIELDS, 3, club_id, computed.steps)
+    written = ratings_written or steps_written
     if written:
         logger.info("Ratings of club %s refreshed", club_id)
     return written
 
 
-def _key(row: tuple[Any, ...]) -> tuple[Any, ...]:
-    return row[:4]  # starts with pool and player: unique for a rating, with the rubber a step
-
-
-def _stored(model: Any, fields: tuple[str, ...], club_id: int) -> list[tuple[Any, ...]]:
-    rows = model.objects.filter(club_id=club_id).order_by().values_list(*fields)
-    return sorted(rows, key=_key)
-
-
-def _replace(
-    model: Any, fields: tuple[str, ...], club_id: int, rows: list[tuple[Any, ...]]
-) -> None:
-    model.objects.filter(club_id=club_id).delete()
+def _store(
+    model: Any, fields: tuple[str, ...], key: int, club_id: int, rows: list[tuple[Any, ...]]
+) -> bool:
+    """Make the club's stored rows of ``model`` equal ``rows`` (in the order of ``fields``, the
+    first ``key`` of them unique): delete the rows that differ, insert the missing ones, leave
+    the rest. A new rubber at the end of the replay adds a few rows; a correction early in it
+    rewrites the rows after it. True if anything was written."""
+    stored: dict[tuple[Any, ...], tuple[int, tuple[Any, ...]]] = {}
+    for pk, *row in model.objects.filter(club_id=club_id).order_by().values_list("pk", *fields):
+        stored[tuple(row[:key])] = (pk, tuple(row))
+    wanted = {tuple(row[:key]): tuple(row) for row in rows}
+    gone = [pk for k, (pk, row) in stored.items() if wanted.get(k) != row]
+    new = [row for k, row in wanted.items() if k not in stored or stored[k][1] != row]
+    for start in range(0, len(gone), _BATCH):
+        model.objects.filter(pk__in=gone[start : start + _BATCH]).delete()
     model.objects.bulk_create(
-        [model(club_id=club_id, **dict(zip(fields, row, strict=True))) for row in rows],
-        batch_size=500,
+        [model(club_id=club_id, **dict(zip(fields, row, strict=True))) for row in new],
+        batch_size=_BATCH,
     )
+    return bool(gone or new)
 
 
 # --- reading -------------------------------------------------------------------------------------

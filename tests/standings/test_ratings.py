@@ -402,3 +402,15 @@ def test_the_ratings_answer_in_a_constant_number_of_queries(
     with django_assert_num_queries(4):
         large = api.get(f"/api/v1/clubs/{club.slug}/ratings").json()
     assert len(large["ratings"]) == len(small["ratings"]) + 4
+
+
+def test_a_new_rubber_at_the_end_adds_rows_and_keeps_the_others(api, club, evening, director):
+    refresh_all(club)
+    before = set(RatingStep.objects.values_list("pk", "rubber_id", "player_id", "mu", "sigma"))
+    a = evening["a"]
+    win_rubber(a.rubbers.get(status="in_play"), "NS", by=director)
+    refresh_all(club)
+    after = set(RatingStep.objects.values_list("pk", "rubber_id", "player_id", "mu", "sigma"))
+    assert before < after and len(after - before) == 4  # the new rubber's four steps only
+    matches = rated_matches(api, club, ("rubber",))
+    assert_api_matches(api, club, "bridge", openskill_replay(matches))
