@@ -7,17 +7,26 @@ the worker has replayed them.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from scoring import ratings
+from scoring import ratings, services
 from scoring.models import ClubRatingsState
 from tests.conftest import wait_for
 from tests.factories import make_session
-from tests.integration.test_standings import _fast_passwords_and_backoff, post_deal  # noqa: F401
+from tests.integration.test_standings import post_deal
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def _publish_back_off_closed() -> Iterator[None]:
+    """Each test starts with the publish back-off closed (it is per process)."""
+    services._broker_down_until = 0.0
+    yield
+    services._broker_down_until = 0.0
 
 
 def test_a_won_rubber_is_rated_by_the_worker(
