@@ -175,7 +175,7 @@ class DealDetail(APIView):
     def patch(self, request: Request, pk: int) -> Response:
         deal, viewer = get_deal_for_user(request.user, pk)
         if not viewer.can_correct(deal):
-            raise PermissionDenied("Only a director or the player who entered it corrects a deal.")
+            raise PermissionDenied("Only a director or a player at the table corrects a deal.")
         serializer = DealCorrectionSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         if deal.rubber.is_two_player:

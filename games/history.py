@@ -45,6 +45,7 @@ def entries(records: Iterable[Any]) -> list[dict[str, Any]]:
                 "kind": KINDS.get(record.history_type, record.history_type),
                 "reason": record.history_change_reason or "",
                 "user": None if user is None else user.get_username(),
+                "user_id": record.history_user_id,
                 "at": record.history_date,
                 "before": before,
                 "after": after,

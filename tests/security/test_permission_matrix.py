@@ -166,8 +166,8 @@ MATRIX: dict[str, Case] = {
     ),
     "api-deal": Case(
         lambda w: f"/api/v1/deals/{w.deal.pk}/",
-        # Corrections: a director, or the user who entered the deal (here the director).
-        {"GET": READ, "PATCH": (401, 404, 403, 403, 404, 200)},
+        # Corrections: a director, or a player at the table (API.md).
+        {"GET": READ, "PATCH": (401, 404, 403, 200, 404, 200)},
         {"PATCH": lambda w: {"version": 1, "tricks": 8}},
     ),
     "api-deal-history": Case(lambda w: f"/api/v1/deals/{w.deal.pk}/history", {"GET": READ}),
@@ -228,6 +228,14 @@ MATRIX: dict[str, Case] = {
     ),
     # --- pages: rubbers and deals ---------------------------------------------------------------
     "games:rubber": Case(lambda w: f"/rubbers/{w.rubber.pk}/", {"GET": READ}),
+    # A table's link answers with its rubber in play, to those who may read it.
+    "games:table": Case(
+        lambda w: f"/tables/{w.rubber.table_id}/", {"GET": (404, 404, 302, 302, 404, 302)}
+    ),
+    "games:preview_deal": Case(
+        lambda w: f"/rubbers/{w.rubber.pk}/preview?level=4&strain=S&declarer=N&result=0",
+        {"GET": READ},
+    ),
     "games:enter_deal": Case(
         lambda w: f"/rubbers/{w.rubber.pk}/deals/",
         {"POST": (302, 404, 403, 302, 404, 302)},
@@ -235,11 +243,18 @@ MATRIX: dict[str, Case] = {
     ),
     "games:correct_deal": Case(
         lambda w: f"/deals/{w.deal.pk}/correct",
-        {"POST": (302, 404, 403, 403, 404, 302)},
+        # A player at the table, or a director (issue 17).
+        {"POST": (302, 404, 403, 302, 404, 302)},
         {
             "POST": lambda w: {
                 f"deal{w.deal.pk}-{k}": v
-                for k, v in {"version": 1, "contract": "2H", "declarer": "N", "tricks": 8}.items()
+                for k, v in {
+                    "version": 1,
+                    "level": "2",
+                    "strain": "H",
+                    "declarer": "N",
+                    "result": "0",
+                }.items()
             }
         },
     ),
