@@ -51,7 +51,8 @@ AHEAD_ON_CARDS = 6
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The clubs this visitor may see, with a helpful empty state.
+    """The clubs this visitor may see, with a helpful empty state; first of all, for a player
+    at a table of a running session, that table's rubber in play (one tap after sign-in).
 
     A club whose stored slug no URL can hold (written around the forms and the import's checks)
     is left out rather than failing the page for everyone."""
@@ -61,7 +62,11 @@ def home(request: HttpRequest) -> HttpResponse:
         if SLUG.fullmatch(club.slug)
     ]
     invitations = Invitation.objects.for_holder(request.user).select_related("player__club")
-    return render(request, "clubs/home.html", {"clubs": clubs, "invitations": invitations})
+    return render(
+        request,
+        "clubs/home.html",
+        {"clubs": clubs, "invitations": invitations, "my_tables": _my_tables(request.user)},
+    )
 
 
 @login_required
@@ -91,6 +96,20 @@ def invitation_decline(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("No such invitation.") from err
     messages.success(request, _("Invitation declined."))
     return redirect("home")
+
+
+def _my_tables(user: Any) -> list[Rubber]:
+    """The rubbers in play at the tables where this user's players sit tonight."""
+    if not user.is_authenticated:
+        return []
+    tables = TableSeat.objects.filter(
+        player__user=user, active=True, session__status=Session.Status.RUNNING
+    ).values("table_id")
+    return list(
+        Rubber.objects.filter(table_id__in=tables, status=Rubber.Status.IN_PLAY)
+        .select_related("table", "session__club")
+        .order_by("session__date", "table__number")
+    )
 
 
 # --- helpers -----------------------------------------------------------------------------------

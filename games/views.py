@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.db import models
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import models
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _

@@ -165,3 +165,18 @@ def test_a_table_link_opens_its_rubber_in_play(client, rubber, enter):
     nxt = rubber.next_rubber()
     assert client.get(f"/tables/{rubber.table_id}/")["Location"] == f"/rubbers/{nxt.pk}/"
     assert client.get("/tables/999999/").status_code == 404
+
+
+def test_home_shows_a_seated_player_their_table_first(client, running_session, north, outsider):
+    from clubs import services
+
+    rubber = running_session.rubbers.get(number=1)
+    client.force_login(north)
+    html = client.get("/").content.decode()
+    assert f'id="your-table" href="/rubbers/{rubber.pk}/"' in html
+    assert html.index('id="your-table"') < html.index("<h1>")
+    client.force_login(outsider)
+    assert 'id="your-table"' not in client.get("/").content.decode()
+    services.session_close(session=running_session)
+    client.force_login(north)
+    assert 'id="your-table"' not in client.get("/").content.decode()
