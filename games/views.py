@@ -7,6 +7,7 @@ partial `_pad.html`) is swapped in place.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.contrib import messages
@@ -15,6 +16,8 @@ from django.core.exceptions import PermissionDenied
 from django.db import models
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
@@ -33,7 +36,12 @@ from .forms import (
     side_names,
 )
 from .models import SEAT_SIDE, SEATS, Conflict, Deal, Rubber
-from .permissions import Viewer, get_deal_for_user, get_rubber_for_user
+from .permissions import (
+    Viewer,
+    get_deal_for_user,
+    get_rubber_for_user,
+    get_rubber_state_for_user,
+)
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -307,6 +315,7 @@ def _context(
         "error": error,
         "notice": notice,
         "notice_deal": notice_deal,
+        "poll_url": reverse("games:rubber_live", args=[rubber.pk]),
     }
 
 
@@ -358,6 +367,30 @@ def table_now(request: HttpRequest, pk: int) -> HttpResponse:
 def rubber_detail(request: HttpRequest, pk: int) -> HttpResponse:
     rubber, viewer = get_rubber_for_user(request.user, pk)
     return render(request, "games/rubber.html", _context(rubber, viewer))
+
+
+def _live_etag(request: HttpRequest, state: tuple[Any, ...]) -> str:
+    """What a pad's live part depends on: the rubber's state (its status, seats and a count every
+    write of its deals raises, `answer_state`), who looks and in which language."""
+    user_id = request.user.pk if request.user.is_authenticated else 0
+    key = f"{state!r}|{user_id}|{get_language()}"
+    return '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
+
+
+@require_GET
+def rubber_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """The live part of a pad for the phones at the table to poll (static/js/backscore.js):
+    304 Not Modified, after one query, while nothing has changed (If-None-Match)."""
+    state = get_rubber_state_for_user(request.user, pk)
+    etag = _live_etag(request, state)
+    if request.headers.get("If-None-Match") == etag:
+        response = HttpResponse(status=304)
+    else:
+        rubber, viewer = get_rubber_for_user(request.user, pk)
+        response = render(request, "games/_live.html", _context(rubber, viewer))
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 def _who(rubber: Rubber, user_id: int | None) -> str:

@@ -18,3 +18,47 @@ document.addEventListener("click", (event) => {
   const summary = document.getElementById(link.dataset.open);
   if (summary) summary.closest("details").open = true;
 });
+
+// Live pads: every 2 s the pad asks whether its rubber changed (ETag / If-None-Match: a 304
+// costs one query); a change replaces the pad and the deal list, and moves the entry form to
+// the next deal while keeping the taps already made on it (games.views.rubber_live).
+const POLL_MS = 2000;
+let etag = null;
+function swapPart(live, fresh, selector) {
+  const old = live.querySelector(selector);
+  const neu = fresh.querySelector(selector);
+  if (old && neu) old.replaceWith(neu);
+}
+async function poll() {
+  const live = document.getElementById("live");
+  if (!live || !live.dataset.pollUrl || document.hidden) return;
+  const headers = etag ? { "If-None-Match": etag } : {};
+  let response;
+  try {
+    response = await fetch(live.dataset.pollUrl, { headers, cache: "no-store", credentials: "same-origin" });
+  } catch (error) {
+    return;
+  }
+  const tag = response.headers.get("ETag");
+  if (response.status !== 200) return;
+  etag = tag;
+  const fresh = document.createElement("div");
+  fresh.innerHTML = await response.text();
+  const next = fresh.querySelector("#live");
+  if (!next) return;
+  const entry = live.querySelector("#entry");
+  const nextEntry = next.querySelector("#entry");
+  if (!entry || !nextEntry) {
+    live.replaceWith(next);
+    if (window.htmx) window.htmx.process(next);
+    return;
+  }
+  swapPart(live, next, ".pad-col-wrap");
+  if (!live.querySelector("details.correction[open]")) swapPart(live, next, ".deals-col");
+  swapPart(live, next, "#entry-title");
+  swapPart(live, next, "#mini-totals");
+  entry.querySelector("input[name=number]").value = nextEntry.querySelector("input[name=number]").value;
+  if (window.htmx) window.htmx.process(live);
+}
+setInterval(poll, POLL_MS);
+poll();

@@ -180,3 +180,28 @@ def test_home_shows_a_seated_player_their_table_first(client, running_session, n
     services.session_close(session=running_session)
     client.force_login(north)
     assert 'id="your-table"' not in client.get("/").content.decode()
+
+
+def test_the_live_pad_answers_304_until_the_rubber_changes(
+    client, rubber, north, enter, django_assert_max_num_queries
+):
+    url = f"/rubbers/{rubber.pk}/live"
+    client.force_login(north)
+    first = client.get(url)
+    assert first.status_code == 200
+    assert first.content.decode().lstrip().startswith('<div id="live"')
+    etag = first["ETag"]
+    with django_assert_max_num_queries(3):  # the session, the user, the rubber's state
+        again = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert (again.status_code, again.content) == (304, b"")
+    enter(SIX_DEALS[:1])
+    changed = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    assert 'id="deal-1"' in changed.content.decode()
+
+
+def test_the_live_pad_of_a_hidden_club_is_missing(client, rubber, club, outsider):
+    club.public = False
+    club.save()
+    client.force_login(outsider)
+    assert client.get(f"/rubbers/{rubber.pk}/live").status_code == 404

@@ -131,3 +131,31 @@ def test_a_deal_entered_on_another_phone_is_told_in_words(live_server, browser, 
     assert list(rubber.deals.values_list("number", "declarer")) == [(1, "N")]
     north_ctx.close()
     east_ctx.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_another_phone_at_the_table_sees_the_deal_without_a_reload(
+    live_server, browser, running_session
+):
+    rubber = running_session.rubbers.get(number=1)
+    north_ctx, north = phone(browser)
+    south_ctx, south = phone(browser)
+    sign_in(north, live_server.url, rubber.north.user.username, f"/rubbers/{rubber.pk}/")
+    sign_in(south, live_server.url, rubber.south.user.username, f"/rubbers/{rubber.pk}/")
+    south.locator("#entry h2").filter(has_text="Deal 1").wait_for()
+    tap(south, "level", "3")  # South has started tapping: the taps survive the refresh
+
+    north.locator("#entry h2").filter(has_text="Deal 1").wait_for()
+    for field, value in (("level", "4"), ("strain", "S"), ("declarer", "N"), ("result", "0")):
+        tap(north, field, value)
+    north.locator("#record").click()
+
+    # Within 5 s, with no reload: the deal on South's pad, South's form on deal 2.
+    south.locator("#deal-1").wait_for(timeout=5_000)
+    south.locator("#entry h2").filter(has_text="Deal 2").wait_for(timeout=5_000)
+    assert south.locator("#total-ns").inner_text() == "120"
+    assert south.locator("#entry input[name=number]").input_value() == "2"
+    assert south.locator("#entry input[name=level][value='3']").is_checked()
+    north_ctx.close()
+    south_ctx.close()

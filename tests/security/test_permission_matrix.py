@@ -232,6 +232,7 @@ MATRIX: dict[str, Case] = {
     "games:table": Case(
         lambda w: f"/tables/{w.rubber.table_id}/", {"GET": (404, 404, 302, 302, 404, 302)}
     ),
+    "games:rubber_live": Case(lambda w: f"/rubbers/{w.rubber.pk}/live", {"GET": READ}),
     "games:preview_deal": Case(
         lambda w: f"/rubbers/{w.rubber.pk}/preview?level=4&strain=S&declarer=N&result=0",
         {"GET": READ},
