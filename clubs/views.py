@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -21,6 +22,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
@@ -162,6 +164,23 @@ class TableView:
     current_rubber: Any
     current_rubber_url: str | None
     rotation: list[SeatingView] = field(default_factory=list)
+    #: The table's code and its QR (inline SVG), shown to the director only (issue 17).
+    code_url: str | None = None
+    qr: str | None = None
+
+
+def _with_codes(request: HttpRequest, session: Session, tables: list[TableView]) -> None:
+    """The table codes of a running session with codes on, for its director's cards: the short
+    URL and its QR code, drawn by segno as inline SVG (no network, no image request)."""
+    if session.status != Session.Status.RUNNING or not session.table_codes:
+        return
+    for view in tables:
+        path = _reverse_or_none("games:table_code", view.table.code)
+        if path is None:
+            return
+        view.code_url = request.build_absolute_uri(path)
+        qr = segno.make(view.code_url, error="m")
+        view.qr = mark_safe(qr.svg_inline(omitsize=True, border=2))  # noqa: S308  # segno's own SVG
 
 
 def _seating_views(seatings: list[Any], names: dict[int, str], current: int | None) -> list[Any]:
@@ -495,15 +514,36 @@ def session_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def session_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Printable table cards: one page per table, who sits where for each rubber."""
     session = _session_for_page(request, slug, pk)
+    tables = _tables(session, ahead=AHEAD_ON_CARDS, full_history=True)
+    director = is_director(request.user, session.club)
+    if director:
+        _with_codes(request, session, tables)
     return render(
         request,
         "clubs/cards.html",
-        {
-            "session": session,
-            "club": session.club,
-            "tables": _tables(session, ahead=AHEAD_ON_CARDS, full_history=True),
-        },
+        {"session": session, "club": session.club, "tables": tables, "is_director": director},
     )
+
+
+@login_required
+@require_POST
+def session_codes(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """The director turns table codes on or off, or gives every table a new code (the old
+    codes, and the phones that used them, stop working)."""
+    session = _director_post(request, slug, pk)
+    action = request.POST.get("action")
+    if action == "regenerate":
+        for table in session.tables.all():
+            table.regenerate_code()
+        messages.success(request, _("Every table has a new code: print the cards again."))
+    elif action in ("on", "off"):
+        session.table_codes = action == "on"
+        session.save(update_fields=["table_codes"])
+        messages.success(
+            request,
+            _("Table codes are on.") if session.table_codes else _("Table codes are off."),
+        )
+    return redirect(_next_or(request, reverse("clubs:session_cards", args=[slug, pk])))
 
 
 def _director_post(request: HttpRequest, slug: str, pk: int) -> Session:

@@ -6,6 +6,7 @@ app_name = "games"
 
 urlpatterns = [
     path("tables/<int:pk>/", views.table_now, name="table"),
+    path("t/<str:code>", views.table_code, name="table_code"),
     path("rubbers/<int:pk>/", views.rubber_detail, name="rubber"),
     path("rubbers/<int:pk>/deals/", views.enter_deal, name="enter_deal"),
     path("rubbers/<int:pk>/preview", views.preview_deal, name="preview_deal"),

@@ -11,7 +11,7 @@ import hashlib
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db import models
 from django.http import Http404, HttpRequest, HttpResponse
@@ -23,11 +23,10 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
 from clubs.models import Player, Session
-from clubs.permissions import signed_in_user
 from scoring.error_messages import error_line
 from scoring.rules import ScoringError, Side
 
-from . import display, history, sheets
+from . import codes, display, history, sheets
 from .forms import (
     DealCorrectionForm,
     DealEntryForm,
@@ -38,7 +37,6 @@ from .forms import (
 from .models import SEAT_SIDE, SEATS, Conflict, Deal, Rubber
 from .permissions import (
     Viewer,
-    get_deal_for_user,
     get_rubber_for_user,
     get_rubber_state_for_user,
 )
@@ -359,13 +357,44 @@ def table_now(request: HttpRequest, pk: int) -> HttpResponse:
     )
     if rubber is None:
         raise Http404("No such table.")
-    get_rubber_for_user(request.user, rubber.pk)  # 404 where the club is hidden
+    _rubber_for(request, rubber.pk)  # 404 where the club is hidden
     return redirect(rubber.get_absolute_url())
+
+
+def table_code(request: HttpRequest, code: str) -> HttpResponse:
+    """/t/<code>: a phone with no account opens the table's rubber in play. It first says which
+    seat it is (GET: the seats with their players' names; POST: the seat), then holds the table
+    by a signed cookie (games.codes). Unknown, closed or switched-off codes answer 404, and too
+    many wrong codes from one address 429 (throttled)."""
+    if codes.throttled(request):
+        return HttpResponse(_("Too many wrong codes: wait a few minutes."), status=429)
+    table = codes.open_table(code)
+    if table is None:
+        codes.count_miss(request)
+        raise Http404("No such table.")
+    rubber = (
+        Rubber.objects.filter(table=table, status=Rubber.Status.IN_PLAY).order_by("-number").first()
+    )
+    if rubber is None:
+        rubber = Rubber.objects.filter(table=table).order_by("-number").first()
+    if rubber is None:
+        raise Http404("No such table.")
+    seat = request.POST.get("seat") if request.method == "POST" else None
+    if seat in rubber.seat_ids:
+        response = redirect(rubber.get_absolute_url())
+        codes.remember(response, table, seat)
+        return response
+    rubber.fetch_players()
+    return render(
+        request,
+        "games/table_code.html",
+        {"table": table, "session": table.session, "club": table.session.club, "rubber": rubber},
+    )
 
 
 @require_GET
 def rubber_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    rubber, viewer = get_rubber_for_user(request.user, pk)
+    rubber, viewer = _rubber_for(request, pk)
     return render(request, "games/rubber.html", _context(rubber, viewer))
 
 
@@ -373,7 +402,7 @@ def _live_etag(request: HttpRequest, state: tuple[Any, ...]) -> str:
     """What a pad's live part depends on: the rubber's state (its status, seats and a count every
     write of its deals raises, `answer_state`), who looks and in which language."""
     user_id = request.user.pk if request.user.is_authenticated else 0
-    key = f"{state!r}|{user_id}|{get_language()}"
+    key = f"{state!r}|{user_id}|{request.COOKIES.get(codes.COOKIE, '')}|{get_language()}"
     return '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
 
 
@@ -381,16 +410,71 @@ def _live_etag(request: HttpRequest, state: tuple[Any, ...]) -> str:
 def rubber_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The live part of a pad for the phones at the table to poll (static/js/backscore.js):
     304 Not Modified, after one query, while nothing has changed (If-None-Match)."""
-    state = get_rubber_state_for_user(request.user, pk)
+    try:
+        state = get_rubber_state_for_user(request.user, pk)
+    except Http404:
+        _rubber_for(request, pk)  # a phone with the table's code reads it; others 404
+        state = Rubber.objects.answer_state(pk) or ()
     etag = _live_etag(request, state)
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=304)
     else:
-        rubber, viewer = get_rubber_for_user(request.user, pk)
+        rubber, viewer = _rubber_for(request, pk)
         response = render(request, "games/_live.html", _context(rubber, viewer))
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     return response
+
+
+def _rubber_for(request: HttpRequest, pk: int) -> tuple[Rubber, Viewer]:
+    """The rubber and who looks at it: a signed-in reader (`get_rubber_for_user`), or a phone
+    holding its table's code (games.codes), which reads that table even in a members-only club."""
+    try:
+        rubber, viewer = get_rubber_for_user(request.user, pk)
+    except Http404:
+        rubber_or_none = Rubber.objects.with_deals().filter(pk=pk).first()
+        if rubber_or_none is None or codes.seat_for(request, rubber_or_none) is None:
+            raise
+        rubber = rubber_or_none
+        rubber.fetch_players()
+        viewer = Viewer(user=request.user, role=None, player=None, seat=None)
+    return rubber, codes.with_code(request, rubber, viewer)
+
+
+def _deal_for(request: HttpRequest, pk: int) -> tuple[Deal, Viewer]:
+    deal = Deal.objects.filter(pk=pk).only("rubber_id").first()
+    if deal is None:
+        raise Http404("No such deal.")
+    rubber, viewer = _rubber_for(request, deal.rubber_id)
+    deal = next(d for d in rubber.ordered_deals() if d.pk == pk)
+    deal.rubber = rubber
+    return deal, viewer
+
+
+def _writer(request: HttpRequest) -> Any:
+    """The signed-in user who writes, or None for a phone at the table by its code."""
+    return request.user if request.user.is_authenticated else None
+
+
+def _refused(request: HttpRequest, message: str) -> HttpResponse:
+    """Not allowed: sign in first if not signed in (as login_required), else 403."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    raise PermissionDenied(message)
+
+
+def _note_code(deal_id: int, rubber: Rubber, viewer: Viewer) -> None:
+    """A change made by a phone with the table's code says so in the deal's history."""
+    if not viewer.by_code:
+        return
+    record = Deal.history.filter(id=deal_id).order_by("-history_id").first()
+    if record is not None:
+        note = _("table %(number)s (code), seat %(seat)s") % {
+            "number": rubber.table.number,
+            "seat": viewer.seat,
+        }
+        record.history_change_reason = f"{record.history_change_reason or ''} · {note}".lstrip(" ·")
+        record.save(update_fields=["history_change_reason"])
 
 
 def _who(rubber: Rubber, user_id: int | None) -> str:
@@ -425,18 +509,19 @@ def _moved_to_next(form: Any, rubber: Rubber, viewer: Viewer) -> Any:
     return _entry_form(rubber, viewer, data)
 
 
-@login_required
 @require_POST
 def enter_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    rubber, viewer = get_rubber_for_user(request.user, pk)
+    if not request.user.is_authenticated and codes.cookie(request) is None:
+        return redirect_to_login(request.get_full_path())  # as login_required
+    rubber, viewer = _rubber_for(request, pk)
     if not viewer.can_enter:
-        raise PermissionDenied(_("Only the players seated in this rubber or a director enter."))
+        return _refused(request, _("Only the players seated in this rubber or a director enter."))
     form = _entry_form(rubber, viewer, request.POST)
     if form.is_valid():
         try:
-            rubber.record_deal(**form.record_kwargs(), entered_by=signed_in_user(request))
+            deal, created = rubber.record_deal(**form.record_kwargs(), entered_by=_writer(request))
         except Conflict as err:
-            rubber, viewer = get_rubber_for_user(request.user, pk)
+            rubber, viewer = _rubber_for(request, pk)
             number = form.cleaned_data["number"]
             taken = _already_entered(rubber, number)
             if taken is None:
@@ -456,10 +541,12 @@ def enter_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         except ScoringError as err:  # a rule only the whole rubber can check
             form.add_error(None, error_line(err))
         else:
+            if created:
+                _note_code(deal.pk, rubber, viewer)
             if not request.htmx:
                 messages.success(request, _("Deal recorded."))
                 return redirect(rubber.get_absolute_url())
-            rubber, viewer = get_rubber_for_user(request.user, pk)
+            rubber, viewer = _rubber_for(request, pk)
             return _render(request, _context(rubber, viewer))
     return _render(request, _context(rubber, viewer, entry_form=form))
 
@@ -468,7 +555,7 @@ def enter_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def preview_deal(request: HttpRequest, pk: int) -> HttpResponse:
     """The live line under the entry buttons: the deal as it will be scored ("4♠× by North, −2:
     They +300"), by the engine, or what is still missing. An htmx partial."""
-    rubber, viewer = get_rubber_for_user(request.user, pk)
+    rubber, viewer = _rubber_for(request, pk)
     if rubber.is_two_player:
         raise Http404("No preview for this game.")
     data = request.GET.copy()
@@ -483,18 +570,21 @@ def preview_deal(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/_preview.html", {"line": line})
 
 
-@login_required
 @require_POST
 def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    deal, viewer = get_deal_for_user(request.user, pk)
+    if not request.user.is_authenticated and codes.cookie(request) is None:
+        return redirect_to_login(request.get_full_path())  # as login_required
+    deal, viewer = _deal_for(request, pk)
     if not viewer.can_correct(deal):
-        raise PermissionDenied(_("Only a director or a player at the table corrects a deal."))
+        return _refused(request, _("Only a director or a player at the table corrects a deal."))
     form = _correction_form(deal.rubber, deal, viewer, request.POST)
     error = None
     if form.is_valid():
         sent = form.cleaned_data["version"]
         try:
-            deal.correct(version=sent, changed_by=signed_in_user(request), **form.changes())
+            corrected = deal.correct(version=sent, changed_by=_writer(request), **form.changes())
+            if corrected.version != sent:
+                _note_code(deal.pk, deal.rubber, viewer)
         except (Conflict, ScoringError) as err:
             error = error_line(err) if isinstance(err, ScoringError) else str(err)
             current = Deal.objects.filter(pk=deal.pk).first()
@@ -520,9 +610,9 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             if not request.htmx:
                 messages.success(request, _("Deal %(number)s corrected.") % {"number": deal.number})
                 return redirect(deal.get_absolute_url())
-            rubber, viewer = get_rubber_for_user(request.user, deal.rubber_id)
+            rubber, viewer = _rubber_for(request, deal.rubber_id)
             return _render(request, _context(rubber, viewer))
-    rubber, viewer = get_rubber_for_user(request.user, deal.rubber_id)
+    rubber, viewer = _rubber_for(request, deal.rubber_id)
     return _render(request, _context(rubber, viewer, corrections={deal.pk: form}, error=error))
 
 
@@ -531,25 +621,31 @@ def _last_writer(deal: Deal) -> int | None:
     return None if record is None else record.history_user_id
 
 
-@login_required
 @require_POST
 def confirm_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    deal, viewer = get_deal_for_user(request.user, pk)
+    if not request.user.is_authenticated and codes.cookie(request) is None:
+        return redirect_to_login(request.get_full_path())  # as login_required
+    deal, viewer = _deal_for(request, pk)
     entering = deal.rubber.entering_seat(deal)
+    # A phone with the table's code confirms as the player in the seat it holds.
+    player = deal.rubber.seats[viewer.seat] if viewer.by_code and viewer.seat else viewer.player
     if (
-        viewer.player is None
+        player is None
         or viewer.seat is None
         or (entering is not None and SEAT_SIDE[entering] == SEAT_SIDE[viewer.seat])
     ):
-        raise PermissionDenied(_("A deal is confirmed by a player of the other side."))
+        return _refused(request, _("A deal is confirmed by a player of the other side."))
     error = None
     try:
-        deal.confirm(by=viewer.player, user=signed_in_user(request))
+        confirmed = deal.confirm(by=player, user=_writer(request))
     except Conflict as err:
         error = str(err)
+    else:
+        if confirmed.confirmed_by_id == player.pk:
+            _note_code(deal.pk, deal.rubber, viewer)
     if not request.htmx:
         if error:
             messages.error(request, error)
         return redirect(deal.get_absolute_url())
-    rubber, viewer = get_rubber_for_user(request.user, deal.rubber_id)
+    rubber, viewer = _rubber_for(request, deal.rubber_id)
     return _render(request, _context(rubber, viewer, error=error))

@@ -159,3 +159,42 @@ def test_another_phone_at_the_table_sees_the_deal_without_a_reload(
     assert south.locator("#entry input[name=level][value='3']").is_checked()
     north_ctx.close()
     south_ctx.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_table_code_opens_entry_on_a_phone_with_no_account(
+    live_server, browser, running_session, director
+):
+    rubber = running_session.rubbers.get(number=1)
+    # The director's table card: the code and its QR.
+    desk = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    card_page = desk.new_page()
+    card_page.set_default_timeout(15_000)
+    cards = f"/clubs/{running_session.club.slug}/sessions/{running_session.pk}/cards/"
+    sign_in(card_page, live_server.url, director.username, cards)
+    card = card_page.locator(".table-card").first
+    code = card.locator(".table-qr .code").inner_text()
+    assert code == rubber.table.code
+    assert card.locator("svg.segno").is_visible()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    card_page.screenshot(path=str(SHOTS / "table-card.png"))
+    desk.close()
+
+    # A fresh browser, no account: the code, a seat, then the entry.
+    context, page = phone(browser)
+    page.goto(f"{live_server.url}/t/{code}")
+    page.get_by_role("button", name="W · West").click()
+    page.wait_for_url(f"**/rubbers/{rubber.pk}/")
+    assert page.locator("#pad .pad-head .we").inner_text().startswith("WE")
+    for field, value in (("level", "3"), ("strain", "NT"), ("declarer", "W"), ("result", "0")):
+        tap(page, field, value)
+    page.locator("#preview", has_text="3NT by West, made: We +100").wait_for()
+    record_visible(page)
+    page.locator("#record").click()
+    page.locator("#entry h2").filter(has_text="Deal 2").wait_for()
+    deal = rubber.deals.get()
+    assert (deal.contract, deal.declarer, deal.entered_by_id) == ("3NT", "W", None)
+    page.locator("#deals details.history summary").first.click()
+    assert "table 1 (code), seat W" in page.locator("#deals details.history").first.inner_text()
+    context.close()

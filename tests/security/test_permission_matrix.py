@@ -216,6 +216,11 @@ MATRIX: dict[str, Case] = {
         lambda w: f"/clubs/{w.club.slug}/sessions/{w.running.pk}/close/",
         {"POST": (302, 404, 403, 403, 404, 302)},
     ),
+    "clubs:session_codes": Case(
+        lambda w: f"/clubs/{w.club.slug}/sessions/{w.running.pk}/codes/",
+        {"POST": (302, 404, 403, 403, 404, 302)},
+        {"POST": lambda w: {"action": "regenerate"}},
+    ),
     "clubs:table_add_player": Case(
         lambda w: f"/clubs/{w.club.slug}/sessions/{w.planned.pk}/tables/1/add/",
         {"POST": (302, 404, 403, 403, 404, 302)},
@@ -231,6 +236,10 @@ MATRIX: dict[str, Case] = {
     # A table's link answers with its rubber in play, to those who may read it.
     "games:table": Case(
         lambda w: f"/tables/{w.rubber.table_id}/", {"GET": (404, 404, 302, 302, 404, 302)}
+    ),
+    # A table code opens its table to anyone holding it (the code is the secret; issue 17).
+    "games:table_code": Case(
+        lambda w: f"/t/{w.rubber.table.code}", {"GET": EVERYONE, "POST": EVERYONE}
     ),
     "games:rubber_live": Case(lambda w: f"/rubbers/{w.rubber.pk}/live", {"GET": READ}),
     "games:preview_deal": Case(
