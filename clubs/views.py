@@ -6,6 +6,7 @@ services write. Pages work without JavaScript; htmx only refreshes the table sug
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 from collections.abc import Sequence
@@ -17,17 +18,18 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Max, Prefetch, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from games.models import Conflict, Rubber
+from games.display import deal_words
+from games.models import Conflict, Deal, Rubber
 
 from . import services
 from .api import table_queryset
@@ -164,6 +166,8 @@ class TableView:
     current_rubber: Any
     current_rubber_url: str | None
     rotation: list[SeatingView] = field(default_factory=list)
+    #: The latest deal of the rubber in play, in words (the console shows new deals live).
+    last_deal: str | None = None
     #: The table's code and its QR (inline SVG), shown to the director only (issue 17).
     code_url: str | None = None
     qr: str | None = None
@@ -216,6 +220,17 @@ def _tables(
     for table in tables:
         in_play = getattr(table, "rubbers_in_play", [])
         rubber = in_play[0] if in_play else None
+        live = getattr(table, "live_rubbers", None)
+        last_deal = None
+        if live:
+            deals = sorted(live[0].deals.all(), key=lambda d: d.number)
+            if deals:
+                last_deal = _("Deal %(number)s: %(deal)s") % {
+                    "number": deals[-1].number,
+                    "deal": deal_words(deals[-1])
+                    if deals[-1].data is None
+                    else deals[-1].summary(),
+                }
         seatings = services.table_rotation(table=table, ahead=ahead)
         if full_history:
             seatings = services.table_history(table)[:-1] + seatings
@@ -226,6 +241,7 @@ def _tables(
                 current_rubber=rubber,
                 current_rubber_url=_reverse_or_none("games:rubber", rubber.pk) if rubber else None,
                 rotation=_seating_views(seatings, names, rubber.number if rubber else None),
+                last_deal=last_deal,
             )
         )
     return views
@@ -269,7 +285,12 @@ def _console_sessions(club: Club) -> Sequence[Session]:
         .prefetch_related(
             Prefetch(
                 "rubbers", queryset=Rubber.objects.order_by("number"), to_attr="rubbers_in_order"
-            )
+            ),
+            Prefetch(
+                "rubbers",
+                queryset=Rubber.objects.in_play().prefetch_related("deals"),
+                to_attr="live_rubbers",
+            ),
         )
     )
     sessions = list(
@@ -475,22 +496,63 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
                     reverse("clubs:console", args=[club.slug]) + f"#session-{session.pk}"
                 )
     picked_count = len(form["players"].value() or []) if form.is_bound else 0
+    return render(
+        request,
+        "clubs/console.html",
+        {
+            **_console_context(request, club),
+            "form": form,
+            "suggestion": _suggestion(picked_count, form["kind"].value() or Session.Kind.RUBBER),
+        },
+    )
+
+
+def _console_etag(request: HttpRequest, club: Club) -> str:
+    """What the console's sessions show: their status and tables, the rubbers and every write
+    of their deals (count, versions, confirmations, the latest time), the language."""
+    active = [Session.Status.PLANNED, Session.Status.RUNNING]
+    sessions = club.sessions.filter(status__in=active)
+    state = [
+        list(sessions.values_list("pk", "status", "table_codes")),
+        TableSeat.objects.filter(session__in=sessions).aggregate(
+            n=Count("pk"), on=Count("pk", filter=Q(active=True))
+        ),
+        Rubber.objects.filter(session__in=sessions).aggregate(
+            n=Count("pk"), done=Count("pk", filter=~Q(status=Rubber.Status.IN_PLAY))
+        ),
+        Deal.objects.filter(rubber__session__in=sessions).aggregate(
+            n=Count("pk"),
+            v=Sum("version"),
+            c=Count("confirmed_by"),
+            at=Max("updated_at"),
+        ),
+        get_language(),
+    ]
+    return '"' + hashlib.sha256(repr(state).encode()).hexdigest()[:32] + '"'
+
+
+@login_required
+@require_GET
+def console_live(request: HttpRequest, slug: str) -> HttpResponse:
+    """The console's sessions, polled by the page every 2 s: 304 while nothing changed."""
+    club = get_club_for_user(request, slug, director=True)
+    etag = _console_etag(request, club)
+    if request.headers.get("If-None-Match") == etag:
+        response = HttpResponse(status=304)
+    else:
+        response = render(request, "clubs/_console_sessions.html", _console_context(request, club))
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def _console_context(request: HttpRequest, club: Club) -> dict[str, Any]:
     players = list(club.players.order_by("name"))
     active = [
         _session_context(request, s, director=True, players=players)
         for s in _console_sessions(club)
     ]
-    return render(
-        request,
-        "clubs/console.html",
-        {
-            "club": club,
-            "form": form,
-            "suggestion": _suggestion(picked_count, form["kind"].value() or Session.Kind.RUBBER),
-            "active": active,
-            "is_director": True,
-        },
-    )
+    return {"club": club, "active": active, "is_director": True}
 
 
 @login_required

@@ -60,5 +60,30 @@ async function poll() {
   entry.querySelector("input[name=number]").value = nextEntry.querySelector("input[name=number]").value;
   if (window.htmx) window.htmx.process(live);
 }
-setInterval(poll, POLL_MS);
-poll();
+// The director's console: the sessions part is replaced whole when it changed, unless a form
+// in it is being used.
+const tags = new Map();
+async function pollPart(part) {
+  const url = part.dataset.pollUrl;
+  const headers = tags.has(url) ? { "If-None-Match": tags.get(url) } : {};
+  let response;
+  try {
+    response = await fetch(url, { headers, cache: "no-store", credentials: "same-origin" });
+  } catch (error) {
+    return;
+  }
+  if (response.status !== 200) return;
+  tags.set(url, response.headers.get("ETag"));
+  if (part.contains(document.activeElement) && document.activeElement !== document.body) return;
+  const fresh = document.createElement("div");
+  fresh.innerHTML = await response.text();
+  const next = fresh.firstElementChild;
+  if (next) part.replaceWith(next);
+}
+function pollAll() {
+  if (document.hidden) return;
+  poll();
+  document.querySelectorAll("[data-poll-url]:not(#live)").forEach(pollPart);
+}
+setInterval(pollAll, POLL_MS);
+pollAll();

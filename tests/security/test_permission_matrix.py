@@ -202,6 +202,9 @@ MATRIX: dict[str, Case] = {
     "clubs:suggest": Case(
         lambda w: f"/clubs/{w.club.slug}/console/suggest/?count=8", {"GET": PAGE_DIRECTOR_ONLY}
     ),
+    "clubs:console_live": Case(
+        lambda w: f"/clubs/{w.club.slug}/console/live/", {"GET": PAGE_DIRECTOR_ONLY}
+    ),
     "clubs:session": Case(
         lambda w: f"/clubs/{w.club.slug}/sessions/{w.running.pk}/", {"GET": READ}
     ),
