@@ -210,6 +210,10 @@ class Session(models.Model):
     movement = models.CharField(max_length=10, choices=Movement.choices, default=Movement.PIVOT)
     stake_per_hundred = models.DecimalField(max_digits=8, decimal_places=2, default=Decimal("0.00"))
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
+    confirm_entries = models.BooleanField(
+        default=False,
+        help_text=_("Ask an opponent to confirm each deal entered (also when the club does not)."),
+    )
     table_codes = models.BooleanField(
         default=True,
         help_text=_("Phones may open a table by its code (/t/<code>) while the session runs."),
@@ -241,6 +245,11 @@ class Session(models.Model):
 
     def house_rules(self) -> HouseRules:
         return HouseRules.from_dict(self.rules)
+
+    @property
+    def asks_confirmation(self) -> bool:
+        """Opponents confirm each deal: the club's setting, or this session's (issue 17)."""
+        return self.confirm_entries or self.club.confirm_entries
 
     @property
     def is_closed(self) -> bool:

@@ -253,6 +253,7 @@ def _session_context(
     *,
     director: bool | None = None,
     players: list[Player] | None = None,
+    unconfirmed: list[Deal] | None = None,
 ) -> dict[str, Any]:
     """A session's tables and rotation as the session page and the console show them.
     ``director`` and ``players`` (the club's, by name) may be given when already known."""
@@ -265,14 +266,33 @@ def _session_context(
     names = None if players is None else {p.pk: p.name for p in players}
     if director and players is None:
         players = list(session.club.players.order_by("name"))
+    if unconfirmed is None:
+        unconfirmed = _unconfirmed([session]).get(session.pk, [])
     return {
         "session": session,
         "club": session.club,
+        "unconfirmed": unconfirmed,
         "standings_url": _reverse_or_none("scoring:session-standings", session.pk),
         "tables": _tables(session, ahead=AHEAD_ON_CONSOLE, names=names),
         "is_director": director,
         "unseated": [p for p in players or [] if p.pk not in seated] if director else [],
     }
+
+
+def _unconfirmed(sessions: Sequence[Session]) -> dict[int, list[Deal]]:
+    """The deals no opponent has confirmed yet, by session, for the sessions that ask for
+    confirmation (one query for them all)."""
+    asking = [s.pk for s in sessions if s.asks_confirmation and s.status != Session.Status.PLANNED]
+    found: dict[int, list[Deal]] = {pk: [] for pk in asking}
+    if asking:
+        deals = (
+            Deal.objects.filter(rubber__session_id__in=asking, confirmed_by__isnull=True)
+            .select_related("rubber__table")
+            .order_by("rubber__table__number", "rubber__number", "number")
+        )
+        for deal in deals:
+            found[deal.rubber.session_id].append(deal)
+    return found
 
 
 def _console_sessions(club: Club) -> Sequence[Session]:
@@ -548,11 +568,17 @@ def console_live(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _console_context(request: HttpRequest, club: Club) -> dict[str, Any]:
     players = list(club.players.order_by("name"))
+    sessions = _console_sessions(club)
+    unconfirmed = _unconfirmed(sessions)
     active = [
-        _session_context(request, s, director=True, players=players)
-        for s in _console_sessions(club)
+        _session_context(
+            request, s, director=True, players=players, unconfirmed=unconfirmed.get(s.pk, [])
+        )
+        for s in sessions
     ]
-    return {"club": club, "active": active, "is_director": True}
+    # Forms in the sessions come back to the console, also when polled (console_live).
+    back = reverse("clubs:console", args=[club.slug])
+    return {"club": club, "active": active, "is_director": True, "back": back}
 
 
 @login_required
@@ -585,6 +611,30 @@ def session_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "clubs/cards.html",
         {"session": session, "club": session.club, "tables": tables, "is_director": director},
     )
+
+
+@login_required
+@require_POST
+def confirmation_setting(request: HttpRequest, slug: str) -> HttpResponse:
+    """The director asks opponents to confirm each deal: for the club (every session), or for
+    one session (`session`), from the console."""
+    club = get_club_for_user(request, slug, director=True)
+    on = request.POST.get("confirm") == "on"
+    session_id = request.POST.get("session", "")
+    if session_id:
+        session = club.sessions.filter(pk=int(session_id) if session_id.isdigit() else 0).first()
+        if session is None:
+            raise Http404("No such session in this club.")
+        session.confirm_entries = on
+        session.save(update_fields=["confirm_entries"])
+    else:
+        club.confirm_entries = on
+        club.save(update_fields=["confirm_entries"])
+    messages.success(
+        request,
+        _("Opponents now confirm each deal.") if on else _("Deals no longer need confirming."),
+    )
+    return redirect(_next_or(request, reverse("clubs:console", args=[club.slug])))
 
 
 @login_required
@@ -629,6 +679,19 @@ def session_start(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @require_POST
 def session_close(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     session = _director_post(request, slug, pk)
+    waiting = _unconfirmed([session]).get(session.pk, [])
+    if waiting and not request.POST.get("anyway") and session.status == Session.Status.RUNNING:
+        # Deals no opponent confirmed: say which before the results become final.
+        return render(
+            request,
+            "clubs/close_confirm.html",
+            {
+                "session": session,
+                "club": session.club,
+                "unconfirmed": waiting,
+                "next": _next_or(request, session.get_absolute_url()),
+            },
+        )
     try:
         services.session_close(session=session)
     except Conflict as err:

@@ -13,4 +13,5 @@ urlpatterns = [
     path("rubbers/<int:pk>/live", views.rubber_live, name="rubber_live"),
     path("deals/<int:pk>/correct", views.correct_deal, name="correct_deal"),
     path("deals/<int:pk>/confirm", views.confirm_deal, name="confirm_deal"),
+    path("deals/<int:pk>/dispute", views.dispute_deal, name="dispute_deal"),
 ]

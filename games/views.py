@@ -240,7 +240,7 @@ def _context(
         rubber.status == Rubber.Status.IN_PLAY and rubber.session.status == Session.Status.RUNNING
     )
     corrections = corrections or {}
-    confirm_entries = rubber.session.club.confirm_entries
+    confirm_entries = rubber.session.asks_confirmation
     # Who wrote what, by their names in the club: a login is never shown (API.md).
     names_by_user = dict(
         Player.objects.filter(club_id=rubber.session.club_id, user__isnull=False).values_list(
@@ -253,6 +253,7 @@ def _context(
         can_confirm = (
             confirm_entries
             and deal.confirmed_by_id is None
+            and not deal.disputed
             and viewer.seat is not None
             and (entering is None or SEAT_SIDE[entering] != SEAT_SIDE[viewer.seat])
             and not rubber.session.is_closed
@@ -310,6 +311,7 @@ def _context(
         "next_deal": len(deals) + 1,
         "next_rubber": next_rubber,
         "confirm_entries": confirm_entries,
+        "awaiting": [row["deal"].number for row in rows if row["can_confirm"]],
         "error": error,
         "notice": notice,
         "notice_deal": notice_deal,
@@ -585,6 +587,8 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             corrected = deal.correct(version=sent, changed_by=_writer(request), **form.changes())
             if corrected.version != sent:
                 _note_code(deal.pk, deal.rubber, viewer)
+                # A corrected deal is a new one to confirm: the dispute was about the old one.
+                Deal.objects.filter(pk=deal.pk, disputed=True).update(disputed=False)
         except (Conflict, ScoringError) as err:
             error = error_line(err) if isinstance(err, ScoringError) else str(err)
             current = Deal.objects.filter(pk=deal.pk).first()
@@ -649,3 +653,27 @@ def confirm_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return redirect(deal.get_absolute_url())
     rubber, viewer = _rubber_for(request, deal.rubber_id)
     return _render(request, _context(rubber, viewer, error=error))
+
+
+@require_POST
+def dispute_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The other side disputes a deal in one tap: it is flagged for the director (the console
+    lists it) and stays as entered until someone corrects it."""
+    if not request.user.is_authenticated and codes.cookie(request) is None:
+        return redirect_to_login(request.get_full_path())  # as login_required
+    deal, viewer = _deal_for(request, pk)
+    entering = deal.rubber.entering_seat(deal)
+    if (
+        not deal.rubber.session.asks_confirmation
+        or deal.rubber.session.is_closed
+        or viewer.seat is None
+        or (entering is not None and SEAT_SIDE[entering] == SEAT_SIDE[viewer.seat])
+    ):
+        return _refused(request, _("A deal is disputed by a player of the other side."))
+    disputed = deal.dispute(user=_writer(request))
+    if disputed.disputed:
+        _note_code(deal.pk, deal.rubber, viewer)
+    if not request.htmx:
+        return redirect(deal.get_absolute_url())
+    rubber, viewer = _rubber_for(request, deal.rubber_id)
+    return _render(request, _context(rubber, viewer))

@@ -54,6 +54,7 @@ async function poll() {
     return;
   }
   swapPart(live, next, ".pad-col-wrap");
+  swapPart(live, next, "#awaiting-box");
   if (!live.querySelector("details.correction[open]")) swapPart(live, next, ".deals-col");
   swapPart(live, next, "#entry-title");
   swapPart(live, next, "#mini-totals");

@@ -218,6 +218,13 @@ MATRIX: dict[str, Case] = {
     "clubs:session_close": Case(
         lambda w: f"/clubs/{w.club.slug}/sessions/{w.running.pk}/close/",
         {"POST": (302, 404, 403, 403, 404, 302)},
+        # Past the warning about unconfirmed deals (tests/clubs/test_confirmation.py).
+        {"POST": lambda w: {"anyway": "1"}},
+    ),
+    "clubs:confirmation_setting": Case(
+        lambda w: f"/clubs/{w.club.slug}/console/confirmation/",
+        {"POST": (302, 404, 403, 403, 404, 302)},
+        {"POST": lambda w: {"confirm": "off"}},
     ),
     "clubs:session_codes": Case(
         lambda w: f"/clubs/{w.club.slug}/sessions/{w.running.pk}/codes/",
@@ -270,6 +277,10 @@ MATRIX: dict[str, Case] = {
                 }.items()
             }
         },
+    ),
+    "games:dispute_deal": Case(
+        lambda w: f"/deals/{w.deal.pk}/dispute",
+        {"POST": (302, 404, 403, 302, 404, 403)},
     ),
     "games:confirm_deal": Case(
         lambda w: f"/deals/{w.deal.pk}/confirm",
