@@ -107,7 +107,9 @@ class DealEntryForm(forms.Form):
 
     def __init__(self, *args: Any, we_side: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["honours"].choices = honours_choices(we_side)
+        honours = self.fields["honours"]
+        assert isinstance(honours, forms.ChoiceField)
+        honours.choices = honours_choices(we_side)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -271,7 +271,7 @@ def _context(
                 "totals": row_totals[::-1] if flip and row_totals else row_totals,
                 "vulnerable": vulnerable.get(deal.number),
                 "history": changes,
-                "entered_by": names_by_user.get(deal.entered_by_id),
+                "entered_by": names_by_user.get(deal.entered_by_id or 0),
                 "can_correct": can_correct,
                 "can_confirm": can_confirm,
                 "form": corrections.get(deal.pk)
@@ -311,7 +311,7 @@ def _context(
         "next_deal": len(deals) + 1,
         "next_rubber": next_rubber,
         "confirm_entries": confirm_entries,
-        "awaiting": [row["deal"].number for row in rows if row["can_confirm"]],
+        "awaiting": [deal.number for deal, row in zip(deals, rows) if row["can_confirm"]],
         "error": error,
         "notice": notice,
         "notice_deal": notice_deal,
