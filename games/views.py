@@ -311,7 +311,9 @@ def _context(
         "next_deal": len(deals) + 1,
         "next_rubber": next_rubber,
         "confirm_entries": confirm_entries,
-        "awaiting": [deal.number for deal, row in zip(deals, rows) if row["can_confirm"]],
+        "awaiting": [
+            deal.number for deal, row in zip(deals, rows, strict=True) if row["can_confirm"]
+        ],
         "error": error,
         "notice": notice,
         "notice_deal": notice_deal,
