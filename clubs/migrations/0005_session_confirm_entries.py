@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0003_table_codes'),
+        ('clubs', '0004_table_codes'),
     ]
 
     operations = [

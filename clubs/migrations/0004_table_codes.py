@@ -14,7 +14,7 @@ def give_codes(apps, schema_editor):  # type: ignore[no-untyped-def]
 
 
 class Migration(migrations.Migration):
-    dependencies = [("clubs", "0002_alter_session_kind")]
+    dependencies = [("clubs", "0003_player_invitation")]
 
     operations = [
         migrations.AddField(
