@@ -151,3 +151,12 @@ def test_the_table_card_shows_the_code_and_its_qr_to_the_director(
     client.force_login(north)
     html = client.get(url).content.decode()
     assert code not in html and "<svg" not in html
+
+
+def test_a_club_export_leaves_the_table_codes_out(running_session):
+    from clubs.transfer import club_export
+
+    exported = club_export(club=running_session.club)
+    code = running_session.tables.get().code
+    assert exported["tables"] and all("code" not in row for row in exported["tables"])
+    assert code not in repr(exported)
