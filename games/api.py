@@ -36,6 +36,7 @@ from .serializers import (
     ErrorsSerializer,
     HistoryEntrySerializer,
     RubberSerializer,
+    TwoPlayerCorrectionSerializer,
     TwoPlayerDealInSerializer,
     two_player_fields,
 )
@@ -159,10 +160,16 @@ class DealDetail(APIView):
     @extend_schema(
         tags=TAGS,
         summary="Correct a deal",
-        description="Send the `version` you read and the fields to change. The rubber is "
-        "re-scored from its deals; if the correction moves the rubber's end, an empty next "
-        "rubber is withdrawn, and a next rubber with deals makes it a 409.",
-        request=DealCorrectionSerializer,
+        description="Send the `version` you read and the fields to change; the others keep "
+        "their stored values, and an unknown field is a 400. The rubber is re-scored from its "
+        "deals. If the correction reopens a completed rubber, an empty next rubber is withdrawn; "
+        "a next rubber that holds deals makes it a 409 naming them, unless a director sends "
+        "`move_next_deals: true` to move them into this rubber (docs/rules.md).",
+        request=PolymorphicProxySerializer(
+            component_name="AnyDealCorrection",
+            serializers=[DealCorrectionSerializer, TwoPlayerCorrectionSerializer],
+            resource_type_field_name=None,
+        ),
         responses={
             200: DealWithRubberSerializer,
             400: E400,
@@ -176,16 +183,20 @@ class DealDetail(APIView):
         deal, viewer = get_deal_for_user(request.user, pk)
         if not viewer.can_correct(deal):
             raise PermissionDenied("Only a director or the player who entered it corrects a deal.")
-        serializer = DealCorrectionSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        serializer: DealCorrectionSerializer | TwoPlayerCorrectionSerializer
         if deal.rubber.is_two_player:
-            changes = {"data": two_player_fields(request.data)}
+            serializer = TwoPlayerCorrectionSerializer(data=request.data)
         else:
-            changes = serializer.to_changes()
+            serializer = DealCorrectionSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        move = serializer.validated_data["move_next_deals"]
+        if move and not viewer.is_director:
+            raise PermissionDenied("Only a director moves deals from one rubber to another.")
         deal = deal.correct(
             version=serializer.validated_data["version"],
             changed_by=signed_in_user(request),
-            **changes,
+            move_next_deals=move,
+            **serializer.to_changes(),
         )
         return _written(
             deal, Rubber.objects.with_deals().get(pk=deal.rubber_id), status.HTTP_200_OK

@@ -6,8 +6,10 @@ applied by the model methods, so an impossible result is refused with the rule i
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -82,7 +84,25 @@ def two_player_fields(raw: Any) -> dict[str, Any]:
     return {key: value for key, value in items if key not in ("number", "version")}
 
 
-class DealCorrectionSerializer(serializers.Serializer[Any]):
+class RefusesUnknownFields:
+    """A request serializer that answers 400 naming every field it does not take, instead of
+    ignoring it (`{"version": 1, "trick": 9}` would otherwise change nothing and answer 200)."""
+
+    fields: Any
+    initial_data: Any
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            unknown = sorted(str(name) for name in data if name not in self.fields)
+            if unknown:
+                message = _("Unknown field: a correction does not take it.")
+                raise serializers.ValidationError({name: [message] for name in unknown})
+        return super().to_internal_value(data)  # type: ignore[misc]
+
+
+class DealCorrectionSerializer(RefusesUnknownFields, serializers.Serializer[Any]):
+    """A four-player deal's correction: `version` and the fields to change (docs/api.md)."""
+
     version = serializers.IntegerField(help_text="The version you are correcting (from a GET).")
     contract = serializers.CharField(max_length=10, required=False)
     declarer = serializers.CharField(
@@ -90,10 +110,17 @@ class DealCorrectionSerializer(serializers.Serializer[Any]):
     )
     tricks = serializers.IntegerField(required=False, allow_null=True)
     honours = HonoursSerializer(required=False, allow_null=True, help_text="null removes them.")
+    move_next_deals = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Director only: when the correction reopens a completed rubber whose next "
+        "rubber (in play, same seats) holds deals, move those deals into this rubber.",
+    )
 
     def to_changes(self) -> dict[str, Any]:
         data = dict(self.validated_data)
         data.pop("version")
+        data.pop("move_next_deals")
         changes: dict[str, Any] = {}
         if "contract" in data:
             changes["contract"] = data["contract"]
@@ -106,6 +133,38 @@ class DealCorrectionSerializer(serializers.Serializer[Any]):
             changes["honours_side"] = honours.get("side") or ""
             changes["honours_points"] = honours.get("points")
         return changes
+
+
+def _game_field(help_text: str) -> Any:
+    """A game's field in a correction: any JSON (the engine checks it); null removes it."""
+    return serializers.JSONField(required=False, allow_null=True, help_text=help_text)
+
+
+class TwoPlayerCorrectionSerializer(RefusesUnknownFields, serializers.Serializer[Any]):
+    """A two-player deal's correction: `version` and the game's fields to change, as entered
+    (TwoPlayerDealInSerializer); `null` removes an optional one (honours, doubled). The
+    game's own rules (RULES 7.x) check the corrected deal and name the field they refuse."""
+
+    version = serializers.IntegerField(help_text="The version you are correcting (from a GET).")
+    declarer = _game_field(help_text="0 or 1: the declaring player.")
+    strain = _game_field(help_text="C, D, H, S or NT.")
+    doubled = _game_field(help_text="0 or 1 (Bridge for Two).")
+    declaration = _game_field(help_text="ordinary, eight or misery.")
+    contract = _game_field(help_text='Draw and Discard: "4S", "pass".')
+    tricks = _game_field(help_text="Tricks won by the declarer; Turnover: [t0, t1].")
+    honours = _game_field(help_text="{player: 0|1, points: 100|150}; null removes them.")
+    move_next_deals = serializers.BooleanField(
+        required=False, default=False, help_text="As for a four-player deal."
+    )
+
+    def to_changes(self) -> dict[str, Any]:
+        """The game's fields sent, as `Deal.correct` takes them (`{"data": {...}}`)."""
+        data = {
+            name: value
+            for name, value in self.validated_data.items()
+            if name not in ("version", "move_next_deals")
+        }
+        return {"data": data}
 
 
 class DealSerializer(serializers.ModelSerializer[Deal]):

@@ -108,7 +108,7 @@ def test_a_correction_that_reopens_a_rubber_whose_next_has_deals_is_refused(
     deal = rubber.deals.get(number=6)
     response = patch(api, deal, north, version=1, tricks=11)
     assert response.status_code == 409
-    assert "already has deals" in response.json()["detail"]
+    assert "already holds deal 1" in response.json()["detail"]
     deal.refresh_from_db()
     assert deal.version == 1
 

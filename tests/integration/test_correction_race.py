@@ -1,0 +1,132 @@
+"""A correction that reopens a rubber races an entry into the next one (issue 14, item 1).
+
+Against gunicorn (2 workers) on PostgreSQL, ROUNDS times: finish a rubber with deal k (the next
+rubber is seated), then at the same moment PATCH deal k so that the rubber is no longer complete
+and POST deal 1 to the next rubber. Whichever lands first, every 201 must still be readable
+afterwards and nothing may answer 500 (docs/rules.md: "Corrections that reopen a rubber").
+Before the fix, the correction deleted the next rubber without locking it: the entry's 201 was
+lost with it, or the PATCH answered 500 (IntegrityError).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from rest_framework.authtoken.models import Token
+
+from clubs.models import Session
+from games.models import Deal
+from tests.factories import UserFactory, add_player, make_club, make_session
+from tests.integration.test_concurrency import call, free_port, gunicorn, stop, wait_healthy
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+ROUNDS = int(os.environ.get("CORRECTION_RACE_ROUNDS", "50"))
+GAME = {"contract": "4S", "declarer": "N", "tricks": 10}
+
+
+@pytest.fixture
+def table() -> tuple[Session, str]:
+    """One running table of four and the director's API token."""
+    director = UserFactory(username="td")
+    club = make_club(director=director, slug="race")
+    players = [add_player(club, f"P{seat}") for seat in "NESW"]
+    return make_session(club, [players], movement="fixed"), Token.objects.create(user=director).key
+
+
+@pytest.fixture
+def web(worker_env: dict[str, str]) -> Iterator[str]:
+    port = free_port()
+    proc = gunicorn(worker_env, port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(base)
+        yield base
+    finally:
+        stop(proc)
+
+
+def finish_current_rubber(base: str, token: str, session_id: int) -> tuple[dict[str, Any], int]:
+    """Enter games at the table's rubber in play until one ends it: (that deal, next rubber)."""
+    status, session = call("GET", f"{base}/api/v1/sessions/{session_id}/", token)
+    assert status == 200, session
+    rubber_id = session["tables"][0]["current_rubber"]["id"]
+    status, rubber = call("GET", f"{base}/api/v1/rubbers/{rubber_id}/", token)
+    assert status == 200, rubber
+    number = len(rubber["deals"]) + 1
+    while True:
+        status, deal = call(
+            "POST", f"{base}/api/v1/rubbers/{rubber_id}/deals/", token, {"number": number, **GAME}
+        )
+        assert status == 201, deal
+        if deal["next_rubber"] is not None:
+            return deal, deal["next_rubber"]
+        number += 1
+
+
+def test_a_correction_never_loses_an_entry_into_the_next_rubber(
+    table: tuple[Session, str], web: str
+) -> None:
+    session, token = table
+    statuses: Counter[tuple[str, int]] = Counter()
+    acknowledged: list[tuple[int, int]] = []  # (rubber id, deal id) of every 201
+    errors: list[tuple[str, int, Any]] = []
+    rng = random.Random(14)
+    for _ in range(ROUNDS):
+        last, next_id = finish_current_rubber(web, token, session.pk)
+        answers: dict[str, tuple[int, Any]] = {}
+        start = threading.Barrier(2)
+
+        def correct(deal: dict[str, Any] = last) -> None:
+            start.wait()
+            answers["patch"] = call(
+                "PATCH",
+                f"{web}/api/v1/deals/{deal['id']}/",
+                token,
+                {"version": deal["version"], "tricks": 9},  # down one: the rubber reopens
+            )
+
+        def enter(rubber_id: int = next_id, delay: float = rng.uniform(0, 0.03)) -> None:
+            start.wait()
+            # The entry is the quicker request: started up to 30 ms later, it lands before,
+            # during and after the correction's check of the next rubber.
+            time.sleep(delay)
+            answers["post"] = call(
+                "POST",
+                f"{web}/api/v1/rubbers/{rubber_id}/deals/",
+                token,
+                {"number": 1, "contract": "1C", "declarer": "E", "tricks": 7},
+            )
+
+        threads = [threading.Thread(target=correct), threading.Thread(target=enter)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        for kind, (status, body) in answers.items():
+            statuses[(kind, status)] += 1
+            if status >= 500:
+                errors.append((kind, status, body))
+        post_status, post_body = answers["post"]
+        if post_status == 201:
+            acknowledged.append((next_id, post_body["id"]))
+
+    # Every acknowledged deal is still there, readable through the API.
+    lost = []
+    for rubber_id, deal_id in acknowledged:
+        status, rubber = call("GET", f"{web}/api/v1/rubbers/{rubber_id}/", token)
+        found = status == 200 and deal_id in [d["id"] for d in rubber["deals"]]
+        if not found or call("GET", f"{web}/api/v1/deals/{deal_id}/", token)[0] != 200:
+            lost.append((rubber_id, deal_id))
+    assert not lost, (f"{len(lost)} of {len(acknowledged)} acknowledged deals lost", statuses)
+    assert Deal.objects.filter(pk__in=[d for _, d in acknowledged]).count() == len(acknowledged)
+    assert not errors, (f"{len(errors)} answers 5xx", statuses, errors[:1])
+    # Only clean answers: 200/201, or a refusal (409) or a vanished rubber (404).
+    assert {status for (_, status) in statuses} <= {200, 201, 404, 409}, statuses
