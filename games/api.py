@@ -155,7 +155,7 @@ class DealDetail(APIView):
     @extend_schema(tags=TAGS, summary="A deal", responses={200: DealSerializer, 404: E404})
     def get(self, request: Request, pk: int) -> Response:
         deal, _ = get_deal_for_user(request.user, pk)
-        return Response(DealSerializer(deal).data)
+        return Response(_deal_answer(deal))
 
     @extend_schema(
         tags=TAGS,
@@ -213,7 +213,8 @@ class DealHistory(APIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         deal, _ = get_deal_for_user(request.user, pk)
-        return Response(HistoryEntrySerializer(history.for_deal(deal), many=True).data)
+        entries = history.for_deal(deal, deal.rubber.session.club_id)
+        return Response(HistoryEntrySerializer(entries, many=True).data)
 
 
 class DealConfirm(APIView):
@@ -229,8 +230,15 @@ class DealConfirm(APIView):
         deal, viewer = get_deal_for_user(request.user, pk)
         _check_can_confirm(deal, viewer)
         assert viewer.player is not None
-        deal = deal.confirm(by=viewer.player, user=signed_in_user(request))
-        return Response(DealSerializer(deal).data)
+        confirmed = deal.confirm(by=viewer.player, user=signed_in_user(request))
+        confirmed.rubber = deal.rubber  # as read, with its session
+        return Response(_deal_answer(confirmed))
+
+
+def _deal_answer(deal: Deal) -> dict[str, Any]:
+    """One deal; who entered it as the club shows them (its `rubber` read with its session)."""
+    names = history.entrants(deal.rubber.session.club_id, [deal.entered_by_id])
+    return DealSerializer(deal, context={"entrants": names}).data
 
 
 def _check_can_confirm(deal: Deal, viewer: Any) -> None:

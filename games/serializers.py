@@ -169,7 +169,12 @@ class TwoPlayerCorrectionSerializer(RefusesUnknownFields, serializers.Serializer
 
 class DealSerializer(serializers.ModelSerializer[Deal]):
     honours = serializers.SerializerMethodField()
-    entered_by = serializers.SerializerMethodField()
+    entered_by = serializers.SerializerMethodField(
+        help_text="The display name of the player who entered the deal (never a login)."
+    )
+    entered_by_player = serializers.SerializerMethodField(
+        help_text="That player's id; null for a director without a player."
+    )
     confirmed_by = serializers.IntegerField(source="confirmed_by_id", allow_null=True)
     rubber_id = serializers.IntegerField()
 
@@ -186,6 +191,7 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
             "honours",
             "data",
             "entered_by",
+            "entered_by_player",
             "entered_at",
             "updated_at",
             "confirmed_by",
@@ -197,14 +203,28 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
             return None
         return {"side": deal.honours_side, "points": deal.honours_points}
 
+    def _entrant(self, deal: Deal) -> history.Entrant:
+        """Who entered the deal, from the context's `entrants` (by login id) if given."""
+        if deal.entered_by_id is None:
+            return history.NOBODY
+        names = self.context.get("entrants")
+        if names is None:
+            names = history.entrants(deal.rubber.session.club_id, [deal.entered_by_id])
+        return history.who(names, deal.entered_by_id)
+
     @extend_schema_field(OpenApiTypes.STR)
     def get_entered_by(self, deal: Deal) -> str | None:
-        return None if deal.entered_by is None else deal.entered_by.get_username()
+        return self._entrant(deal).name
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_entered_by_player(self, deal: Deal) -> int | None:
+        return self._entrant(deal).player_id
 
     def to_representation(self, deal: Deal) -> dict[str, Any]:
         # The fields above, written out (a test keeps them equal to DRF's generic output): a
         # rubber's answer has every deal, and the generic path rebuilt each field from the
         # model per deal (docs/benchmarks.md, HTTP).
+        entrant = self._entrant(deal)
         return {
             "id": deal.pk,
             "rubber_id": deal.rubber_id,
@@ -215,7 +235,8 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
             "tricks": deal.tricks,
             "honours": self.get_honours(deal),
             "data": deal.data,
-            "entered_by": self.get_entered_by(deal),
+            "entered_by": entrant.name,
+            "entered_by_player": entrant.player_id,
             "entered_at": _DATETIME.to_representation(deal.entered_at),
             "updated_at": _DATETIME.to_representation(deal.updated_at),
             "confirmed_by": deal.confirmed_by_id,
@@ -232,6 +253,13 @@ class SeatsSerializer(serializers.Serializer[Any]):
 class MatchPlayerSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
+
+
+def rubber_entrants(rubber: Rubber, deals: list[Deal]) -> dict[int, history.Entrant]:
+    """Who entered the rubber's deals; the seated players (read with it) cost no query."""
+    return history.entrants(
+        rubber.session.club_id, [d.entered_by_id for d in deals], rubber.seats.values()
+    )
 
 
 class RubberSerializer(serializers.Serializer[Any]):
@@ -281,8 +309,9 @@ class RubberSerializer(serializers.Serializer[Any]):
 
     @extend_schema_field(DealSerializer(many=True))
     def get_deals(self, rubber: Rubber) -> list[dict[str, Any]]:
-        deal = DealSerializer()
-        return [deal.to_representation(d) for d in rubber.ordered_deals()]
+        deals = rubber.ordered_deals()
+        deal = DealSerializer(context={"entrants": rubber_entrants(rubber, deals)})
+        return [deal.to_representation(d) for d in deals]
 
     def to_representation(self, rubber: Rubber) -> dict[str, Any]:
         # The fields above, written out, as DealSerializer's (a test keeps them equal).
@@ -324,6 +353,9 @@ class DealWithRubberSerializer(DealSerializer):
         return self.context.get("next_rubber")
 
     def to_representation(self, deal: Deal) -> dict[str, Any]:
+        if "entrants" not in self.context:
+            rubber = self.context["rubber"]
+            self.context["entrants"] = rubber_entrants(rubber, rubber.ordered_deals())
         data = super().to_representation(deal)
         data["rubber"] = self.get_rubber(deal)
         data["next_rubber"] = self.get_next_rubber(deal)
@@ -333,7 +365,12 @@ class DealWithRubberSerializer(DealSerializer):
 class HistoryEntrySerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=sorted(history.KINDS.values()))
     reason = serializers.CharField()
-    user = serializers.CharField(allow_null=True)
+    user = serializers.CharField(
+        allow_null=True, help_text="The display name of who made the change (never a login)."
+    )
+    player = serializers.IntegerField(
+        allow_null=True, help_text="Their player id; null for a director without a player."
+    )
     at = serializers.DateTimeField()
     before = serializers.DictField(allow_null=True)
     after = serializers.DictField()

@@ -181,7 +181,9 @@ def _context(
     error: str | None = None,
 ) -> dict[str, Any]:
     deals = rubber.ordered_deals()
-    histories = history.for_rubber(rubber.pk)
+    seated = rubber.seats.values()
+    histories = history.for_rubber(rubber.pk, rubber.session.club_id, seated)
+    names = history.entrants(rubber.session.club_id, [d.entered_by_id for d in deals], seated)
     totals = {number: (ns, ew) for number, ns, ew in rubber.running_totals(deals)}
     pad = _pad(rubber, deals)
     # Vulnerability changes no value in the two-player games (scoring.rules.two_player).
@@ -206,6 +208,7 @@ def _context(
         rows.append(
             {
                 "deal": deal,
+                "entered_by": history.who(names, deal.entered_by_id).name,
                 "totals": totals.get(deal.number),
                 "vulnerable": vulnerable.get(deal.number),
                 "history": histories.get(deal.pk, []),

@@ -77,9 +77,10 @@ def test_history_shows_who_when_before_and_after(api, rubber, enter, north, dire
     api.force_authenticate(None)
     entries = api.get(f"/api/v1/deals/{deal.pk}/history").json()
     assert [e["kind"] for e in entries] == ["entered", "changed"]
-    assert entries[0]["user"] == "north"
+    # Shown as the club knows them, never by login (API.md): North's player, the director.
+    assert (entries[0]["user"], entries[0]["player"]) == ("North", rubber.north_id)
     assert entries[0]["before"] is None
-    assert entries[1]["user"] == "director"
+    assert (entries[1]["user"], entries[1]["player"]) == ("Director", None)
     assert entries[1]["before"]["tricks"] == 10
     assert entries[1]["after"]["tricks"] == 11
     assert {"field": "tricks", "before": 10, "after": 11} in entries[1]["changes"]
