@@ -153,3 +153,13 @@ def test_confirmation_is_refused_when_the_club_does_not_ask_for_it(api, rubber, 
     deal = rubber.deals.get(number=1)
     api.force_authenticate(seated_user(rubber, "E"))
     assert api.post(f"/api/v1/deals/{deal.pk}/confirm").status_code == 409
+
+
+def test_an_unknown_field_is_a_400_naming_it_and_changes_nothing(api, rubber, enter, north):
+    enter(SIX_DEALS[:1])
+    deal = rubber.deals.get(number=1)
+    response = patch(api, deal, north, version=1, trick=9)  # a typo for "tricks"
+    assert response.status_code == 400
+    assert list(response.json()["errors"]) == ["trick"]
+    deal.refresh_from_db()
+    assert (deal.version, deal.tricks) == (1, 9)
