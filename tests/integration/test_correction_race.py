@@ -19,11 +19,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from rest_framework.authtoken.models import Token
+from django.conf import global_settings
 
 from clubs.models import Session
 from games.models import Deal
-from tests.factories import UserFactory, add_player, make_club, make_session
+from tests.factories import PASSWORD, UserFactory, add_player, make_club, make_session
 from tests.integration.test_concurrency import call, free_port, gunicorn, stop, wait_healthy
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -32,13 +32,28 @@ ROUNDS = int(os.environ.get("CORRECTION_RACE_ROUNDS", "50"))
 GAME = {"contract": "4S", "declarer": "N", "tricks": 10}
 
 
+def sign_in(base: str, username: str) -> str:
+    """An API token, as a client gets one (API.md: POST /api/v1/auth/token/)."""
+    status, body = call(
+        "POST", f"{base}/api/v1/auth/token/", body={"username": username, "password": PASSWORD}
+    )
+    assert status == 200, body
+    return str(body["token"])
+
+
 @pytest.fixture
-def table() -> tuple[Session, str]:
-    """One running table of four and the director's API token."""
-    director = UserFactory(username="td")
-    club = make_club(director=director, slug="race")
+def director_signs_in(settings: Any) -> None:
+    """The director "td" hashed as gunicorn checks it (the tests' quick hasher is not there)."""
+    settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS
+    UserFactory(username="td")
+
+
+@pytest.fixture
+def table(director_signs_in: None) -> Session:
+    """One running table of four, directed by "td"."""
+    club = make_club(director=UserFactory(username="td"), slug="race")
     players = [add_player(club, f"P{seat}") for seat in "NESW"]
-    return make_session(club, [players], movement="fixed"), Token.objects.create(user=director).key
+    return make_session(club, [players], movement="fixed")
 
 
 @pytest.fixture
@@ -71,10 +86,8 @@ def finish_current_rubber(base: str, token: str, session_id: int) -> tuple[dict[
         number += 1
 
 
-def test_a_correction_never_loses_an_entry_into_the_next_rubber(
-    table: tuple[Session, str], web: str
-) -> None:
-    session, token = table
+def test_a_correction_never_loses_an_entry_into_the_next_rubber(table: Session, web: str) -> None:
+    session, token = table, sign_in(web, "td")
     statuses: Counter[tuple[str, int]] = Counter()
     acknowledged: list[tuple[int, int]] = []  # (rubber id, deal id) of every 201
     errors: list[tuple[str, int, Any]] = []
@@ -84,7 +97,9 @@ def test_a_correction_never_loses_an_entry_into_the_next_rubber(
         answers: dict[str, tuple[int, Any]] = {}
         start = threading.Barrier(2)
 
-        def correct(deal: dict[str, Any] = last) -> None:
+        def correct(
+            deal: dict[str, Any] = last, start: threading.Barrier = start, answers: Any = answers
+        ) -> None:
             start.wait()
             answers["patch"] = call(
                 "PATCH",
@@ -93,7 +108,12 @@ def test_a_correction_never_loses_an_entry_into_the_next_rubber(
                 {"version": deal["version"], "tricks": 9},  # down one: the rubber reopens
             )
 
-        def enter(rubber_id: int = next_id, delay: float = rng.uniform(0, 0.03)) -> None:
+        def enter(
+            rubber_id: int = next_id,
+            delay: float = rng.uniform(0, 0.03),
+            start: threading.Barrier = start,
+            answers: Any = answers,
+        ) -> None:
             start.wait()
             # The entry is the quicker request: started up to 30 ms later, it lands before,
             # during and after the correction's check of the next rubber.
