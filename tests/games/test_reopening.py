@@ -58,9 +58,7 @@ def fixed_rubber(club: Any, table_of_four: dict[str, Any]) -> Rubber:
     return session.rubbers.get(number=1)
 
 
-def test_a_reopening_correction_is_refused_naming_the_next_rubbers_deals(
-    api, rubber, enter, north
-):
+def test_a_reopening_correction_is_refused_naming_the_next_rubbers_deals(api, rubber, enter, north):
     following = finish_and_start_next(enter, rubber, NEXT_DEALS)
     before = snapshot(rubber.session)
     deal = rubber.deals.get(number=6)

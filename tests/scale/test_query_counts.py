@@ -34,7 +34,9 @@ def _play_night(club: Any, tag: str, entered_by: Any = None) -> Any:
     session = make_session(club, tables)
     first, second = session.rubbers.order_by("table__number")
     for number in (1, 2):
-        first.record_deal(number=number, contract="4S", declarer="N", tricks=10, entered_by=entered_by)
+        first.record_deal(
+            number=number, contract="4S", declarer="N", tricks=10, entered_by=entered_by
+        )
     second.record_deal(number=1, contract="3NT", declarer="E", tricks=8, entered_by=entered_by)
     return session
 
