@@ -45,7 +45,7 @@ def test_an_impossible_turnover_correction_names_the_rule_and_changes_nothing(
     play(api, match, TURNOVER, as_user=north)
     deal = match.deals.get()
     before = stored(deal)
-    response = patch(api, deal, {"version": 1, "tricks": [15, 11]})
+    response = patch(api, deal, {"version": 1, "tricks": [15, 10]})
     assert response.status_code == 400
     assert "RULES 7.3" in response.json()["errors"]["tricks"][0]
     assert stored(deal) == before
