@@ -228,7 +228,12 @@ def _context(
     notice_deal: int | None = None,
 ) -> dict[str, Any]:
     deals = rubber.ordered_deals()
-    histories = history.for_rubber(rubber.pk)
+    seated = rubber.seats.values()
+    histories = history.for_rubber(rubber.pk, rubber.session.club_id, seated)
+    # Who wrote what, by their names in the club: a login is never shown (API.md).
+    entrant_names = history.entrants(
+        rubber.session.club_id, [d.entered_by_id for d in deals], seated
+    )
     totals = {number: (ns, ew) for number, ns, ew in rubber.running_totals(deals)}
     we_side = None if rubber.is_two_player else viewer.we_side
     pad = _oriented(_pad(rubber, deals), we_side)
@@ -241,12 +246,6 @@ def _context(
     )
     corrections = corrections or {}
     confirm_entries = rubber.session.asks_confirmation
-    # Who wrote what, by their names in the club: a login is never shown (API.md).
-    names_by_user = dict(
-        Player.objects.filter(club_id=rubber.session.club_id, user__isnull=False).values_list(
-            "user_id", "name"
-        )
-    )
     rows = []
     for deal in deals:
         entering = rubber.entering_seat(deal)
@@ -260,10 +259,7 @@ def _context(
         )
         can_correct = viewer.can_correct(deal) and not rubber.session.is_closed
         row_totals = totals.get(deal.number)
-        changes = [
-            {**entry, "who": names_by_user.get(entry["user_id"])}
-            for entry in histories.get(deal.pk, [])
-        ]
+        changes = histories.get(deal.pk, [])
         rows.append(
             {
                 "deal": deal,
@@ -271,7 +267,7 @@ def _context(
                 "totals": row_totals[::-1] if flip and row_totals else row_totals,
                 "vulnerable": vulnerable.get(deal.number),
                 "history": changes,
-                "entered_by": names_by_user.get(deal.entered_by_id or 0),
+                "entered_by": history.who(entrant_names, deal.entered_by_id).name,
                 "can_correct": can_correct,
                 "can_confirm": can_confirm,
                 "form": corrections.get(deal.pk)

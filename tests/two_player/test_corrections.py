@@ -137,8 +137,8 @@ def test_a_correction_on_the_page_rescores_the_match_and_keeps_history(
     assert "History (2)" in page
     history = api.get(f"/api/v1/deals/{deal.pk}/history").json()
     assert [(e["kind"], e["reason"], e["user"]) for e in history] == [
-        ("entered", "entered", "north"),
-        ("changed", "correction", "north"),
+        ("entered", "entered", "North"),  # the player's name, never the login (API.md)
+        ("changed", "correction", "North"),
     ]
     assert history[0]["after"]["data"] == sheets.normalise(kind, deals[number - 1])
     assert history[1]["after"]["data"] == deal.data
