@@ -62,6 +62,7 @@ class DatabaseUnavailableMiddleware:
 CLUB_LANGUAGE_LOOKUPS = {
     "games:rubber": ("games.Rubber", "session__club__language"),
     "games:enter_deal": ("games.Rubber", "session__club__language"),
+    "games:enter_queued_deal": ("games.Rubber", "session__club__language"),
     "games:correct_deal": ("games.Deal", "rubber__session__club__language"),
     "games:confirm_deal": ("games.Deal", "rubber__session__club__language"),
     "scoring:session-standings": ("clubs.Session", "club__language"),

@@ -11,6 +11,7 @@ from clubs import views as club_views
 from .api import ObtainTokenView
 from .health import healthz
 from .plain import plain
+from .pwa import manifest, service_worker
 
 api_v1: list[URLPattern | URLResolver] = [
     path("auth/token/", ObtainTokenView.as_view(), name="api-token"),
@@ -29,6 +30,8 @@ api_docs = csp_update(
 urlpatterns = [
     path("", club_views.home, name="home"),
     path("healthz", healthz, name="healthz"),
+    path("sw.js", service_worker, name="service-worker"),
+    path("manifest.webmanifest", manifest, name="manifest"),
     path("bench/plain", plain, name="bench-plain"),  # the HTTP benchmark's baseline
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

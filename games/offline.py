@@ -1,0 +1,122 @@
+"""Deals entered on a phone while it was offline, sent when the connection returns.
+
+static/js/offline.js keeps a deal the phone could not send in the browser (IndexedDB) and posts
+it here later: the same fields as the entry form, the same form and `Rubber.record_deal` behind
+them, with the deal's number, so a retry is harmless (RULES 8.1: the same content again answers
+200 and writes nothing). The answer is JSON with a status the queue acts on:
+
+- 201 recorded, 200 already recorded (a retry): the phone forgets its copy;
+- 409 with `server` and `mine` when another phone entered other content for that number: the
+  player sees both and chooses; `replace_version` (the server deal's version) corrects the
+  server's deal to the phone's, through `Deal.correct` (a stale version is another 409);
+- 409 without `server` (a finished rubber, a gap, a closed session), 400 (input the rules
+  refuse), 403: refused, with the reason; the player drops it.
+
+docs/offline.md describes the whole round trip.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, JsonResponse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubs.permissions import signed_in_user
+from scoring.error_messages import error_line
+from scoring.rules import ScoringError
+
+from .models import Conflict, Deal, DealFields, Rubber
+from .permissions import Viewer, get_rubber_for_user
+from .views import _entry_form
+
+
+def _deal_json(deal: Deal) -> dict[str, Any]:
+    return {
+        "number": deal.number,
+        "summary": deal.summary(),
+        "version": deal.version,
+        "entered_by": str(deal.entered_by) if deal.entered_by else "",
+    }
+
+
+def _conflict(rubber: Rubber, viewer: Viewer, fields: DealFields, number: int, err: Conflict) -> Any:
+    """409: both versions when the number holds other content, else the refusal's reason."""
+    stored = Deal.objects.select_related("entered_by").filter(rubber=rubber, number=number).first()
+    answer: dict[str, Any] = {"status": "refused", "detail": str(err)}
+    if stored is not None and stored.fields() != fields:
+        mine = Deal(rubber=rubber, number=number, **fields.as_kwargs())
+        answer = {
+            "status": "conflict",
+            "detail": _("Another phone entered deal %(number)s first.") % {"number": number},
+            "server": _deal_json(stored),
+            "mine": {"number": number, "summary": mine.summary()},
+            "can_correct": viewer.can_correct(stored) and not rubber.session.is_closed,
+        }
+    return JsonResponse(answer, status=409)
+
+
+def _replace(rubber: Rubber, viewer: Viewer, request: HttpRequest, fields: DealFields, number: int,
+             version: int) -> JsonResponse:
+    """Correct the server's deal `number` to the phone's content (the player chose "mine")."""
+    stored = Deal.objects.filter(rubber=rubber, number=number).first()
+    if stored is None or not viewer.can_correct(stored):
+        return JsonResponse(
+            {"status": "refused", "detail": _("You may not correct this deal.")}, status=403
+        )
+    changes = fields.as_kwargs()
+    if rubber.is_two_player:
+        # Deal.correct merges a two-player deal's fields into the stored ones: what the phone's
+        # version does not have is sent as null, so the result is the phone's version.
+        data = dict(changes["data"] or {})
+        for name in (stored.data or {}):
+            data.setdefault(name, None)
+        changes = {"data": data}
+    try:
+        stored.correct(version=version, changed_by=signed_in_user(request), **changes)
+    except Conflict as err:
+        return _conflict(rubber, viewer, fields, number, err)
+    except ScoringError as err:
+        return JsonResponse({"status": "refused", "detail": error_line(err)}, status=400)
+    return JsonResponse({"status": "corrected", "number": number}, status=200)
+
+
+@require_POST
+def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
+    if not request.user.is_authenticated:
+        return JsonResponse(
+            {"status": "refused", "detail": _("Sign in to send the deals kept on this phone.")},
+            status=403,
+        )
+    rubber, viewer = get_rubber_for_user(request.user, pk)
+    if not viewer.can_enter:
+        return JsonResponse(
+            {
+                "status": "refused",
+                "detail": _("Only the players seated in this rubber or a director enter."),
+            },
+            status=403,
+        )
+    form = _entry_form(rubber, request.POST)
+    if not form.is_valid():
+        messages = [str(m) for errors in form.errors.values() for m in errors]
+        return JsonResponse({"status": "refused", "detail": " ".join(messages)}, status=400)
+    kwargs = form.record_kwargs()
+    number = kwargs["number"]
+    fields: DealFields = form.cleaned_data["fields"]
+    replace = request.POST.get("replace_version", "")
+    if replace:
+        if not replace.isdigit():
+            return JsonResponse({"status": "refused", "detail": _("Bad version.")}, status=400)
+        return _replace(rubber, viewer, request, fields, number, int(replace))
+    try:
+        deal, created = rubber.record_deal(**kwargs, entered_by=signed_in_user(request))
+    except Conflict as err:
+        return _conflict(rubber, viewer, fields, number, err)
+    except ScoringError as err:
+        return JsonResponse({"status": "refused", "detail": error_line(err)}, status=400)
+    return JsonResponse(
+        {"status": "recorded" if created else "already recorded", "number": deal.number},
+        status=201 if created else 200,
+    )

@@ -1,0 +1,89 @@
+"""A phone that loses the club's Wi-Fi: deals recorded offline are kept on the phone, survive a
+reload, and reach the server once each, in order, when the connection returns (docs/offline.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.models import Deal
+from tests.conftest import sign_in
+from tests.games.test_browser import tap_deal
+
+FOUR_SPADES = ("4", "S", 0, "N", 0, "")  # 4♠ by N, made: 10 tricks
+THREE_NT_DOWN = ("3", "NT", 0, "E", -1, "")  # 3NT by E, one down: 8 tricks
+
+
+def open_rubber(browser: Any, live_server: Any, username: str, rubber: Any) -> tuple[Any, Any]:
+    """A phone signed in on the rubber page, ready to work offline (page and files cached)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    sign_in(page, live_server.url, username, f"/rubbers/{rubber.pk}/")
+    page.locator("#offline[data-ready=true]").wait_for(state="attached")
+    return context, page
+
+
+def record(page: Any, deal: tuple[Any, ...], number: int) -> None:
+    page.locator("#entry h2").filter(has_text=f"Deal {number}").wait_for()
+    tap_deal(page, *deal)
+    page.locator("#record").click()
+
+
+def history_count(deal: Deal) -> int:
+    return int(deal.history.count())
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_deals_recorded_offline_survive_a_reload_and_reach_the_server_once_in_order(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    rubber = running_session.rubbers.get(number=1)
+    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
+    assert page.locator("#offline").is_hidden()  # online, nothing waiting: nothing to say
+
+    context.set_offline(True)
+    page.locator("#offline.is-offline").wait_for()
+    record(page, FOUR_SPADES, 1)
+    page.locator("#offline-pending li[data-number='1']").wait_for()
+    record(page, THREE_NT_DOWN, 2)
+    page.locator("#offline-pending li[data-number='2']").wait_for()
+
+    pending = page.locator("#offline-pending li")
+    assert pending.count() == 2
+    assert "saved on this phone, not yet sent" in pending.nth(0).inner_text()
+    assert "2 deals are waiting to be sent." in page.locator("#offline-title").inner_text()
+    assert "Offline" in page.locator("#offline-title").inner_text()
+    assert page.locator("#entry h2").inner_text() == "Deal 3"
+    assert not Deal.objects.filter(rubber=rubber).exists()
+
+    # Still offline: the page comes from the service worker's cache (a change made on the server
+    # meanwhile is not in it), the deals from the phone.
+    club = running_session.club
+    club.name = "Renamed meanwhile"
+    club.save(update_fields=["name"])
+    response = page.reload()
+    assert response is not None and response.from_service_worker
+    assert "Renamed meanwhile" not in page.content()
+    page.locator("#offline-pending li[data-number='2']").wait_for()
+    assert page.locator("#offline-pending li").count() == 2
+    assert page.locator("#pad").is_visible()
+    assert page.locator("#entry h2").inner_text() == "Deal 3"
+    assert not Deal.objects.filter(rubber=rubber).exists()
+
+    context.set_offline(False)
+    page.locator("#offline").wait_for(state="hidden")
+    page.locator("#deals #deal-2").wait_for()
+    deals = list(Deal.objects.filter(rubber=rubber).order_by("number"))
+    assert [(d.number, d.contract, d.declarer, d.tricks) for d in deals] == [
+        (1, "4S", "N", 10),
+        (2, "3NT", "E", 8),
+    ]
+    assert deals[0].entered_at < deals[1].entered_at  # sent in order
+    assert [history_count(d) for d in deals] == [1, 1]  # each written once
+    assert all(d.entered_by == rubber.north.user for d in deals)
+    assert page.locator("#entry h2").inner_text() == "Deal 3"
+    context.close()
