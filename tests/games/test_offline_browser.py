@@ -87,3 +87,82 @@ def test_deals_recorded_offline_survive_a_reload_and_reach_the_server_once_in_or
     assert all(d.entered_by == rubber.north.user for d in deals)
     assert page.locator("#entry h2").inner_text() == "Deal 3"
     context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_another_phone_entered_the_deal_meanwhile_the_player_sees_both_and_drops_theirs(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    rubber = running_session.rubbers.get(number=1)
+    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
+    context.set_offline(True)
+    record(page, FOUR_SPADES, 1)
+    record(page, THREE_NT_DOWN, 2)
+    page.locator("#offline-pending li[data-number='2']").wait_for()
+
+    # Meanwhile South's phone, online, records deal 1 as something else.
+    other, other_page = open_rubber(browser, live_server, rubber.south.user.username, rubber)
+    record(other_page, THREE_NT_DOWN, 1)
+    other_page.locator("#deals #deal-1").wait_for()
+    other.close()
+
+    context.set_offline(False)
+    conflict = page.locator("#offline-pending li.conflict[data-number='1']")
+    conflict.wait_for()
+    text = conflict.inner_text()
+    assert "Another phone entered deal 1 first." in text
+    assert "On the server: 3NT by E, 8 tricks (entered by south)" in text
+    assert "On this phone: 4S by N, 10 tricks" in text
+    # Deal 2 waits behind the choice: nothing is sent out of order.
+    assert "saved on this phone, not yet sent" in page.locator("#offline-pending li").nth(1).inner_text()
+    assert list(Deal.objects.filter(rubber=rubber).values_list("number", "contract")) == [
+        (1, "3NT")
+    ]
+    # Only its enterer or a director corrects South's deal: North may only drop his.
+    assert conflict.get_by_role("button", name="Correct it to mine").count() == 0
+    conflict.get_by_role("button", name="Keep the server's, drop mine").click()
+
+    page.locator("#offline").wait_for(state="hidden")
+    page.locator("#deals #deal-2").wait_for()
+    deals = list(Deal.objects.filter(rubber=rubber).order_by("number"))
+    assert [(d.number, d.contract, d.declarer, d.tricks, d.version) for d in deals] == [
+        (1, "3NT", "E", 8, 1),  # South's, untouched
+        (2, "3NT", "E", 8, 1),
+    ]
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_player_who_may_correct_the_other_version_chooses_theirs(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    rubber = running_session.rubbers.get(number=1)
+    north = rubber.north.user.username
+    context, page = open_rubber(browser, live_server, north, rubber)
+    context.set_offline(True)
+    record(page, FOUR_SPADES, 1)
+    page.locator("#offline-pending li[data-number='1']").wait_for()
+
+    # North's other phone (the same login) records deal 1 differently meanwhile.
+    other, other_page = open_rubber(browser, live_server, north, rubber)
+    record(other_page, THREE_NT_DOWN, 1)
+    other_page.locator("#deals #deal-1").wait_for()
+    other.close()
+
+    context.set_offline(False)
+    conflict = page.locator("#offline-pending li.conflict[data-number='1']")
+    conflict.wait_for()
+    assert "On the server: 3NT by E, 8 tricks" in conflict.inner_text()
+    conflict.get_by_role("button", name="Correct it to mine").click()
+
+    page.locator("#offline").wait_for(state="hidden")
+    page.locator("#deals #deal-1").filter(has_text="4S").wait_for()
+    deal = Deal.objects.get(rubber=rubber)
+    assert (deal.contract, deal.declarer, deal.tricks, deal.version) == ("4S", "N", 10, 2)
+    assert [h.history_change_reason for h in deal.history.order_by("history_id")] == [
+        "entered",
+        "correction",
+    ]
+    context.close()
