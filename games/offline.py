@@ -41,7 +41,9 @@ def _deal_json(deal: Deal) -> dict[str, Any]:
     }
 
 
-def _conflict(rubber: Rubber, viewer: Viewer, fields: DealFields, number: int, err: Conflict) -> Any:
+def _conflict(
+    rubber: Rubber, viewer: Viewer, fields: DealFields, number: int, err: Conflict
+) -> JsonResponse:
     """409: both versions when the number holds other content, else the refusal's reason."""
     stored = Deal.objects.select_related("entered_by").filter(rubber=rubber, number=number).first()
     answer: dict[str, Any] = {"status": "refused", "detail": str(err)}
@@ -57,8 +59,14 @@ def _conflict(rubber: Rubber, viewer: Viewer, fields: DealFields, number: int, e
     return JsonResponse(answer, status=409)
 
 
-def _replace(rubber: Rubber, viewer: Viewer, request: HttpRequest, fields: DealFields, number: int,
-             version: int) -> JsonResponse:
+def _replace(
+    rubber: Rubber,
+    viewer: Viewer,
+    request: HttpRequest,
+    fields: DealFields,
+    number: int,
+    version: int,
+) -> JsonResponse:
     """Correct the server's deal `number` to the phone's content (the player chose "mine")."""
     stored = Deal.objects.filter(rubber=rubber, number=number).first()
     if stored is None or not viewer.can_correct(stored):
@@ -70,7 +78,7 @@ def _replace(rubber: Rubber, viewer: Viewer, request: HttpRequest, fields: DealF
         # Deal.correct merges a two-player deal's fields into the stored ones: what the phone's
         # version does not have is sent as null, so the result is the phone's version.
         data = dict(changes["data"] or {})
-        for name in (stored.data or {}):
+        for name in stored.data or {}:
             data.setdefault(name, None)
         changes = {"data": data}
     try:

@@ -115,7 +115,10 @@ def test_another_phone_entered_the_deal_meanwhile_the_player_sees_both_and_drops
     assert "On the server: 3NT by E, 8 tricks (entered by south)" in text
     assert "On this phone: 4S by N, 10 tricks" in text
     # Deal 2 waits behind the choice: nothing is sent out of order.
-    assert "saved on this phone, not yet sent" in page.locator("#offline-pending li").nth(1).inner_text()
+    assert (
+        "saved on this phone, not yet sent"
+        in page.locator("#offline-pending li").nth(1).inner_text()
+    )
     assert list(Deal.objects.filter(rubber=rubber).values_list("number", "contract")) == [
         (1, "3NT")
     ]
@@ -165,4 +168,33 @@ def test_a_player_who_may_correct_the_other_version_chooses_theirs(
         "entered",
         "correction",
     ]
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_queue_speaks_the_clubs_language(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    club = running_session.club
+    club.language = "it"
+    club.save(update_fields=["language"])
+    rubber = running_session.rubbers.get(number=1)
+    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
+    context.set_offline(True)
+    page.locator("#entry h2").filter(has_text="Smazzata 1").wait_for()
+    tap_deal(page, *FOUR_SPADES)
+    page.locator("#record").click()
+    page.locator("#offline-pending li[data-number='1']").wait_for()
+    status = page.locator("#offline-title").inner_text()
+    assert status.startswith("Senza connessione")
+    assert "1 smazzata attende di essere inviata." in status
+    assert (
+        "salvata su questo telefono, non ancora inviata"
+        in page.locator("#offline-pending li").inner_text()
+    )
+    assert page.locator("#entry h2").inner_text() == "Smazzata 2"
+    context.set_offline(False)
+    page.locator("#offline").wait_for(state="hidden")
+    assert list(Deal.objects.filter(rubber=rubber).values_list("number", "contract")) == [(1, "4S")]
     context.close()
