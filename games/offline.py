@@ -10,7 +10,8 @@ them, with the deal's number, so a retry is harmless (RULES 8.1: the same conten
   player sees both and chooses; `replace_version` (the server deal's version) corrects the
   server's deal to the phone's, through `Deal.correct` (a stale version is another 409);
 - 409 without `server` (a finished rubber, a gap, a closed session), 400 (input the rules
-  refuse), 403: refused, with the reason; the player drops it.
+  refuse), 403, 404: refused, with the reason; the player drops it;
+- 403 `sign in` (the phone's session ended): the deal stays on the phone until they sign in.
 
 docs/offline.md describes the whole round trip.
 """
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, JsonResponse
+from django.http import Http404, HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -94,10 +95,14 @@ def _replace(
 def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
     if not request.user.is_authenticated:
         return JsonResponse(
-            {"status": "refused", "detail": _("Sign in to send the deals kept on this phone.")},
+            # Not a refusal of the deal: the phone keeps it until its player signs in again.
+            {"status": "sign in", "detail": _("Sign in to send the deals kept on this phone.")},
             status=403,
         )
-    rubber, viewer = get_rubber_for_user(request.user, pk)
+    try:
+        rubber, viewer = get_rubber_for_user(request.user, pk)
+    except Http404:  # the queue reads JSON; a hidden rubber answers as a missing one
+        return JsonResponse({"status": "refused", "detail": _("No such rubber.")}, status=404)
     if not viewer.can_enter:
         return JsonResponse(
             {

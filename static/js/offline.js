@@ -70,6 +70,7 @@
   let items = [];
   let sending = false;
   let failed = false; // the last attempt met the network, not the server
+  let signIn = ""; // the server's word when this phone's session has ended
   let lastPost = null; // what htmx is sending now, queued if the network fails it
 
   const form = () => document.querySelector(FORM);
@@ -154,10 +155,13 @@
   document.addEventListener("htmx:responseError", (event) => {
     if (event.detail.xhr && event.detail.xhr.status >= 500) networkFailed(event);
   });
+  let keepTimer;
   document.addEventListener("htmx:afterSwap", () => {
     lastPost = null;
     numberForm();
-    keepPage();
+    // The kept copy follows the pad (its deal number above all); one refresh for a burst of swaps.
+    clearTimeout(keepTimer);
+    keepTimer = setTimeout(keepPage, 500);
   });
 
   // --- sending ---------------------------------------------------------------------------------
@@ -199,9 +203,16 @@
           break;
         }
         failed = false;
+        signIn = "";
         const answer = await response.json().catch(() => null);
-        if (!answer || response.status >= 500) {
-          failed = true; // not our answer (a proxy, a restart): keep it and try again
+        if (!answer || !answer.status || response.status >= 500) {
+          // Not the queue's answer (a proxy's page, a restart, a stale CSRF cookie): nothing
+          // was decided about this deal, so it stays and is tried again.
+          failed = true;
+          break;
+        }
+        if (answer.status === "sign in") {
+          signIn = answer.detail; // kept until the player signs in again on this phone
           break;
         }
         if (response.status === 200 || response.status === 201) {
@@ -269,13 +280,14 @@
   function render() {
     const offline = !navigator.onLine;
     const waiting = items.length;
-    root.hidden = !offline && waiting === 0 && !failed;
+    root.hidden = !offline && waiting === 0;
     root.classList.toggle("is-offline", offline);
     const parts = [];
     if (offline) parts.push(T.offline);
     if (waiting === 1) parts.push(T["waiting-one"]);
     if (waiting > 1) parts.push(fmt(T["waiting-other"], { count: waiting }));
     if (sending && !offline) parts.push(T.sending);
+    else if (signIn && !offline && waiting) parts.push(signIn);
     else if (failed && !offline && waiting) parts.push(T["not-sent"]);
     status.textContent = parts.join(" ");
     root.dataset.waiting = String(waiting);

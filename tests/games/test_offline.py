@@ -146,7 +146,10 @@ def test_an_impossible_deal_is_refused_with_the_forms_reason(client, rubber, nor
 def test_a_signed_out_phone_is_told_to_sign_in(client, rubber):
     response = client.post(queued(rubber), TAP_4S_MADE)
     assert response.status_code == 403
-    assert "Sign in" in response.json()["detail"]
+    assert response.json() == {
+        "status": "sign in",
+        "detail": "Sign in to send the deals kept on this phone.",
+    }
     assert snapshot(rubber) == []
 
 
@@ -162,8 +165,10 @@ def test_a_members_only_rubber_is_missing_to_an_outsider(client, rubber, outside
     club.public = False
     club.save(update_fields=["public"])
     client.force_login(outsider)
-    assert client.post(queued(rubber), TAP_4S_MADE).status_code == 404
-    assert client.post("/rubbers/999999/deals/queued", TAP_4S_MADE).status_code == 404
+    hidden = client.post(queued(rubber), TAP_4S_MADE)
+    missing = client.post("/rubbers/999999/deals/queued", TAP_4S_MADE)
+    assert hidden.status_code == missing.status_code == 404
+    assert hidden.json() == missing.json() == {"status": "refused", "detail": "No such rubber."}
     assert snapshot(rubber) == []
 
 

@@ -198,3 +198,83 @@ def test_the_queue_speaks_the_clubs_language(
     page.locator("#offline").wait_for(state="hidden")
     assert list(Deal.objects.filter(rubber=rubber).values_list("number", "contract")) == [(1, "4S")]
     context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_deal_whose_answer_was_lost_is_sent_again_and_recorded_once(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    """Online, the post reaches the server but its answer never reaches the phone: the phone
+    keeps the deal and sends it again; the server answers "already recorded"."""
+    rubber = running_session.rubbers.get(number=1)
+    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
+    lost: list[int] = []
+
+    def lose_the_answer(route: Any) -> None:
+        response = route.fetch()  # the server records the deal ...
+        lost.append(response.status)
+        route.abort()  # ... and the phone never hears back
+
+    page.route(f"**/rubbers/{rubber.pk}/deals/", lose_the_answer)
+    record(page, FOUR_SPADES, 1)
+    page.locator("#deals #deal-1").wait_for()
+    page.locator("#offline").wait_for(state="hidden")
+    assert lost == [200]
+    deal = Deal.objects.get(rubber=rubber)
+    assert (deal.contract, deal.tricks, deal.history.count()) == ("4S", 10, 1)
+    assert page.locator("#entry h2").inner_text() == "Deal 2"
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_deal_the_server_refuses_says_why_and_is_dropped_by_the_player(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    from clubs.services import session_close
+
+    rubber = running_session.rubbers.get(number=1)
+    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
+    record(page, FOUR_SPADES, 1)  # online: recorded at once
+    page.locator("#deals #deal-1").wait_for()
+    context.set_offline(True)
+    record(page, THREE_NT_DOWN, 2)
+    page.locator("#offline-pending li[data-number='2']").wait_for()
+
+    session_close(session=running_session)  # the director ends the night meanwhile
+    context.set_offline(False)
+    refused = page.locator("#offline-pending li.refused[data-number='2']")
+    refused.wait_for()
+    assert "Not recorded: The session is closed: its results are final." in refused.inner_text()
+    assert page.locator("#offline-title").inner_text() == "1 deal is waiting to be sent."
+    refused.get_by_role("button", name="Drop it").click()
+    page.locator("#offline").wait_for(state="hidden")
+    assert list(Deal.objects.filter(rubber=rubber).values_list("number", "contract")) == [(1, "4S")]
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_deals_kept_when_the_session_ended_are_sent_after_signing_in_again(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    rubber = running_session.rubbers.get(number=1)
+    north = rubber.north.user.username
+    context, page = open_rubber(browser, live_server, north, rubber)
+    context.set_offline(True)
+    record(page, FOUR_SPADES, 1)
+    page.locator("#offline-pending li[data-number='1']").wait_for()
+
+    context.clear_cookies(name="sessionid")  # the sign-in expired while the phone was away
+    context.set_offline(False)
+    page.locator("#offline-title").filter(has_text="Sign in to send").wait_for()
+    assert "saved on this phone, not yet sent" in page.locator("#offline-pending li").inner_text()
+    assert not Deal.objects.filter(rubber=rubber).exists()
+
+    sign_in(page, live_server.url, north, f"/rubbers/{rubber.pk}/")
+    page.locator("#deals #deal-1").wait_for()
+    page.locator("#offline").wait_for(state="hidden")
+    deal = Deal.objects.get(rubber=rubber)
+    assert (deal.contract, deal.tricks, deal.entered_by.username) == ("4S", 10, north)
+    context.close()

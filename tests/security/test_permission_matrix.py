@@ -86,6 +86,8 @@ MATRIX: dict[str, Case] = {
     "home": Case(lambda w: "/", {"GET": EVERYONE}),
     "healthz": Case(lambda w: "/healthz", {"GET": EVERYONE}),
     "bench-plain": Case(lambda w: "/bench/plain", {"GET": EVERYONE}),
+    "service-worker": Case(lambda w: "/sw.js", {"GET": EVERYONE}),
+    "manifest": Case(lambda w: "/manifest.webmanifest", {"GET": EVERYONE}),
     "login": Case(lambda w: "/accounts/login/", {"GET": EVERYONE}),
     "logout": Case(lambda w: "/accounts/logout/", {"POST": (302,) * 6}),
     "set_language": Case(
@@ -259,6 +261,12 @@ MATRIX: dict[str, Case] = {
     "games:enter_deal": Case(
         lambda w: f"/rubbers/{w.rubber.pk}/deals/",
         {"POST": (302, 404, 403, 302, 404, 302)},
+        {"POST": lambda w: {"number": 2, "level": "pass"}},
+    ),
+    # The offline queue answers JSON: no redirect to the sign-in page (games/offline.py).
+    "games:enter_queued_deal": Case(
+        lambda w: f"/rubbers/{w.rubber.pk}/deals/queued",
+        {"POST": (403, 404, 403, 201, 404, 201)},
         {"POST": lambda w: {"number": 2, "level": "pass"}},
     ),
     "games:correct_deal": Case(
