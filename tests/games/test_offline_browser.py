@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as BrowserError
 
 from games.models import Deal
 from tests.conftest import sign_in
@@ -277,4 +278,28 @@ def test_deals_kept_when_the_session_ended_are_sent_after_signing_in_again(
     page.locator("#offline").wait_for(state="hidden")
     deal = Deal.objects.get(rubber=rubber)
     assert (deal.contract, deal.tricks, deal.entered_by.username) == ("4S", 10, north)
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_chromium_finds_the_app_installable_and_only_the_rubber_page_opens_offline(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    rubber = running_session.rubbers.get(number=1)
+    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
+    cdp = context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["errors"] == []
+    assert manifest["manifest"]["display"] == "kStandalone"
+    # Playwright's contexts are incognito, which Chromium names; nothing else stands in the way.
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
+
+    context.set_offline(True)
+    with pytest.raises(BrowserError):  # a page never kept does not open without a connection
+        context.new_page().goto(f"{live_server.url}/clubs/{running_session.club.slug}/")
+    elsewhere = context.new_page()
+    elsewhere.goto(f"{live_server.url}/rubbers/{rubber.pk}/")
+    elsewhere.locator("#entry").wait_for()
     context.close()
