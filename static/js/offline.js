@@ -17,6 +17,19 @@
     navigator.serviceWorker.register(script.dataset.sw, { scope: "/" }).catch(() => {});
   }
 
+  // Signing out forgets the kept pages (the next player of a shared phone starts afresh); the
+  // deals waiting in the queue stay: they belong to the table, not to the login.
+  const signOut = script && script.dataset.signOut;
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!signOut || !("caches" in window) || new URL(form.action).pathname !== signOut) return;
+    event.preventDefault();
+    caches
+      .delete("backscore-v1")
+      .catch(() => {})
+      .then(() => form.submit());
+  });
+
   const root = document.getElementById("offline");
   if (!root || !("indexedDB" in window)) return;
 

@@ -11,6 +11,7 @@ from django.contrib.staticfiles import finders
 
 from clubs.services import session_close
 from games.models import Deal, DealFields
+from tests.games.conftest import SIX_DEALS
 from tests.games.test_pages import TAP_4S_MADE
 
 pytestmark = pytest.mark.django_db
@@ -123,6 +124,15 @@ def test_a_gap_in_the_numbers_is_refused_with_the_reason_and_no_versions(client,
     assert answer["status"] == "refused" and "server" not in answer
     assert answer["detail"]
     assert snapshot(rubber) == []
+
+
+def test_a_deal_after_the_end_of_the_rubber_is_refused(client, rubber, north, enter):
+    enter(SIX_DEALS)  # the rubber is over after six deals (RULES 2)
+    client.force_login(north)
+    response = client.post(queued(rubber), {**TAP_4S_MADE, "number": 7})
+    assert response.status_code == 409
+    assert response.json()["status"] == "refused"
+    assert Deal.objects.filter(rubber=rubber).count() == 6
 
 
 def test_a_deal_for_a_closed_session_is_refused(client, rubber, north, running_session):
@@ -261,6 +271,7 @@ def test_every_page_links_the_manifest_and_the_offline_script(client):
     html = client.get("/").content.decode()
     assert '<link rel="manifest" href="/manifest.webmanifest">' in html
     assert 'src="/static/js/offline.js" data-sw="/sw.js"' in html
+    assert 'data-sign-out="/accounts/logout/"' in html
 
 
 def test_the_rubber_page_carries_the_queue_and_its_words_in_italian(client, rubber):

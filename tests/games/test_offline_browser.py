@@ -55,7 +55,9 @@ def test_deals_recorded_offline_survive_a_reload_and_reach_the_server_once_in_or
 
     pending = page.locator("#offline-pending li")
     assert pending.count() == 2
-    assert "saved on this phone, not yet sent" in pending.nth(0).inner_text()
+    assert pending.nth(0).inner_text() == "Deal 1 4 ♠ N = — saved on this phone, not yet sent"
+    assert pending.nth(1).inner_text() == "Deal 2 3 NT E −1 — saved on this phone, not yet sent"
+    assert page.locator("#total-ns").inner_text() == "0"  # not scored until the server has them
     assert "2 deals are waiting to be sent." in page.locator("#offline-title").inner_text()
     assert "Offline" in page.locator("#offline-title").inner_text()
     assert page.locator("#entry h2").inner_text() == "Deal 3"
@@ -123,16 +125,21 @@ def test_another_phone_entered_the_deal_meanwhile_the_player_sees_both_and_drops
     assert list(Deal.objects.filter(rubber=rubber).values_list("number", "contract")) == [
         (1, "3NT")
     ]
+    # Online now, but a deal recorded meanwhile joins the queue behind the choice.
+    record(page, FOUR_SPADES, 3)
+    page.locator("#offline-pending li.pending[data-number='3']").wait_for()
+    assert Deal.objects.filter(rubber=rubber).count() == 1
     # Only its enterer or a director corrects South's deal: North may only drop his.
     assert conflict.get_by_role("button", name="Correct it to mine").count() == 0
     conflict.get_by_role("button", name="Keep the server's, drop mine").click()
 
     page.locator("#offline").wait_for(state="hidden")
-    page.locator("#deals #deal-2").wait_for()
+    page.locator("#deals #deal-3").wait_for()
     deals = list(Deal.objects.filter(rubber=rubber).order_by("number"))
     assert [(d.number, d.contract, d.declarer, d.tricks, d.version) for d in deals] == [
         (1, "3NT", "E", 8, 1),  # South's, untouched
         (2, "3NT", "E", 8, 1),
+        (3, "4S", "N", 10, 1),
     ]
     context.close()
 
@@ -302,4 +309,39 @@ def test_chromium_finds_the_app_installable_and_only_the_rubber_page_opens_offli
     elsewhere = context.new_page()
     elsewhere.goto(f"{live_server.url}/rubbers/{rubber.pk}/")
     elsewhere.locator("#entry").wait_for()
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_an_answer_of_503_keeps_the_deal_and_sends_it_again(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    rubber = running_session.rubbers.get(number=1)
+    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
+    page.route(
+        f"**/rubbers/{rubber.pk}/deals/",
+        lambda route: route.fulfill(status=503, body="Back in a moment"),
+    )
+    record(page, FOUR_SPADES, 1)
+    page.locator("#deals #deal-1").wait_for()
+    page.locator("#offline").wait_for(state="hidden")
+    deal = Deal.objects.get(rubber=rubber)
+    assert (deal.contract, deal.tricks, deal.history.count()) == ("4S", 10, 1)
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_signing_out_forgets_the_kept_page(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    rubber = running_session.rubbers.get(number=1)
+    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
+    page.get_by_role("button", name="Sign out").click()
+    page.wait_for_url(f"{live_server.url}/")
+    assert page.evaluate("caches.has('backscore-v1')") is False
+    context.set_offline(True)
+    with pytest.raises(BrowserError):
+        context.new_page().goto(f"{live_server.url}/rubbers/{rubber.pk}/")
     context.close()
