@@ -174,7 +174,7 @@
     numberForm();
     // The kept copy follows the pad (its deal number above all); one refresh for a burst of swaps.
     clearTimeout(keepTimer);
-    keepTimer = setTimeout(keepPage, 500);
+    keepTimer = setTimeout(() => keepPage(true), 500);
   });
 
   // --- sending ---------------------------------------------------------------------------------
@@ -197,7 +197,15 @@
     });
   }
 
-  async function send() {
+  // One sender at a time for this rubber, across the phone's tabs (the Web Locks API where the
+  // browser has it): two tabs would send the same deal twice, harmless but needless.
+  function send() {
+    if (sending) return Promise.resolve();
+    if (!navigator.locks) return sendAll();
+    return navigator.locks.request(`backscore-queue-${RUBBER}`, sendAll);
+  }
+
+  async function sendAll() {
     if (sending) return;
     sending = true;
     let recorded = false;
@@ -333,16 +341,21 @@
   }
 
   // --- the page, kept for offline -------------------------------------------------------------
-  async function keepPage() {
+  // `changed`: htmx changed the page since it loaded. Otherwise a page the worker already keeps
+  // was refreshed by the worker itself on the way in, and is not asked for twice.
+  async function keepPage(changed = false) {
     if (!("caches" in window) || !navigator.onLine) return;
     try {
       const cache = await caches.open(CACHE);
       const page = new URL(window.location.href);
       page.hash = "";
-      const response = await fetch(page.href, { credentials: "same-origin", headers: { Accept: "text/html" } });
-      // A redirect (signed out: the login page) is not this page.
-      if (!response.ok || response.redirected) return;
-      await cache.put(page.href, response);
+      const viaWorker = "serviceWorker" in navigator && navigator.serviceWorker.controller;
+      if (changed || !viaWorker || !(await cache.match(page.href))) {
+        const response = await fetch(page.href, { credentials: "same-origin", headers: { Accept: "text/html" } });
+        // A redirect (signed out: the login page) is not this page.
+        if (!response.ok || response.redirected) return;
+        await cache.put(page.href, response);
+      }
       const files = [...document.querySelectorAll("script[src], link[rel=stylesheet], link[rel=icon], link[rel=manifest]")]
         .map((el) => new URL(el.src || el.href, window.location.href))
         .filter((url) => url.origin === window.location.origin);
