@@ -109,6 +109,7 @@
       heading.textContent = fmt(T.deal, { n: number });
     }
     entry.elements.number.value = String(number);
+    entry.dataset.offlineNumber = String(number);
   }
 
   // The deal in the words of the buttons tapped ("4 ♠ X N −2"), for the list of waiting deals.
@@ -176,6 +177,24 @@
     clearTimeout(keepTimer);
     keepTimer = setTimeout(() => keepPage(true), 500);
   });
+
+  // Parts of the entry form replaced by another script (the live pad's poll: a new heading and
+  // the server's next number): that number is the server's now, and the kept copy is stale.
+  const live = document.getElementById("live");
+  if (live && window.MutationObserver) {
+    new MutationObserver((mutations) => {
+      const replaced = mutations.some((m) =>
+        [...m.addedNodes].some((node) => node.nodeType === 1 && (node.matches("h2, #entry") || node.querySelector("#entry"))),
+      );
+      const entry = form();
+      if (!replaced || !entry || !entry.elements.number) return;
+      const number = entry.elements.number;
+      if (number.value !== entry.dataset.offlineNumber) number.defaultValue = number.value;
+      numberForm();
+      clearTimeout(keepTimer);
+      keepTimer = setTimeout(() => keepPage(true), 500);
+    }).observe(live.parentNode, { childList: true, subtree: true });
+  }
 
   // --- sending ---------------------------------------------------------------------------------
   function csrfToken() {

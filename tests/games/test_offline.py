@@ -11,6 +11,7 @@ from django.contrib.staticfiles import finders
 
 from clubs.services import session_close
 from games.models import Deal, DealFields
+from games.permissions import Viewer
 from tests.games.conftest import SIX_DEALS
 from tests.games.test_pages import TAP_4S_MADE
 
@@ -71,7 +72,7 @@ def test_other_content_for_the_number_answers_409_with_both_versions(client, rub
             "entered_by": "south",
         },
         "mine": {"number": 1, "summary": "4S by N, 10 tricks"},
-        "can_correct": False,
+        "can_correct": answer["can_correct"],  # the correction policy's (below)
     }
     assert snapshot(rubber) == [(1, "3NT", "E", 8, 1)]
     assert deal.history.count() == 1
@@ -98,9 +99,21 @@ def test_correcting_to_mine_from_a_stale_version_is_another_conflict(client, rub
     assert snapshot(rubber) == [(1, "2NT", "E", 8, 2)]
 
 
-def test_a_player_who_may_not_correct_cannot_replace_the_other_version(
-    client, rubber, north, south
+@pytest.mark.parametrize("may_correct", [True, False])
+def test_the_conflict_says_whether_the_player_may_correct(
+    client, rubber, north, south, monkeypatch, may_correct
 ):
+    """Who may correct is `Viewer.can_correct` (games/permissions.py); the answer follows it."""
+    monkeypatch.setattr(Viewer, "can_correct", lambda self, deal: may_correct)
+    rubber.record_deal(number=1, contract="3NT", declarer="E", tricks=8, entered_by=south)
+    client.force_login(north)
+    assert client.post(queued(rubber), TAP_4S_MADE).json()["can_correct"] is may_correct
+
+
+def test_a_player_who_may_not_correct_cannot_replace_the_other_one(
+    client, rubber, north, south, monkeypatch
+):
+    monkeypatch.setattr(Viewer, "can_correct", lambda self, deal: False)
     rubber.record_deal(number=1, contract="3NT", declarer="E", tricks=8, entered_by=south)
     client.force_login(north)
     response = client.post(queued(rubber), {**TAP_4S_MADE, "replace_version": "1"})
@@ -147,7 +160,7 @@ def test_a_deal_for_a_closed_session_is_refused(client, rubber, north, running_s
 
 def test_an_impossible_deal_is_refused_with_the_forms_reason(client, rubber, north):
     client.force_login(north)
-    response = client.post(queued(rubber), {**TAP_4S_MADE, "tricks": "14"})
+    response = client.post(queued(rubber), {**TAP_4S_MADE, "result": "9"})  # 4♠ +9: no such
     assert response.status_code == 400
     assert response.json()["status"] == "refused"
     assert snapshot(rubber) == []
