@@ -343,3 +343,32 @@ def test_signing_out_forgets_the_kept_page(
     with pytest.raises(BrowserError):
         context.new_page().goto(f"{live_server.url}/rubbers/{rubber.pk}/")
     context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_two_player_match_queues_its_deals_the_same_way(
+    live_server: Any, browser: Any, club: Any, table_of_four: dict[str, Any]
+) -> None:
+    """The queue posts the entry form's own fields: any game's form works (RULES 7.1)."""
+    from tests.factories import make_session
+
+    players = table_of_four
+    session = make_session(club, [[players["north"], players["east"]]], kind="bridge_for_two")
+    match = session.rubbers.get()
+    context, page = open_rubber(browser, live_server, "north", match)
+    context.set_offline(True)
+    for declarer, strain, tricks in ((0, 3, 10), (1, 1, 9)):  # ♠ by North 10, ♦ by East 9
+        page.locator(f"#entry label[for=id_declarer_{declarer}]").click()
+        page.locator(f"#entry label[for=id_strain_{strain}]").click()
+        page.locator(f"#entry label[for=id_tricks_{tricks}]").click()
+        page.locator("#record").click()
+    page.locator("#offline-pending li[data-number='2']").wait_for()
+    assert not Deal.objects.filter(rubber=match).exists()
+
+    context.set_offline(False)
+    page.locator("#offline").wait_for(state="hidden")
+    page.locator("#deals #deal-2").wait_for()
+    data = list(Deal.objects.filter(rubber=match).order_by("number").values_list("data", flat=True))
+    assert [(d["declarer"], d["strain"], d["tricks"]) for d in data] == [(0, "S", 10), (1, "D", 9)]
+    context.close()
