@@ -89,6 +89,9 @@ def test_deals_recorded_offline_survive_a_reload_and_reach_the_server_once_in_or
     assert [history_count(d) for d in deals] == [1, 1]  # each written once
     assert all(d.entered_by == rubber.north.user for d in deals)
     assert page.locator("#entry h2").inner_text() == "Deal 3"
+    # Online, the worker asks the server first: the page is the server's again.
+    page.reload()
+    assert "Renamed meanwhile" in page.content()
     context.close()
 
 
