@@ -72,7 +72,10 @@ self.addEventListener("fetch", (event) => {
   event.respondWith(
     caches.match(pageKey(request.url), { cacheName: CACHE, ignoreVary: true }).then((kept) => {
       if (!kept) return fetch(request);
-      return request.mode === "navigate" ? networkFirst(request, kept) : cacheFirst(request, kept, event);
+      // A page (a navigation, or the page script refreshing its kept copy) is the server's
+      // whenever the server answers; only files are answered from the cache first.
+      const page = request.mode === "navigate" || (request.headers.get("Accept") || "").includes("text/html");
+      return page ? networkFirst(request, kept) : cacheFirst(request, kept, event);
     }),
   );
 });

@@ -17,6 +17,15 @@ FOUR_SPADES = ("4", "S", 0, "N", 0, "")  # 4♠ by N, made: 10 tricks
 THREE_NT_DOWN = ("3", "NT", 0, "E", -1, "")  # 3NT by E, one down: 8 tricks
 
 
+@pytest.fixture(autouse=True)
+def _close_phones(transactional_db: Any, live_server: Any, browser: Any) -> Any:
+    """Every phone closes before the database is emptied, even after a failure: a page left
+    open keeps polling the live server and locks the tables being flushed."""
+    yield
+    for context in browser.contexts:
+        context.close()
+
+
 def open_rubber(browser: Any, live_server: Any, username: str, rubber: Any) -> tuple[Any, Any]:
     """A phone signed in on the rubber page, ready to work offline (page and files cached)."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
