@@ -28,17 +28,20 @@ from clubs.permissions import signed_in_user
 from scoring.error_messages import error_line
 from scoring.rules import ScoringError
 
+from . import history
 from .models import Conflict, Deal, DealFields, Rubber
 from .permissions import Viewer, get_rubber_for_user
 from .views import _entry_form
 
 
-def _deal_json(deal: Deal) -> dict[str, Any]:
+def _deal_json(rubber: Rubber, deal: Deal) -> dict[str, Any]:
+    # Who entered it as the club shows them, never a login (games/history.py).
+    names = history.entrants(rubber.session.club_id, [deal.entered_by_id])
     return {
         "number": deal.number,
         "summary": deal.summary(),
         "version": deal.version,
-        "entered_by": str(deal.entered_by) if deal.entered_by else "",
+        "entered_by": history.who(names, deal.entered_by_id).name or "",
     }
 
 
@@ -46,14 +49,14 @@ def _conflict(
     rubber: Rubber, viewer: Viewer, fields: DealFields, number: int, err: Conflict
 ) -> JsonResponse:
     """409: both versions when the number holds other content, else the refusal's reason."""
-    stored = Deal.objects.select_related("entered_by").filter(rubber=rubber, number=number).first()
+    stored = Deal.objects.filter(rubber=rubber, number=number).first()
     answer: dict[str, Any] = {"status": "refused", "detail": str(err)}
     if stored is not None and stored.fields() != fields:
         mine = Deal(rubber=rubber, number=number, **fields.as_kwargs())
         answer = {
             "status": "conflict",
             "detail": _("Another phone entered deal %(number)s first.") % {"number": number},
-            "server": _deal_json(stored),
+            "server": _deal_json(rubber, stored),
             "mine": {"number": number, "summary": mine.summary()},
             "can_correct": viewer.can_correct(stored) and not rubber.session.is_closed,
         }

@@ -69,7 +69,7 @@ def test_other_content_for_the_number_answers_409_with_both_versions(client, rub
             "number": 1,
             "summary": "3NT by E, 8 tricks",
             "version": 1,
-            "entered_by": "south",
+            "entered_by": "South",  # the player's name in the club, never a login
         },
         "mine": {"number": 1, "summary": "4S by N, 10 tricks"},
         "can_correct": answer["can_correct"],  # the correction policy's (below)
