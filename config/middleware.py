@@ -63,6 +63,9 @@ CLUB_LANGUAGE_LOOKUPS = {
     "games:rubber": ("games.Rubber", "session__club__language"),
     "games:enter_deal": ("games.Rubber", "session__club__language"),
     "games:enter_queued_deal": ("games.Rubber", "session__club__language"),
+    # The live pad's poll and the entry's preview line swap parts of a club page: its language.
+    "games:rubber_live": ("games.Rubber", "session__club__language"),
+    "games:preview_deal": ("games.Rubber", "session__club__language"),
     "games:correct_deal": ("games.Deal", "rubber__session__club__language"),
     "games:confirm_deal": ("games.Deal", "rubber__session__club__language"),
     "scoring:session-standings": ("clubs.Session", "club__language"),

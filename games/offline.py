@@ -24,14 +24,20 @@ from django.http import Http404, HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from clubs.permissions import signed_in_user
 from scoring.error_messages import error_line
 from scoring.rules import ScoringError
 
-from . import history
+from . import codes, history
 from .models import Conflict, Deal, DealFields, Rubber
-from .permissions import Viewer, get_rubber_for_user
-from .views import _entry_form
+from .permissions import Viewer
+from .views import _entry_form, _note_code, _rubber_for, _writer
+
+
+def _sign_in() -> JsonResponse:
+    """A phone that may no longer write here (signed out, or its table code no longer works):
+    not a refusal of the deal, which the phone keeps until it may write again."""
+    detail = _("Sign in, or open your table's code again, to send the deals kept on this phone.")
+    return JsonResponse({"status": "sign in", "detail": detail}, status=403)
 
 
 def _deal_json(rubber: Rubber, deal: Deal) -> dict[str, Any]:
@@ -86,27 +92,29 @@ def _replace(
             data.setdefault(name, None)
         changes = {"data": data}
     try:
-        stored.correct(version=version, changed_by=signed_in_user(request), **changes)
+        corrected = stored.correct(version=version, changed_by=_writer(request), **changes)
     except Conflict as err:
         return _conflict(rubber, viewer, fields, number, err)
     except ScoringError as err:
         return JsonResponse({"status": "refused", "detail": error_line(err)}, status=400)
+    if corrected.version != version:
+        _note_code(stored.pk, rubber, viewer)
     return JsonResponse({"status": "corrected", "number": number}, status=200)
 
 
 @require_POST
 def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
-    if not request.user.is_authenticated:
-        return JsonResponse(
-            # Not a refusal of the deal: the phone keeps it until its player signs in again.
-            {"status": "sign in", "detail": _("Sign in to send the deals kept on this phone.")},
-            status=403,
-        )
+    """A signed-in player, or a phone holding its table's code (games/codes.py), as the entry
+    form takes them (games.views.enter_deal)."""
+    if not request.user.is_authenticated and codes.cookie(request) is None:
+        return _sign_in()
     try:
-        rubber, viewer = get_rubber_for_user(request.user, pk)
+        rubber, viewer = _rubber_for(request, pk)
     except Http404:  # the queue reads JSON; a hidden rubber answers as a missing one
         return JsonResponse({"status": "refused", "detail": _("No such rubber.")}, status=404)
     if not viewer.can_enter:
+        if not request.user.is_authenticated and not rubber.session.is_closed:
+            return _sign_in()
         return JsonResponse(
             {
                 "status": "refused",
@@ -114,7 +122,7 @@ def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
             },
             status=403,
         )
-    form = _entry_form(rubber, request.POST)
+    form = _entry_form(rubber, viewer, request.POST)
     if not form.is_valid():
         messages = [str(m) for errors in form.errors.values() for m in errors]
         return JsonResponse({"status": "refused", "detail": " ".join(messages)}, status=400)
@@ -127,11 +135,13 @@ def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
             return JsonResponse({"status": "refused", "detail": _("Bad version.")}, status=400)
         return _replace(rubber, viewer, request, fields, number, int(replace))
     try:
-        deal, created = rubber.record_deal(**kwargs, entered_by=signed_in_user(request))
+        deal, created = rubber.record_deal(**kwargs, entered_by=_writer(request))
     except Conflict as err:
         return _conflict(rubber, viewer, fields, number, err)
     except ScoringError as err:
         return JsonResponse({"status": "refused", "detail": error_line(err)}, status=400)
+    if created:
+        _note_code(deal.pk, rubber, viewer)
     return JsonResponse(
         {"status": "recorded" if created else "already recorded", "number": deal.number},
         status=201 if created else 200,

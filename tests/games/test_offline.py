@@ -171,7 +171,9 @@ def test_a_signed_out_phone_is_told_to_sign_in(client, rubber):
     assert response.status_code == 403
     assert response.json() == {
         "status": "sign in",
-        "detail": "Sign in to send the deals kept on this phone.",
+        "detail": (
+            "Sign in, or open your table's code again, to send the deals kept on this phone."
+        ),
     }
     assert snapshot(rubber) == []
 
@@ -295,3 +297,34 @@ def test_the_rubber_page_carries_the_queue_and_its_words_in_italian(client, rubb
     assert f'data-queue-url="/rubbers/{rubber.pk}/deals/queued"' in html
     assert "salvata su questo telefono, non ancora inviata" in html
     assert "%(count)s smazzate attendono di essere inviate." in html
+
+
+# --- a phone at the table by its code (games/codes.py) ------------------------------------------
+
+
+@pytest.fixture
+def _empty_throttle() -> None:
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.mark.usefixtures("_empty_throttle")
+def test_a_phone_with_its_tables_code_sends_its_queued_deals(client, rubber):
+    client.post(f"/t/{rubber.table.code}", {"seat": "W"})
+    response = client.post(queued(rubber), TAP_4S_MADE)
+    assert response.status_code == 201
+    assert client.post(queued(rubber), TAP_4S_MADE).status_code == 200  # a retry
+    deal = Deal.objects.get(rubber=rubber)
+    assert (deal.contract, deal.entered_by_id) == ("4S", None)
+    assert deal.history.get().history_change_reason == "entered · table 1 (code), seat W"
+
+
+@pytest.mark.usefixtures("_empty_throttle")
+def test_a_phone_whose_code_changed_keeps_its_deals_until_it_opens_the_code_again(client, rubber):
+    client.post(f"/t/{rubber.table.code}", {"seat": "W"})
+    rubber.table.regenerate_code()
+    response = client.post(queued(rubber), TAP_4S_MADE)
+    assert response.status_code == 403
+    assert response.json()["status"] == "sign in"
+    assert snapshot(rubber) == []

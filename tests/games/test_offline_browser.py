@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Error as BrowserError
 
 from games.models import Deal
-from tests.conftest import sign_in
+from tests.conftest import sign_in, wait_for
 from tests.games.test_browser import tap_deal
 
 FOUR_SPADES = ("4", "S", 0, "N", 0, "")  # 4♠ by N, made: 10 tricks
@@ -34,6 +34,19 @@ def open_rubber(browser: Any, live_server: Any, username: str, rubber: Any) -> t
     sign_in(page, live_server.url, username, f"/rubbers/{rubber.pk}/")
     page.locator("#offline[data-ready=true]").wait_for(state="attached")
     return context, page
+
+
+def kept_page_has(page: Any, text: str) -> bool:
+    """Whether the copy of the page the service worker keeps contains `text`."""
+    return bool(
+        page.evaluate(
+            """async (text) => {
+                const kept = await (await caches.open("backscore-v1")).match(location.href);
+                return Boolean(kept) && (await kept.text()).includes(text);
+            }""",
+            text,
+        )
+    )
 
 
 def record(page: Any, deal: tuple[Any, ...], number: int) -> None:
@@ -179,7 +192,7 @@ def test_a_player_who_may_correct_the_other_version_chooses_theirs(
     conflict.get_by_role("button", name="Correct it to mine").click()
 
     page.locator("#offline").wait_for(state="hidden")
-    page.locator("#deals #deal-1").filter(has_text="4S").wait_for()
+    page.locator("#deals #deal-1").filter(has_text="4♠ by North").wait_for()
     deal = Deal.objects.get(rubber=rubber)
     assert (deal.contract, deal.declarer, deal.tricks, deal.version) == ("4S", "N", 10, 2)
     assert [h.history_change_reason for h in deal.history.order_by("history_id")] == [
@@ -286,7 +299,7 @@ def test_deals_kept_when_the_session_ended_are_sent_after_signing_in_again(
 
     context.clear_cookies(name="sessionid")  # the sign-in expired while the phone was away
     context.set_offline(False)
-    page.locator("#offline-title").filter(has_text="Sign in to send").wait_for()
+    page.locator("#offline-title").filter(has_text="open your table's code again").wait_for()
     assert "saved on this phone, not yet sent" in page.locator("#offline-pending li").inner_text()
     assert not Deal.objects.filter(rubber=rubber).exists()
 
@@ -383,4 +396,64 @@ def test_a_two_player_match_queues_its_deals_the_same_way(
     page.locator("#deals #deal-2").wait_for()
     data = list(Deal.objects.filter(rubber=match).order_by("number").values_list("data", flat=True))
     assert [(d["declarer"], d["strain"], d["tricks"]) for d in data] == [(0, "S", 10), (1, "D", 9)]
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_phone_at_the_table_by_its_code_queues_deals_too(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    from django.core.cache import cache
+
+    cache.clear()  # the wrong-code throttle
+    rubber = running_session.rubbers.get(number=1)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{live_server.url}/t/{rubber.table.code}")  # no account
+    page.get_by_role("button", name="W · West").click()
+    page.wait_for_url(f"**/rubbers/{rubber.pk}/")
+    page.locator("#offline[data-ready=true]").wait_for(state="attached")
+
+    context.set_offline(True)
+    record(page, THREE_NT_DOWN, 1)
+    page.locator("#offline-pending li[data-number='1']").wait_for()
+    page.reload()  # offline: the kept page, the kept deal
+    page.locator("#offline-pending li[data-number='1']").wait_for()
+    context.set_offline(False)
+    page.locator("#offline").wait_for(state="hidden")
+    page.locator("#deals #deal-1").wait_for()
+    deal = Deal.objects.get(rubber=rubber)
+    assert (deal.contract, deal.declarer, deal.tricks, deal.entered_by_id) == ("3NT", "E", 8, None)
+    assert deal.history.get().history_change_reason == "entered · table 1 (code), seat W"
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_live_pad_moves_the_number_on_and_the_kept_page_follows(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    """Another phone's deal reaches this pad by its poll (no htmx swap): an offline deal after it
+    takes the next number, also after a reload from the kept page."""
+    rubber = running_session.rubbers.get(number=1)
+    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
+    _other, south = open_rubber(browser, live_server, rubber.south.user.username, rubber)
+    record(south, THREE_NT_DOWN, 1)
+    page.bring_to_front()  # the pad polls while it is in view
+    page.locator("#entry h2").filter(has_text="Deal 2").wait_for()  # the poll's
+    page.locator("#deals #deal-1").wait_for()
+    wait_for(lambda: kept_page_has(page, 'id="deal-1"'))
+    context.set_offline(True)
+    page.reload()
+    page.locator("#entry h2").filter(has_text="Deal 2").wait_for()
+    record(page, FOUR_SPADES, 2)
+    page.locator("#offline-pending li[data-number='2']").wait_for()
+    context.set_offline(False)
+    page.locator("#offline").wait_for(state="hidden")
+    assert list(Deal.objects.filter(rubber=rubber).values_list("number", "contract")) == [
+        (1, "3NT"),
+        (2, "4S"),
+    ]
     context.close()
