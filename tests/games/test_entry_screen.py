@@ -191,7 +191,9 @@ def test_the_live_pad_answers_304_until_the_rubber_changes(
     assert first.status_code == 200
     assert first.content.decode().lstrip().startswith('<div id="live"')
     etag = first["ETag"]
-    with django_assert_max_num_queries(3):  # the session, the user, the rubber's state
+    # The session, the user, the club's language (the pad is swapped into a club page in its
+    # language: ClubLanguageMiddleware), the rubber's state.
+    with django_assert_max_num_queries(4):
         again = client.get(url, HTTP_IF_NONE_MATCH=etag)
     assert (again.status_code, again.content) == (304, b"")
     enter(SIX_DEALS[:1])
