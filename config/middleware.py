@@ -108,6 +108,9 @@ class ClubLanguageMiddleware:
 
     @staticmethod
     def _club_language(request: HttpRequest, view_kwargs: dict[str, Any]) -> str | None:
+        """The language of the club the URL names, only if the visitor may read that club: a
+        members-only club's language would otherwise tell a stranger that its slug or ids exist
+        (a hidden object answers exactly like a missing one, docs/security.md)."""
         match = request.resolver_match
         lookup = CLUB_LANGUAGE_LOOKUPS.get(match.view_name) if match else None
         if lookup and "pk" in view_kwargs:
@@ -118,5 +121,8 @@ class ClubLanguageMiddleware:
             rows = apps.get_model("clubs.Club").objects.filter(slug=view_kwargs["slug"])
         else:
             return None
+        club = path.removesuffix("language")
+        readable = apps.get_model("clubs.Club").objects.visible_to(request.user).values("pk")
+        rows = rows.filter(**{f"{club}pk__in": readable})
         language: str | None = rows.values_list(path, flat=True).first()
         return language
