@@ -14,6 +14,8 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from config.middleware import RETRY_AFTER_SECONDS
+
 
 def _check_database() -> dict[str, Any]:
     try:
@@ -78,4 +80,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
     }
     if status != 200:
         body["status"] = "down"
-    return JsonResponse(body, status=status)
+    response = JsonResponse(body, status=status)
+    if status != 200:
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response

@@ -9,6 +9,7 @@ returns reconnects without restarting the web processes.
 """
 
 import logging
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import translation
+from django.views.defaults import server_error as default_server_error
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +43,17 @@ def database_unavailable_response(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def server_error(request: HttpRequest) -> HttpResponse:
+    """The site's 500 handler (``handler500``): a database failure outside any view, in a
+    middleware (the session and user behind ``request.user``, the club's language), is the same
+    503 as inside one. Django calls it inside the ``except`` that caught the error."""
+    exception = sys.exc_info()[1]
+    if isinstance(exception, OperationalError | InterfaceError):
+        logger.warning("Database unavailable on %s %s: %s", request.method, request.path, exception)
+        return database_unavailable_response(request)
+    return default_server_error(request)
+
+
 class DatabaseUnavailableMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -49,6 +62,7 @@ class DatabaseUnavailableMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        """The views' failures; `server_error` catches the rest (middleware, responses)."""
         if isinstance(exception, OperationalError | InterfaceError):
             logger.warning(
                 "Database unavailable on %s %s: %s", request.method, request.path, exception

@@ -43,3 +43,4 @@ urlpatterns = [
 ]
 
 handler404 = "config.api.not_found"
+handler500 = "config.middleware.server_error"
