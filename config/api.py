@@ -9,7 +9,13 @@ Nothing escapes as a 500 for any input.
 
 from typing import Any
 
-from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
+from django.core.exceptions import (
+    NON_FIELD_ERRORS,
+    PermissionDenied,
+    RequestDataTooBig,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext_lazy as _
@@ -17,12 +23,13 @@ from django.views.defaults import page_not_found
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from config.parsers import JSONParser
 from config.throttling import SignInRateThrottle
 from scoring.error_messages import localize_error
 from scoring.rules.errors import ScoringError
@@ -32,6 +39,15 @@ class Conflict(exceptions.APIException):
     status_code = status.HTTP_409_CONFLICT
     default_detail = _("This conflicts with the current state.")
     default_code = "conflict"
+
+
+#: What Django refuses while reading a body (its limits: DATA_UPLOAD_MAX_MEMORY_SIZE and the
+#: field and file counts), otherwise its HTML 400 page.
+UNREADABLE_BODY = (RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent)
+
+
+def bad_body_response(exc: Exception) -> Response:
+    return Response({"errors": {"non_field_errors": [str(exc)]}}, status=400)
 
 
 def scoring_error_response(err: ScoringError) -> Response:
@@ -59,6 +75,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return scoring_error_response(exc)
     if isinstance(exc, DjangoValidationError):
         return django_validation_error_response(exc)
+    if isinstance(exc, UNREADABLE_BODY):
+        return bad_body_response(exc)
     if isinstance(exc, DomainConflict):
         return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, Http404):

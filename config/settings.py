@@ -209,6 +209,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # DRF's own, but a body nested too deeply is a 400 (config/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     "DEFAULT_PAGINATION_CLASS": None,

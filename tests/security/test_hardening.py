@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import subprocess
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -182,6 +183,64 @@ def test_session_writes_through_the_api_need_the_csrf_token(world: World) -> Non
 def test_weak_passwords_are_refused(world: World, password: str) -> None:
     with pytest.raises(ValidationError):
         validate_password(password, user=world.users["seated"])
+
+
+# --- bodies the parser cannot take --------------------------------------------------------------
+
+NESTED = "[" * 5000 + "]" * 5000
+
+
+def _api_writes() -> list[tuple[str, str]]:
+    return [
+        (name, method)
+        for name, case in sorted(MATRIX.items())
+        if case.path(SimpleNamespace(club=SimpleNamespace(slug="x"), **_IDS)).startswith("/api/")  # type: ignore[arg-type]
+        for method in case.body  # the writes that take a body (start, close, confirm take none)
+    ]
+
+
+_IDS = {k: SimpleNamespace(pk=1) for k in ("planned", "running", "rubber", "deal")} | {
+    "players": {n: SimpleNamespace(pk=1) for n in ("north", "east", "south", "west", "eve", "fay")}
+}
+
+
+@pytest.mark.parametrize("persona", ["anonymous", "director"])
+def test_a_body_the_parser_cannot_take_is_a_400_in_the_apis_shape(
+    world: World, settings: Any, persona: str
+) -> None:
+    """Too deeply nested (RecursionError in the JSON decoder: a 500 before) and over
+    DATA_UPLOAD_MAX_MEMORY_SIZE (Django's HTML 400 before), on every API write that takes a
+    body (issue 14, item 6). Nothing is written."""
+    from clubs.models import Club, Player, Session
+    from games.models import Deal
+
+    def counts() -> list[int]:
+        return [m.objects.count() for m in (Club, Player, Session, Deal)]
+
+    before = counts()
+    too_big = '{"name": "' + "x" * settings.DATA_UPLOAD_MAX_MEMORY_SIZE + '"}'
+    client = Client(raise_request_exception=False)
+    if world.users[persona] is not None:
+        client.force_login(world.users[persona])
+    wrong = []
+    writes = _api_writes()
+    assert len(writes) >= 8
+    for name, method in writes:
+        path = MATRIX[name].path(world)
+        for body in (NESTED, too_big):
+            response = getattr(client, method.lower())(path, body, content_type="application/json")
+            if persona == "anonymous" and response.status_code == 401 and name != "api-token":
+                continue  # refused before the body is read
+            ok = (
+                response.status_code == 400
+                and response["Content-Type"] == "application/json"
+                and list(response.json()) == ["errors"]
+                and response.json()["errors"]["non_field_errors"]
+            )
+            if not ok:
+                wrong.append(f"{method} {path} ({len(body)} bytes): {response.status_code}")
+    assert not wrong, wrong
+    assert counts() == before
 
 
 # --- the database is down -----------------------------------------------------------------------
