@@ -203,6 +203,11 @@ STORAGES = {
     },
 }
 
+# How many proxies stand between the clients and gunicorn (docs/deploy.md): 0 trusts the socket
+# alone; N takes the client's address from the Nth entry from the end of X-Forwarded-For. The
+# throttles and the login lockout read it through `config.throttling.client_address`.
+NUM_PROXIES = env.int("NUM_PROXIES", default=0)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
@@ -225,6 +230,7 @@ REST_FRAMEWORK = {
         "sign-in": env.str("THROTTLE_SIGN_IN", default="10/min"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    "NUM_PROXIES": NUM_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Backscore API",
@@ -273,6 +279,7 @@ AXES_ENABLED = env.bool("AXES_ENABLED", default=True)
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=0.25)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "config.throttling.client_address"
 AXES_RESET_ON_SUCCESS = True
 # No start-up banner on every manage.py command; failures are still logged.
 AXES_VERBOSE = False
