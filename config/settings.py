@@ -5,6 +5,7 @@ tasks run eagerly in-process and a local-memory cache. `DATABASE_URL` switches t
 `REDIS_URL` to real Celery workers and a Redis cache. docs/deploy.md lists every variable.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -43,7 +44,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "django_filters",
     "drf_spectacular",
     "django_htmx",
@@ -181,6 +182,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a check: Django tells validators when a password changed, which revokes API tokens.
+    {"NAME": "config.auth.RevokeApiTokensOnPasswordChange"},
 ]
 # django-axes first: it refuses a locked-out sign-in before any password is checked.
 AUTHENTICATION_BACKENDS = [
@@ -210,7 +213,7 @@ NUM_PROXIES = env.int("NUM_PROXIES", default=0)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "knox.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -232,6 +235,16 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "NUM_PROXIES": NUM_PROXIES,
 }
+# API tokens (django-rest-knox, docs/security.md): stored as SHA-512 hashes, sent as
+# `Authorization: Token <key>`. They live as long as Django's browser sessions (two weeks) by
+# default: a club's app signs in once a fortnight, and a token lost with a phone stops working
+# by itself within two weeks. Revoked by DELETE /api/v1/auth/token/ and by a password change.
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=env.int("API_TOKEN_TTL_HOURS", default=336)),
+    "AUTH_HEADER_PREFIX": "Token",
+    "AUTO_REFRESH": False,
+}
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Backscore API",
     "DESCRIPTION": "Rubber-bridge scoring, sessions and standings for clubs.",

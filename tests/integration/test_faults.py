@@ -34,13 +34,13 @@ pytestmark = [pytest.mark.integration]
 PG_BIN = Path(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
 PORT = 5439
 SETUP = """
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 from tests.factories import UserFactory, add_player, make_club, make_session
 director = UserFactory(username="td")
 club = make_club(director=director, slug="faulty")
 players = [add_player(club, f"P{i}") for i in range(4)]
 session = make_session(club, [players])
-print(Token.objects.create(user=director).key, session.rubbers.get().pk)
+print(AuthToken.objects.create(user=director)[1], session.rubbers.get().pk)
 """
 
 
