@@ -12,6 +12,8 @@ import environ
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from kombu.entity import Exchange, Queue
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -121,8 +123,24 @@ if REDIS_URL:
             },
         }
     }
+    # Throttle counts (config/cache.py): in Redis, in this process's memory while it is down.
+    CACHES["throttle"] = {
+        "BACKEND": "config.cache.FallbackRedisCache",
+        "LOCATION": REDIS_URL,
+        "OPTIONS": {
+            "SOCKET_CONNECT_TIMEOUT": 0.25,
+            "SOCKET_TIMEOUT": 0.25,
+            "CONNECTION_POOL_KWARGS": {"retry": Retry(NoBackoff(), 0)},
+        },
+    }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "throttle": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "throttle",
+        },
+    }
 DJANGO_REDIS_IGNORE_EXCEPTIONS = True
 
 # Celery: eager in-process without a broker (the embedded default), real workers with Redis.
