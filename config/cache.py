@@ -24,7 +24,7 @@ logger = logging.getLogger(__name__)
 RETRY_SECONDS = 5.0
 
 
-class FallbackRedisCache(RedisCache):
+class FallbackRedisCache(RedisCache):  # type: ignore[misc]  # django-redis is untyped
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         options = params.setdefault("OPTIONS", {})
         options["IGNORE_EXCEPTIONS"] = False  # the errors are what switches to the fallback

@@ -2,6 +2,7 @@
 like any other malformed JSON (400 in the API's error shape, config/api.py), not a 500 from the
 decoder's RecursionError (docs/security.md)."""
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
@@ -14,7 +15,7 @@ class JSONParser(parsers.JSONParser):
         self,
         stream: Any,
         media_type: str | None = None,
-        parser_context: dict[str, Any] | None = None,
+        parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
         try:
             return super().parse(stream, media_type, parser_context)

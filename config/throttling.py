@@ -9,7 +9,7 @@ write throttle (the HTTP benchmark posts every deal with one token).
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import caches
+from django.core.cache import BaseCache, caches
 from django.http import HttpRequest
 from django.utils.connection import ConnectionProxy
 from rest_framework.request import Request
@@ -27,17 +27,17 @@ def client_address(request: HttpRequest | Request) -> str:
     appended, N from the end; whatever a client wrote in front of that is ignored.
     """
     meta = request.META
-    remote: str = meta.get("REMOTE_ADDR", "")
     proxies: int = settings.NUM_PROXIES
-    forwarded = [a.strip() for a in meta.get("HTTP_X_FORWARDED_FOR", "").split(",") if a.strip()]
+    header = str(meta.get("HTTP_X_FORWARDED_FOR", ""))
+    forwarded = [a.strip() for a in header.split(",") if a.strip()]
     if proxies and forwarded:
         return forwarded[-min(proxies, len(forwarded))]
-    return remote
+    return str(meta.get("REMOTE_ADDR", ""))
 
 
 class ClientAddressMixin:
     #: Counts live in the "throttle" cache, which keeps counting without Redis (config/cache.py).
-    cache = ConnectionProxy(caches, "throttle")
+    cache: BaseCache = ConnectionProxy(caches, "throttle")  # type: ignore[assignment]
 
     def get_ident(self, request: Request) -> str:
         return client_address(request)
