@@ -3,7 +3,7 @@
 django-rest-knox: the database keeps only a hash of each token; a token expires after
 API_TOKEN_TTL_HOURS; `DELETE /api/v1/auth/token/` revokes the token presented; a password change
 revokes every token of the user. Plain-text tokens of the old DRF authtoken table are dropped by a
-migration (clubs 0003).
+migration (clubs 0004).
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def test_signing_out_of_the_pages_leaves_api_tokens_alone(world: World) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_drops_the_old_plain_text_tokens() -> None:
-    call_command("migrate", "clubs", "0002", verbosity=0)
+    call_command("migrate", "clubs", "0003", verbosity=0)
     with connection.cursor() as cursor:
         cursor.execute("CREATE TABLE authtoken_token (key varchar(40) PRIMARY KEY, user_id int)")
         cursor.execute("INSERT INTO authtoken_token VALUES ('plain-text-key', 1)")

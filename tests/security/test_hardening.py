@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 import subprocess
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -190,18 +189,13 @@ def test_weak_passwords_are_refused(world: World, password: str) -> None:
 NESTED = "[" * 5000 + "]" * 5000
 
 
-def _api_writes() -> list[tuple[str, str]]:
+def _api_writes(world: World) -> list[tuple[str, str]]:
     return [
         (name, method)
         for name, case in sorted(MATRIX.items())
-        if case.path(SimpleNamespace(club=SimpleNamespace(slug="x"), **_IDS)).startswith("/api/")  # type: ignore[arg-type]
+        if case.path(world).startswith("/api/")
         for method in case.body  # the writes that take a body (start, close, confirm take none)
     ]
-
-
-_IDS = {k: SimpleNamespace(pk=1) for k in ("planned", "running", "rubber", "deal")} | {
-    "players": {n: SimpleNamespace(pk=1) for n in ("north", "east", "south", "west", "eve", "fay")}
-}
 
 
 @pytest.mark.parametrize("persona", ["anonymous", "director"])
@@ -217,13 +211,13 @@ def test_a_body_the_parser_cannot_take_is_a_400_in_the_apis_shape(
     def counts() -> list[int]:
         return [m.objects.count() for m in (Club, Player, Session, Deal)]
 
+    writes = _api_writes(world)  # may make rows the paths name (an invitation): before counting
     before = counts()
     too_big = '{"name": "' + "x" * settings.DATA_UPLOAD_MAX_MEMORY_SIZE + '"}'
     client = Client(raise_request_exception=False)
     if world.users[persona] is not None:
         client.force_login(world.users[persona])
     wrong = []
-    writes = _api_writes()
     assert len(writes) >= 8
     for name, method in writes:
         path = MATRIX[name].path(world)

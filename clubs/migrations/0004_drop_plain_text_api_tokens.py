@@ -9,7 +9,7 @@ from django.db import migrations
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("clubs", "0002_alter_session_kind"),
+        ("clubs", "0003_player_invitation"),
         ("knox", "0009_extend_authtoken_field"),
     ]
 
