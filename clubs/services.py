@@ -62,20 +62,26 @@ def club_create(
         HouseRules.from_preset(rules_preset, rules or {})
     except ScoringError as err:
         raise ValidationError({"rules": [error_line(err)]}) from err
+    taken = ValidationError({"slug": [_("A club with this slug already exists.")]})
     if Club.objects.filter(slug=slug).exists():
-        raise ValidationError({"slug": [_("A club with this slug already exists.")]})
-    with transaction.atomic():
-        club = Club.objects.create(
-            slug=slug,
-            name=name,
-            public=public,
-            rules_preset=rules_preset,
-            rules_overrides=rules or {},
-            default_stake=default_stake,
-            currency=currency,
-            language=language,
-        )
-        Membership.objects.create(club=club, user=director, role=Membership.Role.DIRECTOR)
+        raise taken
+    try:
+        with transaction.atomic():
+            club = Club.objects.create(
+                slug=slug,
+                name=name,
+                public=public,
+                rules_preset=rules_preset,
+                rules_overrides=rules or {},
+                default_stake=default_stake,
+                currency=currency,
+                language=language,
+            )
+            Membership.objects.create(club=club, user=director, role=Membership.Role.DIRECTOR)
+    except IntegrityError as err:
+        # Another request created the slug between the check and the insert: the same answer
+        # as had it come first (docs/api.md: integrity answers).
+        raise taken from err
     return club
 
 
@@ -101,15 +107,50 @@ def player_create(
     if not name:
         raise ValidationError({"name": [_("A player needs a name.")]})
     if Player.objects.filter(club=club, name__iexact=name).exists():
-        raise ValidationError(
-            {"name": [_("%(name)r is already a player of this club.") % {"name": name}]}
+        raise _name_taken(name)
+    refusal = _username_refusal(club=club, username=username)
+    if refusal is not None:
+        raise refusal
+    try:
+        return _player_insert(
+            club=club, name=name, username=username, password=password, director=director
         )
+    except IntegrityError as err:
+        # A concurrent request added this name, invited or linked this username or created this
+        # login between the checks and the inserts: answer as had it come second (docs/api.md).
+        if Player.objects.filter(club=club, name__iexact=name).exists():
+            raise _name_taken(name) from err
+        refusal = _username_refusal(club=club, username=username)
+        if refusal is not None:
+            raise refusal from err
+        if password and get_user_model().objects.filter(username=username).exists():
+            raise _login_exists() from err
+        raise ValidationError(
+            {
+                "username": [
+                    _(
+                        "%(username)r was being linked or created by someone else at the same "
+                        "time; try again."
+                    )
+                    % {"username": username}
+                ]
+            }
+        ) from err
+
+
+def _name_taken(name: str) -> ValidationError:
+    return ValidationError(
+        {"name": [_("%(name)r is already a player of this club.") % {"name": name}]}
+    )
+
+
+def _username_refusal(*, club: Club, username: str | None) -> ValidationError | None:
     if username and (
         Player.objects.filter(club=club, user__username=username).exists()
         or Invitation.objects.filter(player__club=club, username=username).exists()
     ):
         # Only what the director already sees: the logins of their club's players and invitations.
-        raise ValidationError(
+        return ValidationError(
             {
                 "username": [
                     _("%(username)r is already linked to, or invited as, a player of this club.")
@@ -117,6 +158,12 @@ def player_create(
                 ]
             }
         )
+    return None
+
+
+def _player_insert(
+    *, club: Club, name: str, username: str | None, password: str | None, director: bool
+) -> Player:
     with transaction.atomic():
         if username and not password:
             player = Player.objects.create(club=club, name=name)
@@ -130,19 +177,23 @@ def player_create(
         return Player.objects.create(club=club, name=name, user=user)
 
 
+def _login_exists() -> ValidationError:
+    return ValidationError(
+        {
+            "username": [
+                _(
+                    "This login already exists. Leave the password empty to invite its "
+                    "holder instead."
+                )
+            ]
+        }
+    )
+
+
 def _create_login(*, username: str, password: str) -> User:
     user_model = get_user_model()
     if user_model.objects.filter(username=username).exists():
-        raise ValidationError(
-            {
-                "username": [
-                    _(
-                        "This login already exists. Leave the password empty to invite its "
-                        "holder instead."
-                    )
-                ]
-            }
-        )
+        raise _login_exists()
     user = user_model(username=username)
     from django.contrib.auth.password_validation import validate_password
 

@@ -36,6 +36,7 @@ from .serializers import (
     ErrorsSerializer,
     HistoryEntrySerializer,
     RubberSerializer,
+    TwoPlayerCorrectionSerializer,
     TwoPlayerDealInSerializer,
     two_player_fields,
 )
@@ -154,15 +155,21 @@ class DealDetail(APIView):
     @extend_schema(tags=TAGS, summary="A deal", responses={200: DealSerializer, 404: E404})
     def get(self, request: Request, pk: int) -> Response:
         deal, _ = get_deal_for_user(request.user, pk)
-        return Response(DealSerializer(deal).data)
+        return Response(_deal_answer(deal))
 
     @extend_schema(
         tags=TAGS,
         summary="Correct a deal",
-        description="Send the `version` you read and the fields to change. The rubber is "
-        "re-scored from its deals; if the correction moves the rubber's end, an empty next "
-        "rubber is withdrawn, and a next rubber with deals makes it a 409.",
-        request=DealCorrectionSerializer,
+        description="Send the `version` you read and the fields to change; the others keep "
+        "their stored values, and an unknown field is a 400. The rubber is re-scored from its "
+        "deals. If the correction reopens a completed rubber, an empty next rubber is withdrawn; "
+        "a next rubber that holds deals makes it a 409 naming them, unless a director sends "
+        "`move_next_deals: true` to move them into this rubber (docs/rules.md).",
+        request=PolymorphicProxySerializer(
+            component_name="AnyDealCorrection",
+            serializers=[DealCorrectionSerializer, TwoPlayerCorrectionSerializer],
+            resource_type_field_name=None,
+        ),
         responses={
             200: DealWithRubberSerializer,
             400: E400,
@@ -175,17 +182,21 @@ class DealDetail(APIView):
     def patch(self, request: Request, pk: int) -> Response:
         deal, viewer = get_deal_for_user(request.user, pk)
         if not viewer.can_correct(deal):
-            raise PermissionDenied("Only a director or the player who entered it corrects a deal.")
-        serializer = DealCorrectionSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+            raise PermissionDenied("Only a director or a player at the table corrects a deal.")
+        serializer: DealCorrectionSerializer | TwoPlayerCorrectionSerializer
         if deal.rubber.is_two_player:
-            changes = {"data": two_player_fields(request.data)}
+            serializer = TwoPlayerCorrectionSerializer(data=request.data)
         else:
-            changes = serializer.to_changes()
+            serializer = DealCorrectionSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        move = serializer.validated_data["move_next_deals"]
+        if move and not viewer.is_director:
+            raise PermissionDenied("Only a director moves deals from one rubber to another.")
         deal = deal.correct(
             version=serializer.validated_data["version"],
             changed_by=signed_in_user(request),
-            **changes,
+            move_next_deals=move,
+            **serializer.to_changes(),
         )
         return _written(
             deal, Rubber.objects.with_deals().get(pk=deal.rubber_id), status.HTTP_200_OK
@@ -202,7 +213,8 @@ class DealHistory(APIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         deal, _ = get_deal_for_user(request.user, pk)
-        return Response(HistoryEntrySerializer(history.for_deal(deal), many=True).data)
+        entries = history.for_deal(deal, deal.rubber.session.club_id)
+        return Response(HistoryEntrySerializer(entries, many=True).data)
 
 
 class DealConfirm(APIView):
@@ -218,8 +230,15 @@ class DealConfirm(APIView):
         deal, viewer = get_deal_for_user(request.user, pk)
         _check_can_confirm(deal, viewer)
         assert viewer.player is not None
-        deal = deal.confirm(by=viewer.player, user=signed_in_user(request))
-        return Response(DealSerializer(deal).data)
+        confirmed = deal.confirm(by=viewer.player, user=signed_in_user(request))
+        confirmed.rubber = deal.rubber  # as read, with its session
+        return Response(_deal_answer(confirmed))
+
+
+def _deal_answer(deal: Deal) -> dict[str, Any]:
+    """One deal; who entered it as the club shows them (its `rubber` read with its session)."""
+    names = history.entrants(deal.rubber.session.club_id, [deal.entered_by_id])
+    return DealSerializer(deal, context={"entrants": names}).data
 
 
 def _check_can_confirm(deal: Deal, viewer: Any) -> None:

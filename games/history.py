@@ -1,12 +1,69 @@
-"""Every change of a deal, from django-simple-history: who, when, before and after."""
+"""Every change of a deal, from django-simple-history: who, when, before and after.
+
+Who is shown as the club knows them, never by their login (API.md: "Logins are never shown to
+anyone but the club's director"; the director sees logins on the club's players list only).
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth import get_user_model
+from django.db.models import OuterRef, Subquery
+
+from clubs.models import Membership, Player
+
 from .models import Deal
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """Who entered or changed a deal, as the club shows them: the display name and id of the
+    login's player in the club; a director without a player as "Director" (no id)."""
+
+    name: str | None
+    player_id: int | None
+
+
+NOBODY = Entrant(None, None)
+
+
+def who(names: dict[int, Entrant], user_id: int | None) -> Entrant:
+    """The entrant of a login id (None: nobody, as for a deal whose login was deleted)."""
+    return NOBODY if user_id is None else names.get(user_id, NOBODY)
+
+
+def entrants(
+    club_id: int, user_ids: Iterable[int | None], known: Iterable[Player] = ()
+) -> dict[int, Entrant]:
+    """The `Entrant` of each login id in the club. `known` players (the seated ones, already
+    read) cost no query; the others one query, whoever they are."""
+    wanted = {user_id for user_id in user_ids if user_id is not None}
+    found = {p.user_id: Entrant(p.name, p.pk) for p in known if p.user_id in wanted}
+    missing = wanted - set(found)
+    if missing:
+        player = Player.objects.filter(club_id=club_id, user=OuterRef("pk"))
+        role = Membership.objects.filter(club_id=club_id, user=OuterRef("pk")).values("role")
+        rows = (
+            get_user_model()
+            .objects.filter(pk__in=missing)
+            .annotate(
+                player_name=Subquery(player.values("name")[:1]),
+                player_pk=Subquery(player.values("pk")[:1]),
+                role=Subquery(role[:1]),
+            )
+            .values_list("pk", "player_name", "player_pk", "role")
+        )
+        for user_id, name, player_id, role_in_club in rows:
+            if player_id is not None:
+                found[user_id] = Entrant(name, player_id)
+            elif role_in_club == Membership.Role.DIRECTOR:
+                found[user_id] = Entrant(str(Membership.Role.DIRECTOR.label), None)
+    return found
+
 
 TRACKED = (
     "contract",
@@ -27,8 +84,8 @@ def _snapshot(record: Any) -> dict[str, Any]:
     return data
 
 
-def entries(records: Iterable[Any]) -> list[dict[str, Any]]:
-    """One deal's history records (any order) as entries, oldest first."""
+def entries(records: Iterable[Any], names: dict[int, Entrant]) -> list[dict[str, Any]]:
+    """One deal's history records (any order) as entries, oldest first; `names` by login id."""
     ordered = sorted(records, key=lambda r: (r.history_date, r.history_id))
     result: list[dict[str, Any]] = []
     before: dict[str, Any] | None = None
@@ -39,12 +96,13 @@ def entries(records: Iterable[Any]) -> list[dict[str, Any]]:
             for name in (*TRACKED, "version")
             if before is not None and before[name] != after[name]
         ]
-        user = record.history_user
+        by = who(names, record.history_user_id)
         result.append(
             {
                 "kind": KINDS.get(record.history_type, record.history_type),
                 "reason": record.history_change_reason or "",
-                "user": None if user is None else user.get_username(),
+                "user": by.name,
+                "player": by.player_id,
                 "at": record.history_date,
                 "before": before,
                 "after": after,
@@ -55,13 +113,17 @@ def entries(records: Iterable[Any]) -> list[dict[str, Any]]:
     return result
 
 
-def for_deal(deal: Deal) -> list[dict[str, Any]]:
-    return entries(deal.history.select_related("history_user"))
+def for_deal(deal: Deal, club_id: int) -> list[dict[str, Any]]:
+    records = list(deal.history.all())
+    return entries(records, entrants(club_id, (r.history_user_id for r in records)))
 
 
-def for_rubber(rubber_id: int) -> dict[int, list[dict[str, Any]]]:
-    """Every deal's history in a rubber, by deal id (one query)."""
+def for_rubber(
+    rubber_id: int, club_id: int, known: Iterable[Player] = ()
+) -> dict[int, list[dict[str, Any]]]:
+    """Every deal's history in a rubber, by deal id (one query, and `entrants`')."""
     grouped: dict[int, list[Any]] = defaultdict(list)
-    for record in Deal.history.filter(rubber_id=rubber_id).select_related("history_user"):
+    for record in Deal.history.filter(rubber_id=rubber_id):
         grouped[record.id].append(record)
-    return {deal_id: entries(records) for deal_id, records in grouped.items()}
+    names = entrants(club_id, (r.history_user_id for rs in grouped.values() for r in rs), known)
+    return {deal_id: entries(records, names) for deal_id, records in grouped.items()}

@@ -16,7 +16,7 @@ from django.db import connection, models, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext, npgettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext, ngettext, npgettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -308,8 +308,18 @@ class Rubber(models.Model):
             rubber = (
                 Rubber.objects.select_for_update(of=("self",), no_key=True)
                 .select_related("session", "table")
-                .get(pk=self.pk)
+                .filter(pk=self.pk)
+                .first()
             )
+            if rubber is None:
+                # Withdrawn, empty, by a correction that reopened the rubber before it, which
+                # held this lock while it checked that it was empty (docs/rules.md).
+                raise Conflict(
+                    gettext(
+                        "This rubber no longer exists: a correction reopened the rubber before it "
+                        "at this table. Reload the table and enter the deal there."
+                    )
+                )
             # With who entered them: the answer shows the rubber as written (games/api.py).
             deals = list(rubber.deals.select_related("entered_by").order_by("number"))
             existing = next((d for d in deals if d.number == number), None)
@@ -382,9 +392,72 @@ class Rubber(models.Model):
                 err.field = err.field.split(".", 1)[1] if "." in err.field else "number"
             raise
 
-    def _rescore_for_correction(self, deals: list[Deal]) -> Sheet:
+    def _rescore_for_correction(
+        self,
+        deals: list[Deal],
+        nxt: Rubber | None,
+        *,
+        move_next_deals: bool = False,
+        changed_by: User | None = None,
+    ) -> Sheet:
+        """Re-score this rubber with a corrected deal among `deals` (RULES 8.2).
+
+        `nxt` is the next rubber at the table, locked by the caller (or None). When the
+        correction reopens this rubber, an empty `nxt` is withdrawn; one that holds deals is never
+        deleted: the correction is refused naming them, unless `move_next_deals` (a director's
+        explicit choice) moves them into this rubber (docs/rules.md: corrections that reopen a
+        rubber).
+        """
+        sheet = self._rescore_or_conflict(deals)
+        if self.status == self.Status.IN_PLAY and sheet.complete:
+            self._apply_completion(sheet)
+            return sheet
+        if self.status != self.Status.COMPLETE or sheet.complete or nxt is None:
+            return sheet
+        held = list(nxt.deals.order_by("number"))
+        if held and not move_next_deals:
+            raise Conflict(_reopen_refusal(self, nxt, held))
+        if nxt.status != self.Status.IN_PLAY:
+            # Closed with the session (an empty one) or finished: not ours to withdraw.
+            raise Conflict(
+                gettext(
+                    "This correction reopens rubber %(number)s, but rubber %(next)s at this table "
+                    "is %(status)s."
+                )
+                % {
+                    "number": self.number,
+                    "next": nxt.number,
+                    "status": str(nxt.get_status_display()).lower(),
+                }
+            )
+        if held:
+            if nxt.seat_ids != self.seat_ids:
+                raise Conflict(
+                    gettext(
+                        "The deals of rubber %(next)s cannot be moved into rubber %(number)s: "
+                        "the players sat in other seats."
+                    )
+                    % {"number": self.number, "next": nxt.number}
+                )
+            sheet = self._rescore_or_conflict([*deals, *held])
+        for number, moved in enumerate(held, start=len(deals) + 1):
+            moved.rubber, moved.number = self, number
+            moved.version += 1
+            moved._change_reason = "moved"
+            if changed_by is not None:
+                moved._history_user = changed_by
+            moved.save()
+        # The next rubber holds nothing now, and its lock kept entries out: withdraw it.
+        nxt.delete()
+        self.status = self.Status.IN_PLAY
+        self.ended_at = None
+        self.save(update_fields=["status", "ended_at"])
+        self._apply_completion(sheet)
+        return sheet
+
+    def _rescore_or_conflict(self, deals: list[Deal]) -> Sheet:
         try:
-            sheet = self._rescore(deals)
+            return self._rescore(deals)
         except ScoringError as err:
             if err.rule in ("RULES 2.4", "RULES 8.1") or (
                 err.rule in ("RULES 5", "RULES 7.3", "RULES 7.4") and err.field == "number"
@@ -396,24 +469,6 @@ class Rubber(models.Model):
                     )
                 ) from err
             raise
-        nxt = Rubber.objects.filter(table_id=self.table_id, number=self.number + 1).first()
-        if self.status == self.Status.COMPLETE and not sheet.complete:
-            if nxt is not None and nxt.deals.exists():
-                raise Conflict(
-                    gettext(
-                        "This correction reopens rubber %(number)s, but rubber %(next)s at this "
-                        "table already has deals. Correct those first."
-                    )
-                    % {"number": self.number, "next": nxt.number}
-                )
-            if nxt is not None:
-                nxt.delete()
-            self.status = self.Status.IN_PLAY
-            self.ended_at = None
-            self.save(update_fields=["status", "ended_at"])
-        elif self.status == self.Status.IN_PLAY and sheet.complete:
-            self._apply_completion(sheet)
-        return sheet
 
     def _apply_completion(self, sheet: Sheet) -> Rubber | None:
         """When the scoresheet says the match is over, finish it and seat the next one."""
@@ -545,6 +600,9 @@ class Deal(models.Model):
     confirmed_by = models.ForeignKey(
         Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    disputed = models.BooleanField(
+        default=False, help_text="An opponent disputes the deal: the director checks it."
+    )
 
     history = HistoricalRecords()
     # Who made a change and why: read by django-simple-history from the instance on save().
@@ -654,14 +712,19 @@ class Deal(models.Model):
         *,
         version: int,
         changed_by: User | None,
+        move_next_deals: bool = False,
         **changes: Any,
     ) -> Deal:
         """Correct this deal; the whole rubber is re-scored from its deals (RULES 8.2).
 
-        A stale `version` raises Conflict. When the correction moves the rubber's end, the
-        rubbers after it are handled explicitly: an empty next rubber is withdrawn and this one
-        reopened; if the next rubber already has deals, or deals would fall after the new end,
-        the correction is refused with Conflict rather than corrupting the evening.
+        A stale `version` raises Conflict. `changes` replace the fields they name; the others
+        keep their stored values (for a two-player deal, the game's fields in `data` one by one;
+        docs/api.md). When the correction moves the rubber's end, the rubbers after it are
+        handled explicitly: an empty next rubber is withdrawn and this one reopened; if the next
+        rubber already has deals the correction is refused with a Conflict naming them (nothing
+        a player was told is saved is ever deleted), unless `move_next_deals` (a director's
+        choice) moves them into this rubber; if deals would fall after the new end it is refused
+        too (docs/rules.md: corrections that reopen a rubber).
         """
         allowed = {"contract", "declarer", "tricks", "honours_side", "honours_points", "data"}
         unknown = set(changes) - allowed
@@ -672,13 +735,28 @@ class Deal(models.Model):
             if sheets.is_two_player(kind):
                 session_of = Rubber.objects.filter(pk=self.rubber_id).values("session_id")
                 Session.objects.select_for_update(no_key=True).filter(pk__in=session_of).first()
-            # The same order as record_deal: the rubber first, then the deal.
+            # The same order as record_deal: the rubber first, then (when this one is complete)
+            # the next rubber at its table, which an entry into it locks too, then the deal.
             rubber = (
                 Rubber.objects.select_for_update(of=("self",), no_key=True)
                 .select_related("session", "table")
-                .get(pk=self.rubber_id)
+                .filter(pk=self.rubber_id)
+                .first()
             )
-            deal = Deal.objects.select_for_update(no_key=True).get(pk=self.pk)
+            nxt = None
+            if rubber is not None and rubber.status == Rubber.Status.COMPLETE:
+                nxt = (
+                    Rubber.objects.select_for_update(no_key=True)
+                    .filter(table_id=rubber.table_id, number=rubber.number + 1)
+                    .first()
+                )
+            deal = Deal.objects.select_for_update(no_key=True).filter(pk=self.pk).first()
+            if rubber is None or deal is None or deal.rubber_id != rubber.pk:
+                # Moved into the rubber before it by a director while this request waited.
+                raise Conflict(
+                    gettext("Deal %(number)s was moved by a director; reload and try again.")
+                    % {"number": self.number}
+                )
             if deal.version != version:
                 raise Conflict(
                     gettext(
@@ -691,12 +769,16 @@ class Deal(models.Model):
                 raise Conflict(gettext("The session is closed: its results are final."))
             current = deal.fields().as_kwargs()
             if sheets.is_two_player(kind):
-                # A two-player correction sends the game's fields to change (RULES 7.x).
+                # A two-player correction sends the game's fields to change (RULES 7.x): each
+                # replaces the stored one, null removes it; a pass drops the stored declarer and
+                # tricks (not those sent: the engine judges them).
+                sent = changes.get("data") or {}
                 data = dict(deal.data or {})
-                data.update(changes.get("data") or {})
-                if data.get("contract") == "pass":
+                if sent.get("contract") == "pass":
                     data.pop("declarer", None)
                     data.pop("tricks", None)
+                data.update(sent)
+                data = {name: value for name, value in data.items() if value is not None}
                 current = {"data": data}
             elif str(changes.get("contract", "")).strip().lower() == "pass":
                 # A deal corrected to a pass loses its declarer, tricks and honours unless given.
@@ -712,7 +794,9 @@ class Deal(models.Model):
                     deals[i] = deal
             for name, value in fields.as_kwargs().items():
                 setattr(deal, name, value)
-            rubber._rescore_for_correction(deals)
+            rubber._rescore_for_correction(
+                deals, nxt, move_next_deals=move_next_deals, changed_by=changed_by
+            )
             deal.version += 1
             # A confirmation was of the old content; the opponents confirm the new one again.
             deal.confirmed_by = None
@@ -725,7 +809,7 @@ class Deal(models.Model):
         return deal
 
     def confirm(self, *, by: Player, user: User | None = None) -> Deal:
-        """An opponent of the side that entered the deal confirms it (Club.confirm_entries).
+        """An opponent of the side that entered the deal confirms it (Session.asks_confirmation).
 
         `by` must sit in the rubber on the other side from the player who entered the deal (when
         a director entered it, any seated player may confirm). Confirming twice is harmless.
@@ -735,7 +819,7 @@ class Deal(models.Model):
             rubber = Rubber.objects.select_related("session__club").get(pk=deal.rubber_id)
             if rubber.session.status == Session.Status.CLOSED:
                 raise Conflict(gettext("The session is closed: its results are final."))
-            if not rubber.session.club.confirm_entries:
+            if not rubber.session.asks_confirmation:
                 raise Conflict(gettext("This club does not ask opponents to confirm entries."))
             seat = rubber.seat_of(by.pk)
             if seat is None:
@@ -751,10 +835,26 @@ class Deal(models.Model):
             if deal.confirmed_by_id is not None:
                 return deal
             deal.confirmed_by = by
+            deal.disputed = False
             deal._change_reason = "confirmed"
             if user is not None:
                 deal._history_user = user
-            deal.save(update_fields=["confirmed_by", "updated_at"])
+            deal.save(update_fields=["confirmed_by", "disputed", "updated_at"])
+        self.refresh_from_db()
+        return deal
+
+    def dispute(self, *, user: User | None = None) -> Deal:
+        """An opponent disputes the deal (Session.asks_confirmation): it is flagged for the
+        director, who corrects it or confirms it stands. The history keeps who disputed."""
+        with transaction.atomic():
+            deal = Deal.objects.select_for_update().get(pk=self.pk)
+            if deal.disputed or deal.confirmed_by_id is not None:
+                return deal
+            deal.disputed = True
+            deal._change_reason = "disputed"
+            if user is not None:
+                deal._history_user = user
+            deal.save(update_fields=["disputed", "updated_at"])
         self.refresh_from_db()
         return deal
 
@@ -811,6 +911,24 @@ def _two_player_result(data: dict[str, Any]) -> str:
     if data.get("tricks") is None:
         return ""
     return str(data["tricks"])
+
+
+def _reopen_refusal(rubber: Rubber, nxt: Rubber, held: list[Deal]) -> str:
+    """Why a correction that would reopen `rubber` is refused: `nxt` holds `held`."""
+    listed = "; ".join(
+        pgettext("a deal in a list", "deal %(number)s (%(summary)s)")
+        % {"number": d.number, "summary": d.summary()}
+        for d in held
+    )
+    return ngettext(
+        "This correction would reopen rubber %(number)s, but rubber %(next)s at this table "
+        "already holds %(deals)s, which stays saved. Correct that deal first, or a director may "
+        "move it into rubber %(number)s (move_next_deals).",
+        "This correction would reopen rubber %(number)s, but rubber %(next)s at this table "
+        "already holds %(deals)s, which stay saved. Correct those deals first, or a director "
+        "may move them into rubber %(number)s (move_next_deals).",
+        len(held),
+    ) % {"number": rubber.number, "next": nxt.number, "deals": listed}
 
 
 def _queue_refresh(session_id: int) -> None:

@@ -6,8 +6,10 @@ applied by the model methods, so an impossible result is refused with the rule i
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -82,7 +84,25 @@ def two_player_fields(raw: Any) -> dict[str, Any]:
     return {key: value for key, value in items if key not in ("number", "version")}
 
 
-class DealCorrectionSerializer(serializers.Serializer[Any]):
+class RefusesUnknownFields:
+    """A request serializer that answers 400 naming every field it does not take, instead of
+    ignoring it (`{"version": 1, "trick": 9}` would otherwise change nothing and answer 200)."""
+
+    fields: Any
+    initial_data: Any
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            unknown = sorted(str(name) for name in data if name not in self.fields)
+            if unknown:
+                message = _("Unknown field: a correction does not take it.")
+                raise serializers.ValidationError({name: [message] for name in unknown})
+        return super().to_internal_value(data)  # type: ignore[misc]
+
+
+class DealCorrectionSerializer(RefusesUnknownFields, serializers.Serializer[Any]):
+    """A four-player deal's correction: `version` and the fields to change (docs/api.md)."""
+
     version = serializers.IntegerField(help_text="The version you are correcting (from a GET).")
     contract = serializers.CharField(max_length=10, required=False)
     declarer = serializers.CharField(
@@ -90,10 +110,17 @@ class DealCorrectionSerializer(serializers.Serializer[Any]):
     )
     tricks = serializers.IntegerField(required=False, allow_null=True)
     honours = HonoursSerializer(required=False, allow_null=True, help_text="null removes them.")
+    move_next_deals = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Director only: when the correction reopens a completed rubber whose next "
+        "rubber (in play, same seats) holds deals, move those deals into this rubber.",
+    )
 
     def to_changes(self) -> dict[str, Any]:
         data = dict(self.validated_data)
         data.pop("version")
+        data.pop("move_next_deals")
         changes: dict[str, Any] = {}
         if "contract" in data:
             changes["contract"] = data["contract"]
@@ -108,9 +135,46 @@ class DealCorrectionSerializer(serializers.Serializer[Any]):
         return changes
 
 
+def _game_field(help_text: str) -> Any:
+    """A game's field in a correction: any JSON (the engine checks it); null removes it."""
+    return serializers.JSONField(required=False, allow_null=True, help_text=help_text)
+
+
+class TwoPlayerCorrectionSerializer(RefusesUnknownFields, serializers.Serializer[Any]):
+    """A two-player deal's correction: `version` and the game's fields to change, as entered
+    (TwoPlayerDealInSerializer); `null` removes an optional one (honours, doubled). The
+    game's own rules (RULES 7.x) check the corrected deal and name the field they refuse."""
+
+    version = serializers.IntegerField(help_text="The version you are correcting (from a GET).")
+    declarer = _game_field(help_text="0 or 1: the declaring player.")
+    strain = _game_field(help_text="C, D, H, S or NT.")
+    doubled = _game_field(help_text="0 or 1 (Bridge for Two).")
+    declaration = _game_field(help_text="ordinary, eight or misery.")
+    contract = _game_field(help_text='Draw and Discard: "4S", "pass".')
+    tricks = _game_field(help_text="Tricks won by the declarer; Turnover: [t0, t1].")
+    honours = _game_field(help_text="{player: 0|1, points: 100|150}; null removes them.")
+    move_next_deals = serializers.BooleanField(
+        required=False, default=False, help_text="As for a four-player deal."
+    )
+
+    def to_changes(self) -> dict[str, Any]:
+        """The game's fields sent, as `Deal.correct` takes them (`{"data": {...}}`)."""
+        data = {
+            name: value
+            for name, value in self.validated_data.items()
+            if name not in ("version", "move_next_deals")
+        }
+        return {"data": data}
+
+
 class DealSerializer(serializers.ModelSerializer[Deal]):
     honours = serializers.SerializerMethodField()
-    entered_by = serializers.SerializerMethodField()
+    entered_by = serializers.SerializerMethodField(
+        help_text="The display name of the player who entered the deal (never a login)."
+    )
+    entered_by_player = serializers.SerializerMethodField(
+        help_text="That player's id; null for a director without a player."
+    )
     confirmed_by = serializers.IntegerField(source="confirmed_by_id", allow_null=True)
     rubber_id = serializers.IntegerField()
 
@@ -127,6 +191,7 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
             "honours",
             "data",
             "entered_by",
+            "entered_by_player",
             "entered_at",
             "updated_at",
             "confirmed_by",
@@ -138,14 +203,28 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
             return None
         return {"side": deal.honours_side, "points": deal.honours_points}
 
+    def _entrant(self, deal: Deal) -> history.Entrant:
+        """Who entered the deal, from the context's `entrants` (by login id) if given."""
+        if deal.entered_by_id is None:
+            return history.NOBODY
+        names = self.context.get("entrants")
+        if names is None:
+            names = history.entrants(deal.rubber.session.club_id, [deal.entered_by_id])
+        return history.who(names, deal.entered_by_id)
+
     @extend_schema_field(OpenApiTypes.STR)
     def get_entered_by(self, deal: Deal) -> str | None:
-        return None if deal.entered_by is None else deal.entered_by.get_username()
+        return self._entrant(deal).name
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_entered_by_player(self, deal: Deal) -> int | None:
+        return self._entrant(deal).player_id
 
     def to_representation(self, deal: Deal) -> dict[str, Any]:
         # The fields above, written out (a test keeps them equal to DRF's generic output): a
         # rubber's answer has every deal, and the generic path rebuilt each field from the
         # model per deal (docs/benchmarks.md, HTTP).
+        entrant = self._entrant(deal)
         return {
             "id": deal.pk,
             "rubber_id": deal.rubber_id,
@@ -156,7 +235,8 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
             "tricks": deal.tricks,
             "honours": self.get_honours(deal),
             "data": deal.data,
-            "entered_by": self.get_entered_by(deal),
+            "entered_by": entrant.name,
+            "entered_by_player": entrant.player_id,
             "entered_at": _DATETIME.to_representation(deal.entered_at),
             "updated_at": _DATETIME.to_representation(deal.updated_at),
             "confirmed_by": deal.confirmed_by_id,
@@ -173,6 +253,13 @@ class SeatsSerializer(serializers.Serializer[Any]):
 class MatchPlayerSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
+
+
+def rubber_entrants(rubber: Rubber, deals: list[Deal]) -> dict[int, history.Entrant]:
+    """Who entered the rubber's deals; the seated players (read with it) cost no query."""
+    return history.entrants(
+        rubber.session.club_id, [d.entered_by_id for d in deals], rubber.seats.values()
+    )
 
 
 class RubberSerializer(serializers.Serializer[Any]):
@@ -222,8 +309,9 @@ class RubberSerializer(serializers.Serializer[Any]):
 
     @extend_schema_field(DealSerializer(many=True))
     def get_deals(self, rubber: Rubber) -> list[dict[str, Any]]:
-        deal = DealSerializer()
-        return [deal.to_representation(d) for d in rubber.ordered_deals()]
+        deals = rubber.ordered_deals()
+        deal = DealSerializer(context={"entrants": rubber_entrants(rubber, deals)})
+        return [deal.to_representation(d) for d in deals]
 
     def to_representation(self, rubber: Rubber) -> dict[str, Any]:
         # The fields above, written out, as DealSerializer's (a test keeps them equal).
@@ -265,6 +353,9 @@ class DealWithRubberSerializer(DealSerializer):
         return self.context.get("next_rubber")
 
     def to_representation(self, deal: Deal) -> dict[str, Any]:
+        if "entrants" not in self.context:
+            rubber = self.context["rubber"]
+            self.context["entrants"] = rubber_entrants(rubber, rubber.ordered_deals())
         data = super().to_representation(deal)
         data["rubber"] = self.get_rubber(deal)
         data["next_rubber"] = self.get_next_rubber(deal)
@@ -274,7 +365,12 @@ class DealWithRubberSerializer(DealSerializer):
 class HistoryEntrySerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=sorted(history.KINDS.values()))
     reason = serializers.CharField()
-    user = serializers.CharField(allow_null=True)
+    user = serializers.CharField(
+        allow_null=True, help_text="The display name of who made the change (never a login)."
+    )
+    player = serializers.IntegerField(
+        allow_null=True, help_text="Their player id; null for a director without a player."
+    )
     at = serializers.DateTimeField()
     before = serializers.DictField(allow_null=True)
     after = serializers.DictField()

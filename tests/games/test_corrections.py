@@ -77,9 +77,10 @@ def test_history_shows_who_when_before_and_after(api, rubber, enter, north, dire
     api.force_authenticate(None)
     entries = api.get(f"/api/v1/deals/{deal.pk}/history").json()
     assert [e["kind"] for e in entries] == ["entered", "changed"]
-    assert entries[0]["user"] == "north"
+    # Shown as the club knows them, never by login (API.md): North's player, the director.
+    assert (entries[0]["user"], entries[0]["player"]) == ("North", rubber.north_id)
     assert entries[0]["before"] is None
-    assert entries[1]["user"] == "director"
+    assert (entries[1]["user"], entries[1]["player"]) == ("Director", None)
     assert entries[1]["before"]["tricks"] == 10
     assert entries[1]["after"]["tricks"] == 11
     assert {"field": "tricks", "before": 10, "after": 11} in entries[1]["changes"]
@@ -108,7 +109,7 @@ def test_a_correction_that_reopens_a_rubber_whose_next_has_deals_is_refused(
     deal = rubber.deals.get(number=6)
     response = patch(api, deal, north, version=1, tricks=11)
     assert response.status_code == 409
-    assert "already has deals" in response.json()["detail"]
+    assert "already holds deal 1" in response.json()["detail"]
     deal.refresh_from_db()
     assert deal.version == 1
 
@@ -152,3 +153,13 @@ def test_confirmation_is_refused_when_the_club_does_not_ask_for_it(api, rubber, 
     deal = rubber.deals.get(number=1)
     api.force_authenticate(seated_user(rubber, "E"))
     assert api.post(f"/api/v1/deals/{deal.pk}/confirm").status_code == 409
+
+
+def test_an_unknown_field_is_a_400_naming_it_and_changes_nothing(api, rubber, enter, north):
+    enter(SIX_DEALS[:1])
+    deal = rubber.deals.get(number=1)
+    response = patch(api, deal, north, version=1, trick=9)  # a typo for "tricks"
+    assert response.status_code == 400
+    assert list(response.json()["errors"]) == ["trick"]
+    deal.refresh_from_db()
+    assert (deal.version, deal.tricks) == (1, 9)

@@ -27,14 +27,17 @@ def _queries(get: Callable[[], Any]) -> int:
     return len(ctx.captured_queries)
 
 
-def _play_night(club: Any, tag: str) -> Any:
-    """A session of two tables of new players; a rubber won at table 1, one down at table 2."""
+def _play_night(club: Any, tag: str, entered_by: Any = None) -> Any:
+    """A session of two tables of new players; a rubber won at table 1, one down at table 2.
+    The deals' entrant is shown by name, which costs one query however many there are."""
     tables = [[add_player(club, f"{tag} T{t} P{i}") for i in range(4)] for t in (1, 2)]
     session = make_session(club, tables)
     first, second = session.rubbers.order_by("table__number")
     for number in (1, 2):
-        first.record_deal(number=number, contract="4S", declarer="N", tricks=10, entered_by=None)
-    second.record_deal(number=1, contract="3NT", declarer="E", tricks=8, entered_by=None)
+        first.record_deal(
+            number=number, contract="4S", declarer="N", tricks=10, entered_by=entered_by
+        )
+    second.record_deal(number=1, contract="3NT", declarer="E", tricks=8, entered_by=entered_by)
     return session
 
 
@@ -42,7 +45,7 @@ def _play_night(club: Any, tag: str) -> Any:
 def federation(club: Any, director: Any) -> dict[str, Any]:
     """One played night (still running) to start from; ``grow`` adds three closed ones (more
     players, sessions, rubbers, deals, results, standings and payments) and a correction."""
-    first = _play_night(club, "A")
+    first = _play_night(club, "A", entered_by=director)
     deal = first.rubbers.order_by("table__number").first().deals.first()
 
     def grow() -> None:

@@ -9,7 +9,7 @@ from django.db import migrations
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("clubs", "0003_player_invitation"),
+        ("clubs", "0005_session_confirm_entries"),
         ("knox", "0009_extend_authtoken_field"),
     ]
 

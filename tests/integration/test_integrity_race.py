@@ -1,0 +1,89 @@
+"""Many requests creating the same club slug, player name or login at the same moment, against
+gunicorn (2 workers) on PostgreSQL (issue 14, item 11; docs/api.md: integrity answers): one is
+created, every other answers 400 naming the field, never 500 (IntegrityError)."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from clubs.models import Club, Player
+from tests.factories import UserFactory, make_club
+from tests.integration.test_concurrency import call, free_port, gunicorn, stop, wait_healthy
+from tests.integration.test_correction_race import director_signs_in, sign_in
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+ROUNDS, AT_ONCE = 6, 4
+
+__all__ = ["director_signs_in"]  # a fixture, used by name
+
+
+@pytest.fixture
+def web(worker_env: dict[str, str]) -> Iterator[str]:
+    port = free_port()
+    proc = gunicorn(worker_env, port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(base)
+        yield base
+    finally:
+        stop(proc)
+
+
+def at_once(send: Callable[[int, int], tuple[int, Any]], r: int) -> list[tuple[int, Any]]:
+    """`send(i, r)` from AT_ONCE threads (i) released together; their answers."""
+    start = threading.Barrier(AT_ONCE)
+    answers: list[tuple[int, Any]] = []
+
+    def run(i: int) -> None:
+        start.wait()
+        answers.append(send(i, r))
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(AT_ONCE)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return answers
+
+
+def one_created_the_rest_refused(answers: list[tuple[int, Any]], field: str) -> Counter[int]:
+    statuses = Counter(status for status, _ in answers)
+    assert statuses[201] == 1 and statuses[400] == AT_ONCE - 1, answers
+    for status, body in answers:
+        if status == 400:
+            assert list(body["errors"]) == [field], body
+    return statuses
+
+
+def test_same_slug_name_or_login_at_once_is_one_201_and_400s(
+    director_signs_in: None, web: str
+) -> None:
+    club = make_club(director=UserFactory(username="td"), slug="home")
+    token = sign_in(web, "td")
+    api = f"{web}/api/v1"
+
+    def new_club(i: int, r: int) -> tuple[int, Any]:
+        return call("POST", f"{api}/clubs/", token, {"slug": f"twin-{r}", "name": f"Club {i}"})
+
+    def same_name(i: int, r: int) -> tuple[int, Any]:
+        return call("POST", f"{api}/clubs/home/players/", token, {"name": f"Ann {r}"})
+
+    def same_login(i: int, r: int) -> tuple[int, Any]:
+        body = {"name": f"Bea {r} {i}", "username": f"bea-{r}", "password": "a-long-password-7"}
+        return call("POST", f"{api}/clubs/home/players/", token, body)
+
+    for r in range(ROUNDS):
+        one_created_the_rest_refused(at_once(new_club, r), "slug")
+        one_created_the_rest_refused(at_once(same_name, r), "name")
+        one_created_the_rest_refused(at_once(same_login, r), "username")
+    assert Club.objects.filter(slug__startswith="twin-").count() == ROUNDS
+    assert Player.objects.filter(club=club, name__startswith="Ann ").count() == ROUNDS
+    assert Player.objects.filter(club=club, user__username__startswith="bea-").count() == ROUNDS
+    assert get_user_model().objects.filter(username__startswith="bea-").count() == ROUNDS
