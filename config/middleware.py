@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from django.views.defaults import server_error as default_server_error
 
 logger = logging.getLogger(__name__)
@@ -140,3 +141,23 @@ class ClubLanguageMiddleware:
         rows = rows.filter(**{f"{club}pk__in": readable})
         language: str | None = rows.values_list(path, flat=True).first()
         return language
+
+
+class NotFoundVariesOnCookieMiddleware:
+    """Every 404 says ``Vary: Cookie``, so a hidden object's 404 equals a missing one's.
+
+    A view that reads the session or the signed-in user before it finds an object hidden (a
+    members-only club's rubber, a table code's cookie) makes the session middleware add
+    ``Vary: Cookie``; a view that finds nothing may not. Whether a 404 is "missing" or "hidden"
+    depends on who asks, so every 404 varies on the cookie (docs/security.md). Last in
+    ``MIDDLEWARE``: its response pass runs first, so the header's order is the same either way.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code == 404:
+            patch_vary_headers(response, ("Cookie",))
+        return response

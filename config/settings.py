@@ -76,6 +76,8 @@ MIDDLEWARE = [
     # Last: sees the exceptions of the views (DB down -> 503) and axes' lockout flag.
     "config.middleware.DatabaseUnavailableMiddleware",
     "axes.middleware.AxesMiddleware",
+    # Last: every 404 varies on the cookie, hidden or missing alike (docs/security.md).
+    "config.middleware.NotFoundVariesOnCookieMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

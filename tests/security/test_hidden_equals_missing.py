@@ -32,7 +32,7 @@ def _ghost(world: World) -> World:
         players={n: ghost(pk=NEVER + i) for i, n in enumerate(world.players)},  # type: ignore[misc]
         planned=ghost(pk=NEVER + 100),  # type: ignore[arg-type]
         running=ghost(pk=NEVER + 101),  # type: ignore[arg-type]
-        rubber=ghost(pk=NEVER + 102),  # type: ignore[arg-type]
+        rubber=ghost(pk=NEVER + 102, table_id=NEVER + 104),  # type: ignore[arg-type]
         deal=ghost(pk=NEVER + 103),  # type: ignore[arg-type]
     )
 
