@@ -8,13 +8,13 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from clubs import views as club_views
 
-from .api import ObtainTokenView
+from .api import TokenView
 from .health import healthz
 from .plain import plain
 from .pwa import manifest, service_worker
 
 api_v1: list[URLPattern | URLResolver] = [
-    path("auth/token/", ObtainTokenView.as_view(), name="api-token"),
+    path("auth/token/", TokenView.as_view(), name="api-token"),
     path("", include("clubs.api_urls")),
     path("", include("games.api_urls")),
     path("", include("scoring.api_urls")),
@@ -46,3 +46,4 @@ urlpatterns = [
 ]
 
 handler404 = "config.api.not_found"
+handler500 = "config.middleware.server_error"

@@ -98,7 +98,8 @@ MATRIX: dict[str, Case] = {
     # --- API: auth and clubs --------------------------------------------------------------------
     "api-token": Case(
         lambda w: "/api/v1/auth/token/",
-        {"POST": EVERYONE},
+        # DELETE revokes the token presented: none here (the personas use the session).
+        {"POST": EVERYONE, "DELETE": (401,) * 6},
         {"POST": lambda w: {"username": "north", "password": PASSWORD}},
     ),
     "api-clubs": Case(
