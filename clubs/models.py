@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db import connection, models
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -137,7 +138,11 @@ class Player(models.Model):
     class Meta:
         ordering = ["name"]
         constraints = [
-            models.UniqueConstraint(fields=["club", "name"], name="unique_player_name_in_club"),
+            # Names are unique in a club whatever their case ("Alice" and "alice" are one person
+            # to the players reading the standings); the database holds it under concurrency.
+            models.UniqueConstraint(
+                "club", Lower("name"), name="unique_player_name_in_club_ci"
+            ),
             models.UniqueConstraint(
                 fields=["club", "user"],
                 condition=Q(user__isnull=False),
@@ -151,24 +156,35 @@ class Player(models.Model):
 
 class InvitationQuerySet(models.QuerySet["Invitation"]):
     def for_holder(self, user: User | AnonymousUser) -> InvitationQuerySet:
-        """The pending invitations of this login: those naming its username, including ones
-        made before the login existed (docs/security.md, "Invitations")."""
+        """The pending invitations of this login: those bound to it when they were made. An
+        invitation naming no login at that time reaches nobody, ever, so a login created later
+        under that name cannot take it (docs/security.md, "Invitations")."""
         if not user.is_authenticated:
             return self.none()
-        return self.filter(username=user.get_username())
+        return self.filter(user=user)
 
 
 class Invitation(models.Model):
     """A director's offer to link a player of the club to an existing login.
 
     Only the login's holder links it, by accepting; declining deletes it, and so does accepting
-    once the player is linked. A row is a pending invitation. It names the login by username and
-    the holder is whoever holds that username when they look, so an invitation made before the
-    login existed is seen by the person who later gets that username (and is only an offer).
+    once the player is linked. A row is a pending invitation. `username` is what the director
+    typed (shown to them); `user` is the login it reaches, bound when the invitation was made
+    (the one login whose username matches, ignoring case). With no such login then, `user` is
+    empty and the invitation is inert: nobody can see or accept it, not even someone who later
+    creates that username (issue 14: invitation squatting).
     """
 
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="invitation")
     username = models.CharField(max_length=150, db_index=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="invitations",
+        help_text=_("The login this invitation reaches; empty when it named no login."),
+    )
     director = models.BooleanField(
         default=False, help_text=_("Accepting makes the login a director of the club.")
     )

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -96,46 +96,59 @@ def player_create(
     """Add a player to a club, optionally with a login (docs/api.md, "Invitations").
 
     - With a username and a password, the login is new: it is created, made a member of the
-      club (a player, or a director when asked) and linked at once. A username already taken
-      is refused (as any sign-up refuses it).
+      club (a player, or a director when asked) and linked at once. The password is checked
+      first, so only a valid one reaches the existence check; a username already taken, in any
+      case ("Alice" when "alice" exists), is refused (as any sign-up refuses it).
     - With a username and no password, the player is added unlinked with a pending
-      `Invitation` for that username; only the login's holder links it, by accepting
-      (`invitation_accept`). Nothing here depends on whether that login exists, so the answer
-      tells the director nothing about other people's logins.
+      `Invitation` bound to the login that has that username now (ignoring case when exactly one
+      matches); only that login's holder links it, by accepting (`invitation_accept`). With no
+      such login the invitation is inert: nobody can accept it, not even whoever creates that
+      username later. The answer is the same either way, so it tells the director nothing about
+      other people's logins (docs/security.md).
+
+    The club's row is locked for the checks and the inserts, so two requests adding the same
+    name (in any case) or inviting the same username in one club are serialised: one wins, the
+    other is refused as had it come second (docs/api.md: integrity answers).
     """
     name = name.strip()
     if not name:
         raise ValidationError({"name": [_("A player needs a name.")]})
-    if Player.objects.filter(club=club, name__iexact=name).exists():
-        raise _name_taken(name)
-    refusal = _username_refusal(club=club, username=username)
-    if refusal is not None:
-        raise refusal
-    try:
-        return _player_insert(
-            club=club, name=name, username=username, password=password, director=director
-        )
-    except IntegrityError as err:
-        # A concurrent request added this name, invited or linked this username or created this
-        # login between the checks and the inserts: answer as had it come second (docs/api.md).
+    if username and password:
+        _check_password(username=username, password=password)
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=club.pk).values_list("pk").first()
+        if username and password:
+            _lock_username(username)
         if Player.objects.filter(club=club, name__iexact=name).exists():
-            raise _name_taken(name) from err
+            raise _name_taken(name)
         refusal = _username_refusal(club=club, username=username)
         if refusal is not None:
-            raise refusal from err
-        if password and get_user_model().objects.filter(username=username).exists():
-            raise _login_exists() from err
-        raise ValidationError(
-            {
-                "username": [
-                    _(
-                        "%(username)r was being linked or created by someone else at the same "
-                        "time; try again."
-                    )
-                    % {"username": username}
-                ]
-            }
-        ) from err
+            raise refusal
+        try:
+            return _player_insert(
+                club=club, name=name, username=username, password=password, director=director
+            )
+        except IntegrityError as err:
+            # The locks above make this a last resort (a login created elsewhere at the same
+            # time): answer as had this request come second, never a 500.
+            if Player.objects.filter(club=club, name__iexact=name).exists():
+                raise _name_taken(name) from err
+            refusal = _username_refusal(club=club, username=username)
+            if refusal is not None:
+                raise refusal from err
+            if password and _login_named(username).exists():
+                raise _login_exists() from err
+            raise ValidationError(
+                {
+                    "username": [
+                        _(
+                            "%(username)r was being linked or created by someone else at the "
+                            "same time; try again."
+                        )
+                        % {"username": username}
+                    ]
+                }
+            ) from err
 
 
 def _name_taken(name: str) -> ValidationError:
@@ -144,10 +157,25 @@ def _name_taken(name: str) -> ValidationError:
     )
 
 
+def _login_named(username: str | None) -> Any:
+    """The logins whose username is `username`, ignoring case."""
+    return get_user_model().objects.filter(username__iexact=username or "")
+
+
+def _invited_login(username: str) -> User | None:
+    """The login an invitation naming `username` reaches: the one with exactly that username,
+    else the only one matching it ignoring case; None when there is none (or it is ambiguous)."""
+    matches = list(_login_named(username).order_by("pk")[:50])
+    exact = [u for u in matches if u.get_username() == username]
+    if exact:
+        return cast("User", exact[0])
+    return cast("User", matches[0]) if len(matches) == 1 else None
+
+
 def _username_refusal(*, club: Club, username: str | None) -> ValidationError | None:
     if username and (
-        Player.objects.filter(club=club, user__username=username).exists()
-        or Invitation.objects.filter(player__club=club, username=username).exists()
+        Player.objects.filter(club=club, user__username__iexact=username).exists()
+        or Invitation.objects.filter(player__club=club, username__iexact=username).exists()
     ):
         # Only what the director already sees: the logins of their club's players and invitations.
         return ValidationError(
@@ -167,7 +195,12 @@ def _player_insert(
     with transaction.atomic():
         if username and not password:
             player = Player.objects.create(club=club, name=name)
-            Invitation.objects.create(player=player, username=username, director=director)
+            Invitation.objects.create(
+                player=player,
+                username=username,
+                user=_invited_login(username),
+                director=director,
+            )
             return player
         user = None
         if username:
@@ -190,17 +223,29 @@ def _login_exists() -> ValidationError:
     )
 
 
-def _create_login(*, username: str, password: str) -> User:
-    user_model = get_user_model()
-    if user_model.objects.filter(username=username).exists():
-        raise _login_exists()
-    user = user_model(username=username)
+def _check_password(*, username: str, password: str) -> None:
+    """The site's password rules, checked before anything about the login is looked up: a
+    weak password is refused the same whether or not the username exists (docs/security.md)."""
     from django.contrib.auth.password_validation import validate_password
 
     try:
-        validate_password(password, user)
+        validate_password(password, get_user_model()(username=username))
     except ValidationError as err:
         raise ValidationError({"password": err.messages}) from err
+
+
+def _lock_username(username: str) -> None:
+    """Serialise the creation of logins differing only by case (until the transaction ends).
+    SQLite serialises every write already."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(lower(%s)))", [username])
+
+
+def _create_login(*, username: str, password: str) -> User:
+    if _login_named(username).exists():
+        raise _login_exists()
+    user = get_user_model()(username=username)
     user.set_password(password)
     user.save()
     return user

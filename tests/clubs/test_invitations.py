@@ -183,14 +183,113 @@ def test_anonymous_visitors_have_no_invitations(night: Night) -> None:
     assert Invitation.objects.exists()
 
 
-def test_an_invitation_for_a_login_created_later_reaches_its_holder(night: Night) -> None:
-    """Invitations name a username: whoever holds it when they look sees it (and only an offer:
-    nothing is linked until they accept)."""
-    _invite(night, "Newt", "newt")
-    newt = UserFactory(username="newt")
-    listed = _api(newt).get("/api/v1/invitations/").json()
-    assert [i["player"]["name"] for i in listed] == ["Newt"]
-    assert Player.objects.get(name="Newt").user is None
+def test_an_invitation_for_a_login_created_later_reaches_nobody(night: Night) -> None:
+    """Issue 14 probe (invitation squatting): a director invited `carol.smith` as a director
+    before that login existed; an outsider created the login and accepted, becoming a director of
+    the members-only club. Now an invitation is bound to the login it named when it was made; one
+    naming no login is inert: nobody sees or accepts it, and the director still sees it pending."""
+    night.club.public = False
+    night.club.save()
+    assert _invite(night, "Carol", "carol.smith", director=True).status_code == 201
+    squatter = UserFactory(username="carol.smith")
+    pk = Invitation.objects.get().pk
+    assert _api(squatter).get("/api/v1/invitations/").json() == []
+    before = _state()
+    assert _api(squatter).post(f"/api/v1/invitations/{pk}/accept").status_code == 404
+    assert _api(squatter).post(f"/api/v1/invitations/{pk}/decline").status_code == 404
+    assert _state() == before
+    assert not night.club.memberships.filter(user=squatter).exists()
+    players = _api(night.users["director"]).get(f"/api/v1/clubs/{night.club.slug}/players/")
+    assert {p["name"]: p["invitation"] for p in players.json()}["Carol"] == "pending"
+
+
+def test_a_login_created_by_another_clubs_director_cannot_take_the_invitation(
+    night: Night,
+) -> None:
+    """The probe's route: the outsider directs a club of their own and creates the invited
+    username there with a password, then accepts."""
+    from clubs.services import club_create, player_create
+
+    night.club.public = False
+    night.club.save()
+    _invite(night, "Carol", "carol.smith", director=True)
+    own = club_create(director=night.users["outsider"], slug="own", name="Own")
+    player_create(club=own, name="C", username="carol.smith", password="a-long-secret-phrase")
+    squatter = get_user_model().objects.get(username="carol.smith")
+    pk = Invitation.objects.get().pk
+    assert _api(squatter).post(f"/api/v1/invitations/{pk}/accept").status_code == 404
+    assert not night.club.memberships.filter(user=squatter).exists()
+
+
+def test_an_invitation_with_another_case_reaches_the_one_login_matching_it(night: Night) -> None:
+    """`Outsider` typed for the existing `outsider` reaches that login (exactly one matches)."""
+    _invite(night, "Otto", "Outsider")
+    outsider = night.users["outsider"]
+    assert Invitation.objects.get().user == outsider
+    assert [i["player"]["name"] for i in _api(outsider).get("/api/v1/invitations/").json()] == [
+        "Otto"
+    ]
+
+
+def test_a_case_variant_login_created_later_cannot_take_the_invitation(night: Night) -> None:
+    """The probe's case typo: `Alice` invited when only `alice` exists reaches `alice`; a login
+    `Alice` cannot be created next to it, so nobody else can take it."""
+    _invite(night, "Ali", "Outsider", director=True)
+    response = _invite(night, "Ali Two", "OUTSIDER", password="a-long-secret-phrase")
+    assert response.status_code == 400 and "username" in response.json()["errors"]
+    assert not get_user_model().objects.filter(username="OUTSIDER").exists()
+    assert Invitation.objects.get().user == night.users["outsider"]
+
+
+def test_a_login_differing_only_by_case_is_refused(night: Night) -> None:
+    before = _state()
+    logins = get_user_model().objects.count()
+    response = _invite(night, "Otto", "OutSider", password="a-long-secret-phrase")
+    assert response.status_code == 400
+    assert response.json()["errors"]["username"] == [
+        "This login already exists. Leave the password empty to invite its holder instead."
+    ]
+    assert _state() == before and get_user_model().objects.count() == logins
+
+
+def test_a_player_name_differing_only_by_case_is_refused(night: Night) -> None:
+    before = _state()
+    response = _invite(night, "NORTH", "someone-new")
+    assert response.status_code == 400 and "name" in response.json()["errors"]
+    assert _state() == before
+
+
+def test_the_database_refuses_a_player_name_differing_only_by_case(night: Night) -> None:
+    """Unique on Lower("name") per club (unique_player_name_in_club_ci): holds under
+    concurrency, where the check before the insert cannot."""
+    from django.db import IntegrityError, transaction
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Player.objects.create(club=night.club, name="nOrTh")
+
+
+def test_an_invitation_with_no_login_cannot_be_removed_or_shadowed_in_another_case(
+    night: Night,
+) -> None:
+    """One pending invitation per username (ignoring case) in a club."""
+    assert _invite(night, "Carol", "carol.smith").status_code == 201
+    before = _state()
+    response = _invite(night, "Carol Two", "Carol.Smith")
+    assert response.status_code == 400 and "username" in response.json()["errors"]
+    assert _state() == before
+
+
+def test_the_existence_of_a_login_needs_a_valid_password_to_learn(night: Night) -> None:
+    """Issue 14 probe (item 5): `{"username": "outsider", "password": "x"}` answered "This login
+    already exists" while a missing login got the password rules: a director could probe logins
+    without creating anything. The password is checked first, so both answer the same."""
+    before = _state()
+    existing = _invite(night, "Otto", "outsider", password="x")
+    missing = _invite(night, "Nemo", "nobody-here", password="x")
+    assert existing.status_code == missing.status_code == 400
+    assert existing.json() == missing.json()
+    assert set(existing.json()["errors"]) == {"password"}
+    assert _state() == before
 
 
 def test_accepting_twice_in_one_club_is_a_conflict(night: Night) -> None:
@@ -200,7 +299,7 @@ def test_accepting_twice_in_one_club_is_a_conflict(night: Night) -> None:
     first = Invitation.objects.get().pk
     assert _api(outsider).post(f"/api/v1/invitations/{first}/accept").status_code == 200
     otto_two = Player.objects.create(club=night.club, name="Otto Two")
-    second = Invitation.objects.create(player=otto_two, username="outsider").pk
+    second = Invitation.objects.create(player=otto_two, username="outsider", user=outsider).pk
     before = _state()
     assert _api(outsider).post(f"/api/v1/invitations/{second}/accept").status_code == 409
     assert _state() == before
