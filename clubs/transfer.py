@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import json
 import uuid
 from collections.abc import Callable
 from functools import partial
@@ -22,7 +23,7 @@ from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, models, transaction
+from django.db import DatabaseError, models, transaction
 
 from games import sheets
 from games.models import Deal, DealFields, Rubber
@@ -218,9 +219,12 @@ def club_import(*, data: Any, link_existing_logins: bool = False) -> Club:
         with transaction.atomic():
             club = _write(data)
             club_restore_standings(club=club)
-    except IntegrityError as err:
-        # A check above missed something the database refuses: still nothing is written.
-        raise ImportRefused([f"the database refused a row: {err}"]) from err
+    except (
+        DatabaseError, LookupError, TypeError, ValueError, OverflowError, RecursionError
+    ) as err:
+        # Last resort: a check above missed something the database (or the writer) refuses.
+        # The transaction is rolled back, so still nothing is written.
+        raise ImportRefused([f"the database refused a row: {err}".strip()]) from err
     return club
 
 
@@ -266,6 +270,8 @@ class _Check:
         self.deals: dict[tuple[Any, ...], list[Deal]] = {}
         self.deal_keys: set[tuple[Any, ...]] = set()
         self.seen: set[tuple[Any, ...]] = set()
+        #: The players seated at each (session, table).
+        self.seated: dict[tuple[Any, Any], set[Any]] = {}
 
     def run(self) -> None:
         rows: dict[str, list[Any]] = {}
@@ -282,6 +288,7 @@ class _Check:
         for key, deals in self.deals.items():
             if self.rubbers[key] is not None:
                 self._row(f"rubber {list(key)}", deals, partial(self._scoresheet, key))
+        self._row("tables", [], self._running_tables)
         for i, row in enumerate(rows["deal_history"]):
             self._row(f"deal_history[{i}]", row, self._history)
 
@@ -291,6 +298,7 @@ class _Check:
             self.problems.append(f"{where}: expected an object")
             return
         try:
+            _no_nul(row)
             check(row)
         except ValidationError as err:
             for field, messages in _error_items(err):
@@ -302,7 +310,7 @@ class _Check:
             self.problems.append(f"{where}: {error_line(err)}")
         except KeyError as err:
             self.problems.append(f"{where}: missing field {err.args[0]!r}")
-        except (TypeError, ValueError, AttributeError) as err:
+        except (TypeError, ValueError, AttributeError, OverflowError, RecursionError) as err:
             self.problems.append(f"{where}: malformed row ({err})")
 
     def _fields(
@@ -313,6 +321,10 @@ class _Check:
         instance = model(**_load(model, row, skip))
         relations = [f.name for f in model._meta.fields if f.is_relation]
         instance.clean_fields(exclude=[*relations, *skip])
+        for field in _plain_fields(model, skip):
+            value = getattr(instance, field.attname)
+            if isinstance(field, models.DateField) and value is not None:
+                _sane_date(field.name, value)
         return instance
 
     def _user(self, name: Any, field: str) -> None:
@@ -388,6 +400,7 @@ class _Check:
         HouseRules.from_dict(session.rules)
 
     def _table(self, row: dict[str, Any]) -> None:
+        _whole_numbers(row, "session", "number")
         key = (row["session"], row["number"])
         if key in self.tables:
             raise ValidationError({"number": [f"table {row['number']!r} appears twice"]})
@@ -398,9 +411,11 @@ class _Check:
             raise ValidationError({"number": ["a table number starts at 1"]})
 
     def _seat(self, row: dict[str, Any]) -> None:
+        _whole_numbers(row, "session", "table", "position")
         self._fields(TableSeat, row)
         self._table_ref(row)
         self._player_ref(row["player"], "player", required=True)
+        self.seated.setdefault((row["session"], row["table"]), set()).add(row["player"])
         session = row["session"]
         self._once(("seat", session, row["player"]), "player", "sits at two tables")
         self._once(("position", session, row["table"], row["position"]), "position", "taken")
@@ -411,20 +426,35 @@ class _Check:
             raise ValidationError({"number": [f"rubber {list(key)} appears twice"]})
         self.rubbers[key] = None
         self.deals[key] = []
+        _whole_numbers(row, "session", "table", "number")
         rubber = self._fields(Rubber, row, ("sitting_out",))
         self._table_ref(row)
+        if rubber.number < 1:
+            raise ValidationError({"number": ["a rubber number starts at 1"]})
         for seat in SEATS:
             self._player_ref(row[seat], seat, required=seat in ("north", "east"))
+        if not isinstance(row["sitting_out"], list):
+            raise ValidationError({"sitting_out": ["expected a list of player names"]})
         for name in row["sitting_out"]:
             self._player_ref(name, "sitting_out", required=True)
+        people = [row[seat] for seat in SEATS if row[seat] is not None] + row["sitting_out"]
+        if len(set(people)) != len(people):
+            raise ValidationError({"north": ["a player has two places in this rubber"]})
         if self.sessions[row["session"]] != rubber.kind:
             raise ValidationError({"kind": ["differs from its session's"]})
         if (row["south"] is None) != (rubber.kind in TWO_PLAYER_KINDS):
             raise ValidationError({"south": ["the seats do not match the game"]})
         HouseRules.from_dict(rubber.rules)
+        rubber._names = people  # type: ignore[attr-defined]
         self.rubbers[key] = rubber
 
     def _deal(self, row: dict[str, Any]) -> None:
+        _whole_numbers(row, "number")
+        if not isinstance(row["rubber"], list) or len(row["rubber"]) != 3:
+            raise ValidationError({"rubber": ["expected [session, table, number]"]})
+        _whole_numbers(dict(enumerate(row["rubber"])), 0, 1, 2)
+        if row.get("updated_at") is None:
+            raise ValidationError({"updated_at": ["missing"]})
         key = tuple(row["rubber"])
         if key not in self.rubbers:
             raise ValidationError({"rubber": [f"{list(key)} is not a rubber of this file"]})
@@ -470,11 +500,38 @@ class _Check:
 
     def _history(self, row: dict[str, Any]) -> None:
         self._fields(HistoricalDeal, row, ("id", "history_id"))
-        if tuple(row["id"]) not in self.deal_keys:
+        if not isinstance(row["id"], list) or tuple(row["id"]) not in self.deal_keys:
             raise ValidationError({"id": [f"{row['id']!r} is not a deal of this file"]})
+        if not isinstance(row["rubber"], list) or row["rubber"] != row["id"][:3]:
+            raise ValidationError({"rubber": [f"{row['rubber']!r} is not its deal's rubber"]})
+        self._once(
+            ("history", json.dumps(row, sort_keys=True, default=str)), "id", "appears twice"
+        )
         for field in ("entered_by", "history_user"):
             self._user(row[field], field)
         self._player_ref(row["confirmed_by"], "confirmed_by")
+
+    def _running_tables(self, _rows: Any) -> None:
+        """A table's rubber in play is what its pages show: at most one a table, and everyone
+        in it seated at that table (the rows the console and the standings read)."""
+        problems: dict[str, list[str]] = {}
+        in_play: set[tuple[Any, Any]] = set()
+        for key, rubber in self.rubbers.items():
+            if rubber is None or rubber.status != Rubber.Status.IN_PLAY:
+                continue
+            where = f"rubber {list(key)}"
+            if key[:2] in in_play:
+                problems.setdefault(where, []).append("a second rubber in play at its table")
+            in_play.add(key[:2])
+            seated = self.seated.get(key[:2], set())
+            people = [getattr(rubber, "_names", [])]
+            missing = [name for name in people[0] if name not in seated]
+            if missing:
+                problems.setdefault(where, []).append(
+                    "in play, but not seated at its table: " + ", ".join(map(str, missing))
+                )
+        if problems:
+            raise ValidationError(problems)
 
     def _once(self, key: tuple[Any, ...], field: str, message: str) -> None:
         """A row that the database allows once (its unique constraints)."""
@@ -492,6 +549,47 @@ class _Check:
         self._session_ref(row)
         if (row["session"], row["table"]) not in self.tables:
             raise ValidationError({"table": [f"{row['table']!r} is not a table of its session"]})
+
+
+def _no_nul(value: Any) -> None:
+    """PostgreSQL text cannot hold a NUL character: refuse it in any string of the row."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                raise ValidationError(["a text contains a NUL character"])
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+#: The years a stored date may have once converted to UTC: PostgreSQL cannot read back a
+#: timestamp before year 1 or after 9999, and nothing in a club is older or further away.
+SANE_YEARS = (1900, 9998)
+
+
+def _sane_date(field: str, value: datetime.date) -> None:
+    year = value.year
+    try:
+        if isinstance(value, datetime.datetime) and value.tzinfo is not None:
+            year = value.astimezone(datetime.UTC).year
+    except OverflowError:
+        year = 0  # before year 1 or after 9999 in UTC
+    if not SANE_YEARS[0] <= year <= SANE_YEARS[1]:
+        raise ValidationError(
+            {field: [f"{value.isoformat()} is outside the years {SANE_YEARS[0]}–{SANE_YEARS[1]}"]}
+        )
+
+
+def _whole_numbers(row: dict[Any, Any], *fields: Any) -> None:
+    """Natural keys are whole numbers in an export (not "1", not 1.0, not true)."""
+    for field in fields:
+        value = row[field]
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValidationError({str(field): [f"{value!r} is not a whole number"]})
 
 
 def _error_items(err: ValidationError) -> list[tuple[str, list[str]]]:

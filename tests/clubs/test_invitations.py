@@ -268,7 +268,7 @@ def test_the_database_refuses_a_player_name_differing_only_by_case(night: Night)
         Player.objects.create(club=night.club, name="nOrTh")
 
 
-def test_an_invitation_with_no_login_cannot_be_removed_or_shadowed_in_another_case(
+def test_a_username_is_invited_once_per_club_ignoring_case(
     night: Night,
 ) -> None:
     """One pending invitation per username (ignoring case) in a club."""

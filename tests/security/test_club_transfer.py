@@ -353,4 +353,133 @@ def test_a_row_only_the_database_refuses_still_writes_nothing(director: Any, tmp
     data = _stranger_file(world)
     in_play = next(r for r in data["rubbers"] if r["status"] == "in_play")
     data["rubbers"].append({**in_play, "number": in_play["number"] + 5})
-    assert "the database refused a row" in _refused(data, tmp_path)
+    assert "a second rubber in play at its table" in _refused(data, tmp_path)
+
+
+@pytest.mark.django_db
+def test_any_database_error_while_writing_is_a_refusal_and_rolls_back(
+    director: Any, tmp_path: Any, monkeypatch: Any
+) -> None:
+    """Issue 14 probe item 4: the last-resort guard. Any database error during the write (here
+    the standings step raising DataError, as a NUL byte did on PostgreSQL) ends in the clear
+    refusal with everything rolled back, never a traceback."""
+    from django.db import DataError
+
+    data = _stranger_file(build_world(director))
+
+    def broken(**_kwargs: Any) -> None:
+        raise DataError("A string literal cannot contain NUL (0x00) characters.")
+
+    monkeypatch.setattr("clubs.transfer.club_restore_standings", broken)
+    message = _refused(data, tmp_path)
+    assert "the database refused a row" in message and "NUL" in message
+
+
+def _in_play(data: dict[str, Any]) -> dict[str, Any]:
+    return next(r for r in data["rubbers"] if r["status"] == "in_play")
+
+
+def _drop_seats_of_in_play(data: dict[str, Any]) -> None:
+    r = _in_play(data)
+    data["seats"] = [
+        s for s in data["seats"] if (s["session"], s["table"]) != (r["session"], r["table"])
+    ]
+
+
+def _del(row: dict[str, Any], field: str) -> None:
+    del row[field]
+
+
+#: The probe's hostile files (issue 14 probe items 2, 3, 4): each was accepted and then broke a
+#: page for everyone, or crashed the command with a traceback. Each is now refused at check time
+#: with a line naming its row.
+HOSTILE = {
+    "created_at in year 0 after UTC": (
+        lambda d: d["club"].update(created_at="0001-01-01T00:00:00+14:00"),
+        "club: created_at: 0001-01-01T00:00:00+14:00 is outside the years 1900–9998",
+    ),
+    "ended_at in year 0": (
+        lambda d: d["rubbers"][0].update(ended_at="0001-01-01T00:00:00+14:00"),
+        "rubbers[0]: ended_at:",
+    ),
+    "entered_at in year 10000 after UTC": (
+        lambda d: d["deals"][0].update(entered_at="9999-12-31T23:00:00-14:00"),
+        "deals[0]: entered_at: 9999-12-31T23:00:00-14:00 is outside",
+    ),
+    "a running table with no seats": (
+        _drop_seats_of_in_play,
+        "in play, but not seated at its table",
+    ),
+    "rubber number 0": (
+        lambda d: _in_play(d).update(number=0),
+        "number: a rubber number starts at 1",
+    ),
+    "one player in two seats": (
+        lambda d: d["rubbers"][0].update(east=d["rubbers"][0]["north"]),
+        "rubbers[0]: north: a player has two places in this rubber",
+    ),
+    "NUL in a player name": (
+        lambda d: d["players"][0].update(name=d["players"][0]["name"] + "\x00"),
+        "players[0]: a text contains a NUL character",
+    ),
+    "history rubber unknown": (
+        lambda d: d["deal_history"][0].update(rubber=[9, 9, 9]),
+        "deal_history[0]: rubber: [9, 9, 9] is not its deal's rubber",
+    ),
+    "history rubber null": (
+        lambda d: d["deal_history"][0].update(rubber=None),
+        "deal_history[0]: rubber: None is not its deal's rubber",
+    ),
+    "history rubber missing": (
+        lambda d: _del(d["deal_history"][0], "rubber"),
+        "deal_history[0]: missing field 'rubber'",
+    ),
+    "a deal without updated_at": (
+        lambda d: _del(d["deals"][0], "updated_at"),
+        "deals[0]: updated_at: missing",
+    ),
+    "a deal number as a string": (
+        lambda d: d["deals"][0].update(number=str(d["deals"][0]["number"])),
+        "deals[0]: number: '1' is not a whole number",
+    ),
+    "a rubber number as a string": (
+        lambda d: d["rubbers"][0].update(number="1"),
+        "rubbers[0]: number: '1' is not a whole number",
+    ),
+    "a duplicate history row": (
+        lambda d: d["deal_history"].append(dict(d["deal_history"][0])),
+        ": id: appears twice",
+    ),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_a_hostile_file_is_refused_at_check_time(
+    director: Any, tmp_path: Any, case: str
+) -> None:
+    data = _stranger_file(build_world(director))
+    mutate, line = HOSTILE[case]
+    mutate(data)
+    message = _refused(data, tmp_path)
+    assert line in message
+    assert "the database refused a row" not in message
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ('{"format": "backscore.club/1", "players": [{"name": Infinity}]}', "Infinity"),
+        ('{"format": "backscore.club/1", "x": NaN}', "NaN"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ],
+)
+def test_an_unparseable_file_is_one_clear_line(tmp_path: Any, text: str, line: str) -> None:
+    """Before: OverflowError (Infinity in an integer field) and RecursionError tracebacks."""
+    path = tmp_path / "club.json"
+    path.write_text(text)
+    before = _counts()
+    with pytest.raises(CommandError, match=f"Cannot read .*{line}"):
+        call_command("import_club", str(path))
+    assert _counts() == before

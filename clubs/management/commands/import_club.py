@@ -30,10 +30,12 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             if options["path"] == "-":
-                data = json.load(sys.stdin)
+                data = json.load(sys.stdin, parse_constant=_no_constant)
             else:
                 with open(options["path"], encoding="utf-8") as source:
-                    data = json.load(source)
+                    data = json.load(source, parse_constant=_no_constant)
+        except RecursionError as err:
+            raise CommandError(f"Cannot read {options['path']}: nested too deeply") from err
         except (OSError, ValueError) as err:
             raise CommandError(f"Cannot read {options['path']}: {err}") from err
         try:
@@ -43,3 +45,8 @@ class Command(BaseCommand):
                 "Import refused; nothing was written:\n" + "\n".join(err.messages)
             ) from err
         self.stdout.write(f"Imported club {club.slug!r} ({club.sessions.count()} sessions).")
+
+
+def _no_constant(name: str) -> Any:
+    """JSON has no Infinity or NaN (Python's reader accepts them): an export never holds one."""
+    raise ValueError(f"{name} is not a JSON number")
