@@ -87,3 +87,40 @@ def test_same_slug_name_or_login_at_once_is_one_201_and_400s(
     assert Player.objects.filter(club=club, name__startswith="Ann ").count() == ROUNDS
     assert Player.objects.filter(club=club, user__username__startswith="bea-").count() == ROUNDS
     assert get_user_model().objects.filter(username__startswith="bea-").count() == ROUNDS
+
+
+def test_names_logins_and_invitations_differing_only_by_case_at_once(
+    director_signs_in: None, web: str
+) -> None:
+    """Issue 14 probe item 1: the same player name, login or invitation in different cases at
+    once ("Ann", "ANN", "ann", ...). One is created, the rest answer 400 naming the field; never
+    two pending invitations of one username in a club, never two logins differing by case."""
+    from clubs.models import Invitation
+
+    club = make_club(director=UserFactory(username="td"), slug="home")
+    token = sign_in(web, "td")
+    api = f"{web}/api/v1"
+    cases = (str.lower, str.upper, str.title, str.swapcase)
+
+    def same_name(i: int, r: int) -> tuple[int, Any]:
+        return call("POST", f"{api}/clubs/home/players/", token, {"name": cases[i](f"cy {r}")})
+
+    def same_login(i: int, r: int) -> tuple[int, Any]:
+        body = {
+            "name": f"Dee {r} {i}",
+            "username": cases[i](f"dee-{r}"),
+            "password": "a-long-password-7",
+        }
+        return call("POST", f"{api}/clubs/home/players/", token, body)
+
+    def same_invitation(i: int, r: int) -> tuple[int, Any]:
+        body = {"name": f"Eve {r} {i}", "username": cases[i](f"eve-{r}")}
+        return call("POST", f"{api}/clubs/home/players/", token, body)
+
+    for r in range(ROUNDS):
+        one_created_the_rest_refused(at_once(same_name, r), "name")
+        one_created_the_rest_refused(at_once(same_login, r), "username")
+        one_created_the_rest_refused(at_once(same_invitation, r), "username")
+    assert Player.objects.filter(club=club, name__istartswith="cy ").count() == ROUNDS
+    assert get_user_model().objects.filter(username__istartswith="dee-").count() == ROUNDS
+    assert Invitation.objects.filter(username__istartswith="eve-").count() == ROUNDS
