@@ -140,9 +140,7 @@ class Player(models.Model):
         constraints = [
             # Names are unique in a club whatever their case ("Alice" and "alice" are one person
             # to the players reading the standings); the database holds it under concurrency.
-            models.UniqueConstraint(
-                "club", Lower("name"), name="unique_player_name_in_club_ci"
-            ),
+            models.UniqueConstraint("club", Lower("name"), name="unique_player_name_in_club_ci"),
             models.UniqueConstraint(
                 fields=["club", "user"],
                 condition=Q(user__isnull=False),

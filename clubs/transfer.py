@@ -220,7 +220,12 @@ def club_import(*, data: Any, link_existing_logins: bool = False) -> Club:
             club = _write(data)
             club_restore_standings(club=club)
     except (
-        DatabaseError, LookupError, TypeError, ValueError, OverflowError, RecursionError
+        DatabaseError,
+        LookupError,
+        TypeError,
+        ValueError,
+        OverflowError,
+        RecursionError,
     ) as err:
         # Last resort: a check above missed something the database (or the writer) refuses.
         # The transaction is rolled back, so still nothing is written.
@@ -272,6 +277,8 @@ class _Check:
         self.seen: set[tuple[Any, ...]] = set()
         #: The players seated at each (session, table).
         self.seated: dict[tuple[Any, Any], set[Any]] = {}
+        #: The players of each rubber (its seats and those sitting out).
+        self.people: dict[tuple[Any, ...], list[Any]] = {}
 
     def run(self) -> None:
         rows: dict[str, list[Any]] = {}
@@ -445,7 +452,7 @@ class _Check:
         if (row["south"] is None) != (rubber.kind in TWO_PLAYER_KINDS):
             raise ValidationError({"south": ["the seats do not match the game"]})
         HouseRules.from_dict(rubber.rules)
-        rubber._names = people  # type: ignore[attr-defined]
+        self.people[key] = people
         self.rubbers[key] = rubber
 
     def _deal(self, row: dict[str, Any]) -> None:
@@ -504,9 +511,7 @@ class _Check:
             raise ValidationError({"id": [f"{row['id']!r} is not a deal of this file"]})
         if not isinstance(row["rubber"], list) or row["rubber"] != row["id"][:3]:
             raise ValidationError({"rubber": [f"{row['rubber']!r} is not its deal's rubber"]})
-        self._once(
-            ("history", json.dumps(row, sort_keys=True, default=str)), "id", "appears twice"
-        )
+        self._once(("history", json.dumps(row, sort_keys=True, default=str)), "id", "appears twice")
         for field in ("entered_by", "history_user"):
             self._user(row[field], field)
         self._player_ref(row["confirmed_by"], "confirmed_by")
@@ -524,8 +529,7 @@ class _Check:
                 problems.setdefault(where, []).append("a second rubber in play at its table")
             in_play.add(key[:2])
             seated = self.seated.get(key[:2], set())
-            people = [getattr(rubber, "_names", [])]
-            missing = [name for name in people[0] if name not in seated]
+            missing = [name for name in self.people.get(key, []) if name not in seated]
             if missing:
                 problems.setdefault(where, []).append(
                     "in play, but not seated at its table: " + ", ".join(map(str, missing))

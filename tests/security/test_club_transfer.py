@@ -455,9 +455,7 @@ HOSTILE = {
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("case", sorted(HOSTILE))
-def test_a_hostile_file_is_refused_at_check_time(
-    director: Any, tmp_path: Any, case: str
-) -> None:
+def test_a_hostile_file_is_refused_at_check_time(director: Any, tmp_path: Any, case: str) -> None:
     data = _stranger_file(build_world(director))
     mutate, line = HOSTILE[case]
     mutate(data)
