@@ -22,7 +22,7 @@ def bind_pending_invitations(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0003_player_invitation'),
+        ('clubs', '0005_session_confirm_entries'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
