@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
@@ -60,7 +61,10 @@ NEW_CLUB_FORM = {
 def _invitation(w: World) -> int:
     """An invitation of the club for the outsider's login (made once per world)."""
     player, _ = Player.objects.get_or_create(club=w.club, name="Invited")
-    invitation, _ = Invitation.objects.get_or_create(player=player, username="outsider")
+    outsider = get_user_model().objects.get(username="outsider")
+    invitation, _ = Invitation.objects.get_or_create(
+        player=player, username="outsider", defaults={"user": outsider}
+    )
     return invitation.pk
 
 
