@@ -1,4 +1,4 @@
-"""Migration clubs.0006 (docs/operations.md): each pending invitation is bound to the one login
+"""Migration clubs.0007 (docs/operations.md): each pending invitation is bound to the one login
 matching its username, ignoring case, that existed when it was made; any other stays inert
 (a login created after the invitation may be a squatter's, issue 14 probe item 1)."""
 
@@ -12,8 +12,8 @@ from django.db.migrations.executor import MigrationExecutor
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BEFORE = [("clubs", "0005_session_confirm_entries")]
-AFTER = [("clubs", "0006_invitation_bound_to_login_names_ci")]
+BEFORE = [("clubs", "0006_drop_plain_text_api_tokens")]
+AFTER = [("clubs", "0007_invitation_bound_to_login_names_ci")]
 
 
 def test_pending_invitations_are_bound_to_the_login_that_existed_when_made() -> None:

@@ -22,7 +22,7 @@ def bind_pending_invitations(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0005_session_confirm_entries'),
+        ('clubs', '0006_drop_plain_text_api_tokens'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
