@@ -86,6 +86,7 @@ MATRIX: dict[str, Case] = {
     "home": Case(lambda w: "/", {"GET": EVERYONE}),
     "healthz": Case(lambda w: "/healthz", {"GET": EVERYONE}),
     "bench-plain": Case(lambda w: "/bench/plain", {"GET": EVERYONE}),
+    "favicon": Case(lambda w: "/favicon.ico", {"GET": (301,) * 6}),
     "login": Case(lambda w: "/accounts/login/", {"GET": EVERYONE}),
     "logout": Case(lambda w: "/accounts/logout/", {"POST": (302,) * 6}),
     "set_language": Case(
