@@ -11,8 +11,6 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.test import Client
 
-from tests.conftest import sign_in
-
 
 def test_the_api_docs_page_names_no_other_origin(db: Any) -> None:
     response = Client().get("/api/docs/")

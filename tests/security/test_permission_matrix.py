@@ -157,6 +157,7 @@ MATRIX: dict[str, Case] = {
     "api-session-settlement": Case(
         lambda w: f"/api/v1/sessions/{w.running.pk}/settlement", {"GET": READ}
     ),
+    "api-session-deals": Case(lambda w: f"/api/v1/sessions/{w.running.pk}/deals", {"GET": READ}),
     # --- API: rubbers and deals -----------------------------------------------------------------
     "api-rubber": Case(lambda w: f"/api/v1/rubbers/{w.rubber.pk}/", {"GET": READ}),
     "api-rubber-deals": Case(
