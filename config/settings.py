@@ -33,6 +33,8 @@ USE_I18N = True
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("it", "Italiano")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates and times as each language writes them ("1 dicembre 2026"; "7:02 AM"): config/formats.
+FORMAT_MODULE_PATH = ["config.formats"]
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from clubs.models import Player, Session, Table
+from scoring.i18n import contract_display, strain_display
 from scoring.rules import (
     Contract,
     DealInput,
@@ -691,7 +692,7 @@ class Deal(models.Model):
                 tricks,
             )
             % {
-                "contract": self.contract,
+                "contract": contract_display(self.contract),
                 # The seat letter as the pad shows it (W is O in Italian).
                 "declarer": pgettext("seat", self.declarer) if self.declarer else "",
                 "count": self.tricks,
@@ -858,9 +859,9 @@ def _two_player_summary(data: dict[str, Any]) -> str:
     if "contract" in data:
         if data["contract"] == "pass":
             return pgettext("deal summary", "passed")
-        played, player = data["contract"], data.get("declarer")
+        played, player = contract_display(data["contract"]), data.get("declarer")
     else:
-        played, player = data.get("strain"), data.get("declarer")
+        played, player = strain_display(str(data.get("strain"))), data.get("declarer")
     tricks = data.get("tricks")
     text = npgettext(
         "deal summary",
