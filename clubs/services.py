@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from scoring.error_messages import error_line
@@ -274,6 +275,41 @@ def suggest_tables(count: int, *, kind: str = Session.Kind.RUBBER) -> list[int]:
     return sizes
 
 
+def seated_elsewhere(player_ids: Sequence[int], *, session_id: int | None) -> list[str]:
+    """Why each of these players cannot be seated: they already sit in another session that is
+    running (one player, one table at a time; issue 18). One sentence per player, naming the
+    session by its date and table. Callers lock the players' rows first when they go on to
+    seat them, so two sessions cannot take the same player at once.
+
+    A planned session may name them (planning ahead); starting it is refused while they sit
+    elsewhere.
+    """
+    seats = (
+        TableSeat.objects.filter(
+            player_id__in=player_ids, active=True, session__status=Session.Status.RUNNING
+        )
+        .exclude(session_id=session_id)
+        .select_related("player", "session", "table")
+        .order_by("player__name")
+    )
+    return [
+        _(
+            "%(name)s already sits at table %(number)d of the running session of %(date)s; "
+            "remove them from that table first."
+        )
+        % {
+            "name": seat.player.name,
+            "number": seat.table.number,
+            "date": date_format(seat.session.date),
+        }
+        for seat in seats
+    ]
+
+
+def _lock_players(player_ids: Sequence[int]) -> None:
+    list(Player.objects.select_for_update().filter(pk__in=player_ids).order_by("pk"))
+
+
 def session_create(
     *,
     club: Club,
@@ -357,6 +393,14 @@ def session_start(*, session: Session) -> Session:
                 _("The session is already %(status)s.")
                 % {"status": locked.get_status_display().lower()}
             )
+        player_ids = list(
+            TableSeat.objects.filter(session=locked, active=True).values_list(
+                "player_id", flat=True
+            )
+        )
+        _lock_players(player_ids)
+        if busy := seated_elsewhere(player_ids, session_id=locked.pk):
+            raise _conflict(" ".join(busy))
         locked.status = Session.Status.RUNNING
         locked.started_at = timezone.now()
         locked.save(update_fields=["status", "started_at"])
@@ -538,6 +582,11 @@ def table_add_player(*, table: Table, player: Player) -> TableSeat:
         raise ValidationError({"player": [_("This player is not a player of this club.")]})
     with transaction.atomic():
         seats = list(table.seats.select_for_update())
+        _lock_players([player.pk])
+        if session.status == Session.Status.RUNNING and (
+            busy := seated_elsewhere([player.pk], session_id=session.pk)
+        ):
+            raise ValidationError({"player": busy})
         if sum(s.active for s in seats) >= MAX_AT_TABLE:
             raise ValidationError({"player": [_("A table seats at most six players (RULES 6.2).")]})
         existing = TableSeat.objects.filter(session=session, player=player).first()

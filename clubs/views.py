@@ -61,7 +61,13 @@ def home(request: HttpRequest) -> HttpResponse:
         if SLUG.fullmatch(club.slug)
     ]
     invitations = Invitation.objects.for_holder(request.user).select_related("player__club")
-    return render(request, "clubs/home.html", {"clubs": clubs, "invitations": invitations})
+    # Under each club its planned and running sessions with their tables (issue 18: a running
+    # session is never hidden).
+    active = _active_sessions(clubs)
+    rows = [(club, active.get(club.pk, [])) for club in clubs]
+    return render(
+        request, "clubs/home.html", {"clubs": clubs, "invitations": invitations, "rows": rows}
+    )
 
 
 @login_required
@@ -91,6 +97,52 @@ def invitation_decline(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("No such invitation.") from err
     messages.success(request, _("Invitation declined."))
     return redirect("home")
+
+
+@dataclass
+class ActiveTable:
+    number: int
+    players: list[str]
+    rubber_url: str | None
+    rubber_number: int | None
+
+
+@dataclass
+class ActiveSession:
+    """A planned or running session as the club page and home list it: its tables, who sits
+    at each, and a link to the rubber in play."""
+
+    session: Session
+    tables: list[ActiveTable]
+
+
+def _active_sessions(clubs: Sequence[Club]) -> dict[int, list[ActiveSession]]:
+    """Every planned and running session of these clubs, by club id, in a fixed number of
+    queries (tables, seats and rubbers in play prefetched)."""
+    sessions = (
+        Session.objects.filter(
+            club__in=clubs, status__in=[Session.Status.RUNNING, Session.Status.PLANNED]
+        )
+        .select_related("club")
+        .order_by("-status", "date", "id")
+        .prefetch_related(Prefetch("tables", queryset=table_queryset().order_by("number")))
+    )
+    found: dict[int, list[ActiveSession]] = {}
+    for session in sessions:
+        tables = []
+        for table in session.tables.all():
+            in_play = getattr(table, "rubbers_in_play", [])
+            rubber = in_play[0] if in_play else None
+            tables.append(
+                ActiveTable(
+                    number=table.number,
+                    players=[p.name for p in table.present_players()],
+                    rubber_url=_reverse_or_none("games:rubber", rubber.pk) if rubber else None,
+                    rubber_number=rubber.number if rubber else None,
+                )
+            )
+        found.setdefault(session.club_id, []).append(ActiveSession(session, tables))
+    return found
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -258,7 +310,6 @@ def club_home(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_club_for_user(request, slug)
     director = is_director(request.user, club)
     sessions = club.sessions.annotate(table_count=Count("tables")).order_by("-date", "-id")
-    current = sessions.filter(status__in=[Session.Status.RUNNING, Session.Status.PLANNED]).first()
     player_count = club.players.count()
     next_steps = []
     if director:
@@ -285,7 +336,7 @@ def club_home(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "club": club,
             "is_director": director,
-            "current": current,
+            "active": _active_sessions([club]).get(club.pk, []),
             "recent": sessions.filter(status=Session.Status.CLOSED)[:10],
             "player_count": player_count,
             "next_steps": next_steps,
