@@ -310,6 +310,46 @@ def _lock_players(player_ids: Sequence[int]) -> None:
     list(Player.objects.select_for_update().filter(pk__in=player_ids).order_by("pk"))
 
 
+@dataclass(frozen=True)
+class TablePlan:
+    """How `count` players can be seated for a kind of game and movement: the table sizes, or
+    why not (`reason`, a code) and, where one exists, a seating that works (`alternative`:
+    tables of four to six here and the others at tables of two, in a two-player session)."""
+
+    count: int
+    sizes: list[int]
+    reason: str = ""
+    alternative: tuple[list[int], list[int]] | None = None
+
+
+def plan_tables(*, count: int, kind: str, movement: str) -> TablePlan:
+    """The one planning answer the console's live hint and its submit both give (issue 18).
+
+    Rubber bridge and Chicago: tables of four to six (RULES 6.2); fixed partnerships, exactly
+    four at every table. Two-player games (RULES 7): tables of two. When the count cannot be
+    seated, `reason` says why ("empty", "even", "fixed", "four_to_six") and `alternative`
+    suggests the nearest seating: the four-player tables for all but two, and those two at a
+    two-player table in a session of their own (7 = a table of five and a Bridge for Two
+    table), or the pivot's tables when fixed partnerships do not fit.
+    """
+    if count == 0:
+        return TablePlan(count, [], "empty")
+    if kind in TWO_PLAYER_KINDS:
+        sizes = suggest_tables(count, kind=kind)
+        return TablePlan(count, sizes, "" if sizes else "even")
+    if movement == Session.Movement.FIXED:
+        if count % MIN_AT_TABLE == 0:
+            return TablePlan(count, [MIN_AT_TABLE] * (count // MIN_AT_TABLE))
+        pivot = suggest_tables(count, kind=kind)
+        return TablePlan(count, [], "fixed", (pivot, []) if pivot else None)
+    sizes = suggest_tables(count, kind=kind)
+    if sizes:
+        return TablePlan(count, sizes)
+    rest = suggest_tables(count - 2, kind=kind) if count > 2 else []
+    alternative = (rest, [2]) if rest or count == 2 else None
+    return TablePlan(count, [], "four_to_six", alternative)
+
+
 def session_create(
     *,
     club: Club,

@@ -31,7 +31,6 @@ from . import services
 from .api import table_queryset
 from .forms import ClubForm, PlayerForm, SessionForm, TablePlayerForm
 from .models import (
-    TWO_PLAYER_KINDS,
     Club,
     Invitation,
     Player,
@@ -418,34 +417,57 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
 # --- the director's console --------------------------------------------------------------------
 
 
-def _suggestion(count: int, kind: str = Session.Kind.RUBBER) -> dict[str, Any]:
-    sizes = services.suggest_tables(count, kind=kind)
-    if count == 0:
+def _suggestion(
+    count: int, kind: str = Session.Kind.RUBBER, movement: str = Session.Movement.PIVOT
+) -> dict[str, Any]:
+    """The console's planning answer in words: the live hint and the submit error are this one
+    text (`services.plan_tables`)."""
+    plan = services.plan_tables(count=count, kind=kind, movement=movement)
+    if plan.sizes:
+        if len(plan.sizes) == 1:
+            text = _("%(count)d players: one table of %(size)d.") % {
+                "count": count,
+                "size": plan.sizes[0],
+            }
+        else:
+            text = _("%(count)d players: tables of %(sizes)s.") % {
+                "count": count,
+                "sizes": ", ".join(str(s) for s in plan.sizes),
+            }
+    elif plan.reason == "empty":
         text = _("Tick tonight's players.")
-    elif not sizes and kind in TWO_PLAYER_KINDS:
+    elif plan.reason == "even":
         text = ngettext(
             "%(count)d player cannot be paired: two-player games need an even number.",
             "%(count)d players cannot be paired: two-player games need an even number.",
             count,
         ) % {"count": count}
-    elif not sizes:
+    elif plan.reason == "fixed":
         text = ngettext(
-            "%(count)d player cannot be seated: a table needs four to six players.",
-            "%(count)d players cannot be seated: a table needs four to six players.",
+            "%(count)d player cannot play fixed partnerships: every table needs exactly four.",
+            "%(count)d players cannot play fixed partnerships: every table needs exactly four.",
             count,
         ) % {"count": count}
     else:
         text = ngettext(
-            "%(count)d player: one table of %(sizes)s.",
-            "%(count)d players: tables of %(sizes)s.",
+            "%(count)d player cannot be seated: a table needs four to six players (RULES 6.2).",
+            "%(count)d players cannot be seated: a table needs four to six players (RULES 6.2).",
             count,
-        ) % {"count": count, "sizes": ", ".join(str(s) for s in sizes)}
-        if len(sizes) == 1:
-            text = _("%(count)d players: one table of %(size)d.") % {
-                "count": count,
-                "size": sizes[0],
+        ) % {"count": count}
+    if plan.alternative is not None:
+        tables, pairs = plan.alternative
+        if tables and not pairs:
+            text += " " + _("With the pivot movement: tables of %(sizes)s.") % {
+                "sizes": ", ".join(str(s) for s in tables)
             }
-    return {"count": count, "sizes": sizes, "text": text}
+        elif tables:
+            text += " " + _(
+                "Suggestion: tables of %(sizes)s here, and the other two at a two-player "
+                "table (plan a Bridge for Two session for them)."
+            ) % {"sizes": ", ".join(str(s) for s in tables)}
+        else:
+            text += " " + _("Suggestion: a two-player game (Bridge for Two) for the two of them.")
+    return {"count": count, "sizes": plan.sizes, "text": text}
 
 
 def _cut_into_tables(players: list[Player], sizes: list[int]) -> list[list[Player]]:
@@ -466,9 +488,11 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         picked = list(form.cleaned_data["players"])
         kind = form.cleaned_data["kind"]
-        sizes = services.suggest_tables(len(picked), kind=kind)
+        movement = form.cleaned_data["movement"]
+        suggestion = _suggestion(len(picked), kind, movement)
+        sizes = suggestion["sizes"]
         if not sizes:
-            form.add_error("players", _suggestion(len(picked), kind)["text"])
+            form.add_error("players", suggestion["text"])
         else:
             try:
                 session = services.session_create(
@@ -499,7 +523,11 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "club": club,
             "form": form,
-            "suggestion": _suggestion(picked_count, form["kind"].value() or Session.Kind.RUBBER),
+            "suggestion": _suggestion(
+                picked_count,
+                form["kind"].value() or Session.Kind.RUBBER,
+                form["movement"].value() or Session.Movement.PIVOT,
+            ),
             "active": active,
             "is_director": True,
         },
@@ -513,7 +541,10 @@ def suggest(request: HttpRequest, slug: str) -> HttpResponse:
     get_club_for_user(request, slug, director=True)
     count = len(request.GET.getlist("players"))
     kind = request.GET.get("kind", Session.Kind.RUBBER)
-    return render(request, "clubs/_suggestion.html", {"suggestion": _suggestion(count, kind)})
+    movement = request.GET.get("movement", Session.Movement.PIVOT)
+    return render(
+        request, "clubs/_suggestion.html", {"suggestion": _suggestion(count, kind, movement)}
+    )
 
 
 # --- sessions ----------------------------------------------------------------------------------
