@@ -275,7 +275,7 @@ def suggest_tables(count: int, *, kind: str = Session.Kind.RUBBER) -> list[int]:
     return sizes
 
 
-def seated_elsewhere(player_ids: Sequence[int], *, session_id: int | None) -> list[str]:
+def seated_elsewhere(player_ids: Sequence[int], *, session_id: int) -> list[str]:
     """Why each of these players cannot be seated: they already sit in another session that is
     running (one player, one table at a time; issue 18). One sentence per player, naming the
     session by its date and table. Callers lock the players' rows first when they go on to
@@ -473,6 +473,16 @@ def session_close(*, session: Session) -> Session:
     _queue_refresh(locked.pk)
     session.refresh_from_db()
     return session
+
+
+def session_delete(*, session: Session) -> None:
+    """Delete a planned session: nothing was played in it. A started one is kept (its results
+    are facts); close it instead."""
+    with transaction.atomic():
+        locked = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
+        if locked.status != Session.Status.PLANNED:
+            raise _conflict(_("Only a planned session can be deleted; this one has started."))
+        locked.delete()
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ urlpatterns = [
     path("<slug:slug>/sessions/<int:pk>/cards/", views.session_cards, name="session_cards"),
     path("<slug:slug>/sessions/<int:pk>/start/", views.session_start, name="session_start"),
     path("<slug:slug>/sessions/<int:pk>/close/", views.session_close, name="session_close"),
+    path("<slug:slug>/sessions/<int:pk>/delete/", views.session_delete, name="session_delete"),
     path(
         "<slug:slug>/sessions/<int:pk>/tables/<int:number>/add/",
         views.table_add_player,

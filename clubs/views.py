@@ -23,7 +23,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.models import Conflict, Rubber
 
@@ -194,6 +194,31 @@ class TableView:
     current_rubber: Any
     current_rubber_url: str | None
     rotation: list[SeatingView] = field(default_factory=list)
+    rubbers: list[Rubber] = field(default_factory=list)
+
+
+def _played_rubbers(session: Session) -> dict[int, list[Rubber]]:
+    """Every rubber of the session by table id, in order, with its players and deal count."""
+    rubbers = (
+        Rubber.objects.filter(session=session)
+        .select_related("north", "east", "south", "west")
+        .annotate(deal_count=Count("deals"))
+        .order_by("number")
+    )
+    found: dict[int, list[Rubber]] = {}
+    for rubber in rubbers:
+        found.setdefault(rubber.table_id, []).append(rubber)
+    return found
+
+
+def _who_played(rubbers: list[Rubber]) -> list[Player]:
+    """The players of the rubbers with at least one deal, in the order they first sat."""
+    seen: dict[int, Player] = {}
+    for rubber in rubbers:
+        if getattr(rubber, "deal_count", 0):
+            for player in rubber.seats.values():
+                seen.setdefault(player.pk, player)
+    return list(seen.values())
 
 
 def _seating_views(seatings: list[Any], names: dict[int, str], current: int | None) -> list[Any]:
@@ -225,6 +250,19 @@ def _tables(
         tables = list(session.tables.all())
     else:
         tables = list(table_queryset().filter(session=session).select_related("session"))
+    if session.status == Session.Status.CLOSED:
+        # A closed session shows what happened: every rubber, and who actually played.
+        played = _played_rubbers(session)
+        return [
+            TableView(
+                table=table,
+                players=_who_played(played.get(table.pk, [])),
+                current_rubber=None,
+                current_rubber_url=None,
+                rubbers=played.get(table.pk, []),
+            )
+            for table in tables
+        ]
     views = []
     for table in tables:
         in_play = getattr(table, "rubbers_in_play", [])
@@ -587,9 +625,34 @@ def session_start(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def session_close(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """GET: what closing will do (each rubber in play closes unfinished with the figures it
+    will keep, RULES 2.6; a rubber without a deal is withdrawn), and a button. POST: close."""
     session = _director_post(request, slug, pk)
+    if request.method == "GET":
+        in_play = list(
+            Rubber.objects.with_deals()
+            .filter(session=session, status=Rubber.Status.IN_PLAY)
+            .order_by("table__number", "number")
+        )
+        previews = []
+        for rubber in in_play:
+            rubber.fetch_players()
+            deals = rubber.ordered_deals()
+            previews.append(
+                {
+                    "rubber": rubber,
+                    "deals": len(deals),
+                    "now": rubber.scoresheet(deals).result if deals else None,
+                    "closed": rubber.unfinished_sheet(deals).result if deals else None,
+                }
+            )
+        return render(
+            request,
+            "clubs/close.html",
+            {"session": session, "club": session.club, "previews": previews},
+        )
     try:
         services.session_close(session=session)
     except Conflict as err:
@@ -599,6 +662,20 @@ def session_close(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             request, _("Session closed. Rubbers still in play were closed as unfinished.")
         )
     return redirect(_next_or(request, session.get_absolute_url()))
+
+
+@login_required
+@require_POST
+def session_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Delete a planned session (nothing was played in it)."""
+    session = _director_post(request, slug, pk)
+    try:
+        services.session_delete(session=session)
+    except Conflict as err:
+        messages.error(request, str(err))
+        return redirect(session.get_absolute_url())
+    messages.success(request, _("The planned session was deleted."))
+    return redirect("clubs:console", slug)
 
 
 def _table_change(

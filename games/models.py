@@ -253,6 +253,12 @@ class Rubber(models.Model):
             options=self.house_rules(),
         )
 
+    def unfinished_sheet(self, deals: Sequence[Deal] | None = None) -> Sheet:
+        """The sheet this rubber would keep if play stopped now (RULES 2.6): what closing the
+        session will record for it."""
+        deals = self.ordered_deals() if deals is None else deals
+        return sheets.score(self.kind, deals, closed=True, options=self.house_rules())
+
     def running_totals(self, deals: Sequence[Deal] | None = None) -> list[tuple[int, int, int]]:
         """(deal number, NS/player 0 total, EW/player 1 total) after each deal, each from the
         engine's own sheet of the deals so far (end bonuses appear on the last line only)."""

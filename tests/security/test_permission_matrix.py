@@ -216,6 +216,10 @@ MATRIX: dict[str, Case] = {
     ),
     "clubs:session_close": Case(
         lambda w: f"/clubs/{w.club.slug}/sessions/{w.running.pk}/close/",
+        {"GET": (302, 404, 403, 403, 404, 200), "POST": (302, 404, 403, 403, 404, 302)},
+    ),
+    "clubs:session_delete": Case(
+        lambda w: f"/clubs/{w.club.slug}/sessions/{w.planned.pk}/delete/",
         {"POST": (302, 404, 403, 403, 404, 302)},
     ),
     "clubs:table_add_player": Case(
