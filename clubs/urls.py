@@ -12,6 +12,7 @@ urlpatterns = [
     path("invitations/<int:pk>/decline/", views.invitation_decline, name="invitation_decline"),
     path("<slug:slug>/", views.club_home, name="home"),
     path("<slug:slug>/players/", views.players, name="players"),
+    path("<slug:slug>/settings/", views.club_settings, name="settings"),
     path("<slug:slug>/console/", views.console, name="console"),
     path("<slug:slug>/console/suggest/", views.suggest, name="suggest"),
     path("<slug:slug>/sessions/<int:pk>/", views.session_detail, name="session"),

@@ -27,9 +27,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games.models import Conflict, Rubber
 
-from . import services
+from . import rules_text, services
 from .api import table_queryset
-from .forms import ClubForm, PlayerForm, SessionForm, TablePlayerForm
+from .forms import ClubForm, ClubSettingsForm, PlayerForm, SessionForm, TablePlayerForm
 from .models import (
     Club,
     Invitation,
@@ -378,6 +378,32 @@ def club_home(request: HttpRequest, slug: str) -> HttpResponse:
             "player_count": player_count,
             "next_steps": next_steps,
             "leaderboard_url": _reverse_or_none("scoring:club-leaderboard", club.slug),
+        },
+    )
+
+
+@login_required
+def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's settings for its directors: house rules by name with a sentence each, the
+    stake and currency, the language, public or members only (issue 18)."""
+    club = get_club_for_user(request, slug, director=True)
+    form = ClubSettingsForm(request.POST or None, instance=club)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("Settings saved. New sessions use them."))
+        return redirect("clubs:settings", club.slug)
+    return render(
+        request,
+        "clubs/settings.html",
+        {
+            "club": club,
+            "form": form,
+            "is_director": True,
+            "rules": rules_text.describe(club.house_rules()),
+            "presets": [
+                {"code": code, "name": name, "sentence": sentence}
+                for code, (name, sentence) in rules_text.PRESETS.items()
+            ],
         },
     )
 

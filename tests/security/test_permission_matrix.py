@@ -196,6 +196,20 @@ MATRIX: dict[str, Case] = {
         {"GET": READ, "POST": (302, 404, 403, 403, 404, 302)},
         {"POST": lambda w: {"name": "Gus"}},
     ),
+    "clubs:settings": Case(
+        lambda w: f"/clubs/{w.club.slug}/settings/",
+        {"GET": PAGE_DIRECTOR_ONLY, "POST": (302, 404, 403, 403, 404, 302)},
+        {
+            "POST": lambda w: {
+                "name": "Riverside",
+                "public": "",
+                "rules_preset": "acbl",
+                "default_stake": "0.50",
+                "currency": "EUR",
+                "language": "en",
+            }
+        },
+    ),
     "clubs:console": Case(
         lambda w: f"/clubs/{w.club.slug}/console/",
         {"GET": PAGE_DIRECTOR_ONLY, "POST": (302, 404, 403, 403, 404, 302)},
