@@ -55,6 +55,8 @@ def night(director: Any) -> dict[str, str]:
         "console": f"/clubs/{club.slug}/console/",
         "settlement": f"/sessions/{session.pk}/settlement/",
         "cards": f"/clubs/{club.slug}/sessions/{session.pk}/cards/",
+        "settings": f"/clubs/{club.slug}/settings/",
+        "close": f"/clubs/{club.slug}/sessions/{session.pk}/close/",
     }
 
 
