@@ -275,10 +275,13 @@ def suggest_tables(count: int, *, kind: str = Session.Kind.RUBBER) -> list[int]:
     return sizes
 
 
-def seated_elsewhere(player_ids: Sequence[int], *, session_id: int) -> list[str]:
-    """Why each of these players cannot be seated: they already sit in another session that is
-    running (one player, one table at a time; issue 18). One sentence per player, naming the
-    session by its date and table. Callers lock the players' rows first when they go on to
+def seated_elsewhere(
+    player_ids: Sequence[int], *, session_id: int, date: datetime.date
+) -> list[str]:
+    """Why each of these players cannot be seated: they already sit in another session of the
+    same day that is running (one player, one table at a time; issue 18). One sentence per
+    player, naming the session by its date and table. A session of another day left running
+    (not closed) does not hold its players. Callers lock the players' rows first when they go on to
     seat them, so two sessions cannot take the same player at once.
 
     A planned session may name them (planning ahead); starting it is refused while they sit
@@ -286,7 +289,10 @@ def seated_elsewhere(player_ids: Sequence[int], *, session_id: int) -> list[str]
     """
     seats = (
         TableSeat.objects.filter(
-            player_id__in=player_ids, active=True, session__status=Session.Status.RUNNING
+            player_id__in=player_ids,
+            active=True,
+            session__status=Session.Status.RUNNING,
+            session__date=date,
         )
         .exclude(session_id=session_id)
         .select_related("player", "session", "table")
@@ -439,7 +445,7 @@ def session_start(*, session: Session) -> Session:
             )
         )
         _lock_players(player_ids)
-        if busy := seated_elsewhere(player_ids, session_id=locked.pk):
+        if busy := seated_elsewhere(player_ids, session_id=locked.pk, date=locked.date):
             raise _conflict(" ".join(busy))
         locked.status = Session.Status.RUNNING
         locked.started_at = timezone.now()
@@ -634,7 +640,7 @@ def table_add_player(*, table: Table, player: Player) -> TableSeat:
         seats = list(table.seats.select_for_update())
         _lock_players([player.pk])
         if session.status == Session.Status.RUNNING and (
-            busy := seated_elsewhere([player.pk], session_id=session.pk)
+            busy := seated_elsewhere([player.pk], session_id=session.pk, date=session.date)
         ):
             raise ValidationError({"player": busy})
         if sum(s.active for s in seats) >= MAX_AT_TABLE:
