@@ -76,7 +76,7 @@ def _setup() -> None:
     setup_django()
     from django.contrib.auth import get_user_model
     from django.db.models import Count
-    from rest_framework.authtoken.models import Token
+    from knox.models import AuthToken
 
     from clubs.models import Club, Membership, Player, Session
     from clubs.services import session_close, session_create, session_start
@@ -88,7 +88,7 @@ def _setup() -> None:
         standings_rebuild_all()
     clubs = list(Club.objects.filter(slug__startswith="http").order_by("pk"))
     user, _ = get_user_model().objects.get_or_create(username="bench-director")
-    token, _ = Token.objects.get_or_create(user=user)
+    _, token = AuthToken.objects.create(user=user)
     for club in clubs:
         Membership.objects.get_or_create(club=club, user=user, defaults={"role": "director"})
         # Every run posts into fresh rubbers: the rubbers of an earlier run (longer by every deal
@@ -111,9 +111,7 @@ def _setup() -> None:
         .first()
     )
     rows = SessionStanding.objects.filter(club=clubs[0]).values("player").distinct().count()
-    print(
-        json.dumps({"token": token.key, "club": clubs[0].slug, "rubber": scoresheet, "rows": rows})
-    )
+    print(json.dumps({"token": token, "club": clubs[0].slug, "rubber": scoresheet, "rows": rows}))
 
 
 def _in_play() -> list[tuple[int, int]]:

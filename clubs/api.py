@@ -288,7 +288,9 @@ class SessionDetailView(APIView):
         responses={200: SessionOut, **READ_ERRORS},
     )
     def get(self, request: Request, pk: int) -> Response:
-        return Response(SessionOut(_session(request, pk)).data)
+        session = _session(request, pk)
+        director = is_director(request.user, session.club)
+        return Response(SessionOut(session, context={"director": director}).data)
 
 
 class SessionStartView(APIView):

@@ -6,6 +6,7 @@ serializers, admin and seeds call them.
 
 from __future__ import annotations
 
+import secrets
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -209,6 +210,14 @@ class Session(models.Model):
     movement = models.CharField(max_length=10, choices=Movement.choices, default=Movement.PIVOT)
     stake_per_hundred = models.DecimalField(max_digits=8, decimal_places=2, default=Decimal("0.00"))
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
+    confirm_entries = models.BooleanField(
+        default=False,
+        help_text=_("Ask an opponent to confirm each deal entered (also when the club does not)."),
+    )
+    table_codes = models.BooleanField(
+        default=True,
+        help_text=_("Phones may open a table by its code (/t/<code>) while the session runs."),
+    )
     rules = models.JSONField(
         default=dict, help_text="The house rules in force, copied at creation."
     )
@@ -238,6 +247,11 @@ class Session(models.Model):
         return HouseRules.from_dict(self.rules)
 
     @property
+    def asks_confirmation(self) -> bool:
+        """Opponents confirm each deal: the club's setting, or this session's (issue 17)."""
+        return self.confirm_entries or self.club.confirm_entries
+
+    @property
     def is_closed(self) -> bool:
         return self.status == self.Status.CLOSED
 
@@ -255,9 +269,25 @@ TWO_PLAYER_KINDS = (
 )
 
 
+#: Table codes (issue 17): no 0/O, 1/I/L, so a code read off a card is typed right; eight
+#: characters of 31 are about 40 bits, and wrong guesses are throttled (games.views.table_code).
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 8
+
+
+def new_table_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
 class Table(models.Model):
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
+    code = models.CharField(
+        max_length=CODE_LENGTH,
+        unique=True,
+        default=new_table_code,
+        help_text="Opens the table's rubber on any phone at /t/<code> while the session runs.",
+    )
 
     class Meta:
         ordering = ["session", "number"]
@@ -267,6 +297,12 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.number}"
+
+    def regenerate_code(self) -> str:
+        """A new code: the old one, and every phone that used it, stop working."""
+        self.code = new_table_code()
+        self.save(update_fields=["code"])
+        return self.code
 
     def present_players(self) -> list[Player]:
         """The players now at the table, in order of precedence (RULES 6.2)."""

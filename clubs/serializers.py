@@ -238,6 +238,16 @@ class TableOut(serializers.Serializer[Any]):
         help_text="Player ids at the table now, in order of precedence."
     )
     current_rubber = serializers.SerializerMethodField()
+    code = serializers.SerializerMethodField(
+        help_text="The table code (/t/<code>), to the session's director only while the session "
+        "runs with codes on; null to everyone else."
+    )
+
+    def get_code(self, table: Table) -> str | None:
+        session = table.session
+        if not self.context.get("director") or session.status != "running":
+            return None
+        return table.code if session.table_codes else None
 
     def get_players(self, table: Table) -> list[int]:
         return [p.pk for p in table.present_players()]

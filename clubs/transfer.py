@@ -133,7 +133,9 @@ def club_export(*, club: Club) -> dict[str, Any]:
             for s in sessions
         ],
         "tables": [
-            _dump(t, {"session": refs.get})
+            # Not its code: a table code opens the table to whoever holds it (an import
+            # gives each table a new one).
+            {k: v for k, v in _dump(t, {"session": refs.get}).items() if k != "code"}
             for t in sorted(tables.values(), key=lambda t: (refs[t.session_id], t.number))
         ],
         "seats": [
@@ -390,7 +392,7 @@ class _Check:
         if key in self.tables:
             raise ValidationError({"number": [f"table {row['number']!r} appears twice"]})
         self.tables.add(key)
-        table = self._fields(Table, row)
+        table = self._fields(Table, row, skip=("code",))
         self._session_ref(row)
         if table.number < 1:
             raise ValidationError({"number": ["a table number starts at 1"]})
@@ -535,7 +537,9 @@ def _write(data: dict[str, Any]) -> Club:
         )
     tables = {}
     for row in data["tables"]:
-        t = Table.objects.create(session=sessions[row["session"]], **_load(Table, row))
+        t = Table.objects.create(
+            session=sessions[row["session"]], **_load(Table, row, skip=("code",))
+        )
         tables[(row["session"], t.number)] = t
     for row in data["seats"]:
         TableSeat.objects.create(

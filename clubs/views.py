@@ -6,26 +6,30 @@ services write. Pages work without JavaScript; htmx only refreshes the table sug
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Max, Prefetch, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games.models import Conflict, Rubber
+from games.display import deal_words
+from games.models import Conflict, Deal, Rubber
 
 from . import rules_text, services
 from .api import table_queryset
@@ -50,7 +54,8 @@ AHEAD_ON_CARDS = 6
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The clubs this visitor may see, with a helpful empty state.
+    """The clubs this visitor may see, with a helpful empty state; first of all, for a player
+    at a table of a running session, that table's rubber in play (one tap after sign-in).
 
     A club whose stored slug no URL can hold (written around the forms and the import's checks)
     is left out rather than failing the page for everyone."""
@@ -61,11 +66,18 @@ def home(request: HttpRequest) -> HttpResponse:
     ]
     invitations = Invitation.objects.for_holder(request.user).select_related("player__club")
     # Under each club its planned and running sessions with their tables (issue 18: a running
-    # session is never hidden).
+    # session is never hidden); first, the tables where this user sits tonight (issue 17).
     active = _active_sessions(clubs)
     rows = [(club, active.get(club.pk, [])) for club in clubs]
     return render(
-        request, "clubs/home.html", {"clubs": clubs, "invitations": invitations, "rows": rows}
+        request,
+        "clubs/home.html",
+        {
+            "clubs": clubs,
+            "invitations": invitations,
+            "rows": rows,
+            "my_tables": _my_tables(request.user),
+        },
     )
 
 
@@ -144,6 +156,20 @@ def _active_sessions(clubs: Sequence[Club]) -> dict[int, list[ActiveSession]]:
     return found
 
 
+def _my_tables(user: Any) -> list[Rubber]:
+    """The rubbers in play at the tables where this user's players sit tonight."""
+    if not user.is_authenticated:
+        return []
+    tables = TableSeat.objects.filter(
+        player__user=user, active=True, session__status=Session.Status.RUNNING
+    ).values("table_id")
+    return list(
+        Rubber.objects.filter(table_id__in=tables, status=Rubber.Status.IN_PLAY)
+        .select_related("table", "session__club")
+        .order_by("session__date", "table__number")
+    )
+
+
 # --- helpers -----------------------------------------------------------------------------------
 
 
@@ -195,6 +221,11 @@ class TableView:
     current_rubber_url: str | None
     rotation: list[SeatingView] = field(default_factory=list)
     rubbers: list[Rubber] = field(default_factory=list)
+    #: The latest deal of the rubber in play, in words (the console shows new deals live).
+    last_deal: str | None = None
+    #: The table's code and its QR (inline SVG), shown to the director only (issue 17).
+    code_url: str | None = None
+    qr: str | None = None
 
 
 def _played_rubbers(session: Session) -> dict[int, list[Rubber]]:
@@ -219,6 +250,20 @@ def _who_played(rubbers: list[Rubber]) -> list[Player]:
             for player in rubber.seats.values():
                 seen.setdefault(player.pk, player)
     return list(seen.values())
+
+
+def _with_codes(request: HttpRequest, session: Session, tables: list[TableView]) -> None:
+    """The table codes of a running session with codes on, for its director's cards: the short
+    URL and its QR code, drawn by segno as inline SVG (no network, no image request)."""
+    if session.status != Session.Status.RUNNING or not session.table_codes:
+        return
+    for view in tables:
+        path = _reverse_or_none("games:table_code", view.table.code)
+        if path is None:
+            return
+        view.code_url = request.build_absolute_uri(path)
+        qr = segno.make(view.code_url, error="m")
+        view.qr = mark_safe(qr.svg_inline(omitsize=True, border=2))  # noqa: S308  # segno's own SVG
 
 
 def _seating_views(seatings: list[Any], names: dict[int, str], current: int | None) -> list[Any]:
@@ -267,6 +312,17 @@ def _tables(
     for table in tables:
         in_play = getattr(table, "rubbers_in_play", [])
         rubber = in_play[0] if in_play else None
+        live = getattr(table, "live_rubbers", None)
+        last_deal = None
+        if live:
+            deals = sorted(live[0].deals.all(), key=lambda d: d.number)
+            if deals:
+                last_deal = _("Deal %(number)s: %(deal)s") % {
+                    "number": deals[-1].number,
+                    "deal": deal_words(deals[-1])
+                    if deals[-1].data is None
+                    else deals[-1].summary(),
+                }
         seatings = services.table_rotation(table=table, ahead=ahead)
         if full_history:
             seatings = services.table_history(table)[:-1] + seatings
@@ -277,6 +333,7 @@ def _tables(
                 current_rubber=rubber,
                 current_rubber_url=_reverse_or_none("games:rubber", rubber.pk) if rubber else None,
                 rotation=_seating_views(seatings, names, rubber.number if rubber else None),
+                last_deal=last_deal,
             )
         )
     return views
@@ -288,6 +345,7 @@ def _session_context(
     *,
     director: bool | None = None,
     players: list[Player] | None = None,
+    unconfirmed: list[Deal] | None = None,
 ) -> dict[str, Any]:
     """A session's tables and rotation as the session page and the console show them.
     ``director`` and ``players`` (the club's, by name) may be given when already known."""
@@ -300,14 +358,33 @@ def _session_context(
     names = None if players is None else {p.pk: p.name for p in players}
     if director and players is None:
         players = list(session.club.players.order_by("name"))
+    if unconfirmed is None:
+        unconfirmed = _unconfirmed([session]).get(session.pk, [])
     return {
         "session": session,
         "club": session.club,
+        "unconfirmed": unconfirmed,
         "standings_url": _reverse_or_none("scoring:session-standings", session.pk),
         "tables": _tables(session, ahead=AHEAD_ON_CONSOLE, names=names),
         "is_director": director,
         "unseated": [p for p in players or [] if p.pk not in seated] if director else [],
     }
+
+
+def _unconfirmed(sessions: Sequence[Session]) -> dict[int, list[Deal]]:
+    """The deals no opponent has confirmed yet, by session, for the sessions that ask for
+    confirmation (one query for them all)."""
+    asking = [s.pk for s in sessions if s.asks_confirmation and s.status != Session.Status.PLANNED]
+    found: dict[int, list[Deal]] = {pk: [] for pk in asking}
+    if asking:
+        deals = (
+            Deal.objects.filter(rubber__session_id__in=asking, confirmed_by__isnull=True)
+            .select_related("rubber__table")
+            .order_by("rubber__table__number", "rubber__number", "number")
+        )
+        for deal in deals:
+            found[deal.rubber.session_id].append(deal)
+    return found
 
 
 def _console_sessions(club: Club) -> Sequence[Session]:
@@ -320,7 +397,12 @@ def _console_sessions(club: Club) -> Sequence[Session]:
         .prefetch_related(
             Prefetch(
                 "rubbers", queryset=Rubber.objects.order_by("number"), to_attr="rubbers_in_order"
-            )
+            ),
+            Prefetch(
+                "rubbers",
+                queryset=Rubber.objects.in_play().prefetch_related("deals"),
+                to_attr="live_rubbers",
+            ),
         )
     )
     sessions = list(
@@ -576,26 +658,73 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
                     reverse("clubs:console", args=[club.slug]) + f"#session-{session.pk}"
                 )
     picked_count = len(form["players"].value() or []) if form.is_bound else 0
-    players = list(club.players.order_by("name"))
-    active = [
-        _session_context(request, s, director=True, players=players)
-        for s in _console_sessions(club)
-    ]
     return render(
         request,
         "clubs/console.html",
         {
-            "club": club,
+            **_console_context(request, club),
             "form": form,
             "suggestion": _suggestion(
                 picked_count,
                 form["kind"].value() or Session.Kind.RUBBER,
                 form["movement"].value() or Session.Movement.PIVOT,
             ),
-            "active": active,
-            "is_director": True,
         },
     )
+
+
+def _console_etag(request: HttpRequest, club: Club) -> str:
+    """What the console's sessions show: their status and tables, the rubbers and every write
+    of their deals (count, versions, confirmations, the latest time), the language."""
+    active = [Session.Status.PLANNED, Session.Status.RUNNING]
+    sessions = club.sessions.filter(status__in=active)
+    state = [
+        list(sessions.values_list("pk", "status", "table_codes")),
+        TableSeat.objects.filter(session__in=sessions).aggregate(
+            n=Count("pk"), on=Count("pk", filter=Q(active=True))
+        ),
+        Rubber.objects.filter(session__in=sessions).aggregate(
+            n=Count("pk"), done=Count("pk", filter=~Q(status=Rubber.Status.IN_PLAY))
+        ),
+        Deal.objects.filter(rubber__session__in=sessions).aggregate(
+            n=Count("pk"),
+            v=Sum("version"),
+            c=Count("confirmed_by"),
+            at=Max("updated_at"),
+        ),
+        get_language(),
+    ]
+    return '"' + hashlib.sha256(repr(state).encode()).hexdigest()[:32] + '"'
+
+
+@login_required
+@require_GET
+def console_live(request: HttpRequest, slug: str) -> HttpResponse:
+    """The console's sessions, polled by the page every 2 s: 304 while nothing changed."""
+    club = get_club_for_user(request, slug, director=True)
+    etag = _console_etag(request, club)
+    if request.headers.get("If-None-Match") == etag:
+        response = HttpResponse(status=304)
+    else:
+        response = render(request, "clubs/_console_sessions.html", _console_context(request, club))
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def _console_context(request: HttpRequest, club: Club) -> dict[str, Any]:
+    players = list(club.players.order_by("name"))
+    sessions = _console_sessions(club)
+    unconfirmed = _unconfirmed(sessions)
+    active = [
+        _session_context(
+            request, s, director=True, players=players, unconfirmed=unconfirmed.get(s.pk, [])
+        )
+        for s in sessions
+    ]
+    # Forms in the sessions come back to the console, also when polled (console_live).
+    back = reverse("clubs:console", args=[club.slug])
+    return {"club": club, "active": active, "is_director": True, "back": back}
 
 
 @login_required
@@ -622,15 +751,60 @@ def session_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def session_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Printable table cards: one page per table, who sits where for each rubber."""
     session = _session_for_page(request, slug, pk)
+    tables = _tables(session, ahead=AHEAD_ON_CARDS, full_history=True)
+    director = is_director(request.user, session.club)
+    if director:
+        _with_codes(request, session, tables)
     return render(
         request,
         "clubs/cards.html",
-        {
-            "session": session,
-            "club": session.club,
-            "tables": _tables(session, ahead=AHEAD_ON_CARDS, full_history=True),
-        },
+        {"session": session, "club": session.club, "tables": tables, "is_director": director},
     )
+
+
+@login_required
+@require_POST
+def confirmation_setting(request: HttpRequest, slug: str) -> HttpResponse:
+    """The director asks opponents to confirm each deal: for the club (every session), or for
+    one session (`session`), from the console."""
+    club = get_club_for_user(request, slug, director=True)
+    on = request.POST.get("confirm") == "on"
+    session_id = request.POST.get("session", "")
+    if session_id:
+        session = club.sessions.filter(pk=int(session_id) if session_id.isdigit() else 0).first()
+        if session is None:
+            raise Http404("No such session in this club.")
+        session.confirm_entries = on
+        session.save(update_fields=["confirm_entries"])
+    else:
+        club.confirm_entries = on
+        club.save(update_fields=["confirm_entries"])
+    messages.success(
+        request,
+        _("Opponents now confirm each deal.") if on else _("Deals no longer need confirming."),
+    )
+    return redirect(_next_or(request, reverse("clubs:console", args=[club.slug])))
+
+
+@login_required
+@require_POST
+def session_codes(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """The director turns table codes on or off, or gives every table a new code (the old
+    codes, and the phones that used them, stop working)."""
+    session = _director_post(request, slug, pk)
+    action = request.POST.get("action")
+    if action == "regenerate":
+        for table in session.tables.all():
+            table.regenerate_code()
+        messages.success(request, _("Every table has a new code: print the cards again."))
+    elif action in ("on", "off"):
+        session.table_codes = action == "on"
+        session.save(update_fields=["table_codes"])
+        messages.success(
+            request,
+            _("Table codes are on.") if session.table_codes else _("Table codes are off."),
+        )
+    return redirect(_next_or(request, reverse("clubs:session_cards", args=[slug, pk])))
 
 
 def _director_post(request: HttpRequest, slug: str, pk: int) -> Session:
@@ -656,6 +830,7 @@ def session_close(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """GET: what closing will do (each rubber in play closes unfinished with the figures it
     will keep, RULES 2.6; a rubber without a deal is withdrawn), and a button. POST: close."""
     session = _director_post(request, slug, pk)
+    waiting = _unconfirmed([session]).get(session.pk, [])
     if request.method == "GET":
         in_play = list(
             Rubber.objects.with_deals()
@@ -677,7 +852,24 @@ def session_close(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         return render(
             request,
             "clubs/close.html",
-            {"session": session, "club": session.club, "previews": previews},
+            {
+                "session": session,
+                "club": session.club,
+                "previews": previews,
+                "unconfirmed": waiting,
+            },
+        )
+    if waiting and not request.POST.get("anyway") and session.status == Session.Status.RUNNING:
+        # Deals no opponent confirmed: say which before the results become final.
+        return render(
+            request,
+            "clubs/close_confirm.html",
+            {
+                "session": session,
+                "club": session.club,
+                "unconfirmed": waiting,
+                "next": _next_or(request, session.get_absolute_url()),
+            },
         )
     try:
         services.session_close(session=session)

@@ -9,20 +9,32 @@ Nothing escapes as a 500 for any input.
 
 from typing import Any
 
-from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
+from django.core.exceptions import (
+    NON_FIELD_ERRORS,
+    PermissionDenied,
+    RequestDataTooBig,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext_lazy as _
 from django.views.defaults import page_not_found
 from drf_spectacular.utils import OpenApiResponse, extend_schema
+from knox.auth import TokenAuthentication as KnoxTokenAuthentication
+from knox.models import AuthToken
 from rest_framework import exceptions, serializers, status
-from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.permissions import BasePermission
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
+from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from config.parsers import JSONParser
 from config.throttling import SignInRateThrottle
 from scoring.error_messages import localize_error
 from scoring.rules.errors import ScoringError
@@ -32,6 +44,15 @@ class Conflict(exceptions.APIException):
     status_code = status.HTTP_409_CONFLICT
     default_detail = _("This conflicts with the current state.")
     default_code = "conflict"
+
+
+#: What Django refuses while reading a body (its limits: DATA_UPLOAD_MAX_MEMORY_SIZE and the
+#: field and file counts), otherwise its HTML 400 page.
+UNREADABLE_BODY = (RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent)
+
+
+def bad_body_response(exc: Exception) -> Response:
+    return Response({"errors": {"non_field_errors": [str(exc)]}}, status=400)
 
 
 def scoring_error_response(err: ScoringError) -> Response:
@@ -59,6 +80,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return scoring_error_response(exc)
     if isinstance(exc, DjangoValidationError):
         return django_validation_error_response(exc)
+    if isinstance(exc, UNREADABLE_BODY):
+        return bad_body_response(exc)
     if isinstance(exc, DomainConflict):
         return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, Http404):
@@ -120,16 +143,31 @@ class TokenOut(serializers.Serializer[Any]):
     token = serializers.CharField()
 
 
-class ObtainTokenView(ObtainAuthToken):
-    """`POST /api/v1/auth/token/` `{username, password}` → `{token}` (API.md: Auth).
+class TokenView(APIView):
+    """`POST /api/v1/auth/token/` `{username, password}` → `{token}`; `DELETE` revokes the token
+    presented (API.md: Auth; docs/security.md).
 
-    Throttled per client address (`THROTTLE_SIGN_IN`) and guarded by django-axes: repeated
-    failures for one username from one address lock that pair out (429).
+    Tokens are django-rest-knox's: only a SHA-512 hash is stored, each expires after
+    `API_TOKEN_TTL_HOURS`, and a password change revokes all of a user's tokens
+    (`config.auth.RevokeApiTokensOnPasswordChange`). Sign-in is throttled per client address
+    (`THROTTLE_SIGN_IN`) and guarded by django-axes: repeated failures for one username from one
+    address lock that pair out (429).
     """
 
-    throttle_classes = [SignInRateThrottle]
+    # Only DELETE reads the token; a client signing in again with a stale one still in its
+    # header is not refused for it (authentication runs when `request.auth` is first read).
+    authentication_classes = [KnoxTokenAuthentication]
+    permission_classes: list[type[BasePermission]] = []
     parser_classes = [JSONParser, FormParser, MultiPartParser]
     renderer_classes = [JSONRenderer]
+
+    def perform_authentication(self, request: Request) -> None:
+        pass
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        if self.request.method == "POST":
+            return [SignInRateThrottle()]
+        return super().get_throttles()
 
     @extend_schema(
         tags=["auth"],
@@ -143,13 +181,30 @@ class ObtainTokenView(ObtainAuthToken):
         auth=[],
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        try:
-            return super().post(request, *args, **kwargs)
-        except exceptions.ValidationError:
+        serializer = AuthTokenSerializer(data=request.data, context={"request": request})
+        if not serializer.is_valid():
             # axes flags the DRF request it was given; its middleware only sees Django's.
             if getattr(request, "axes_locked_out", False):
                 return Response(
                     {"detail": "Too many failed sign-ins: this account is locked for a while."},
                     status=status.HTTP_429_TOO_MANY_REQUESTS,
                 )
-            raise
+            raise exceptions.ValidationError(serializer.errors)
+        _, token = AuthToken.objects.create(user=serializer.validated_data["user"])
+        return Response({"token": token})
+
+    @extend_schema(
+        tags=["auth"],
+        summary="Revoke the API token this request presents",
+        request=None,
+        responses={
+            204: OpenApiResponse(description="Revoked: the token now answers 401."),
+            401: OpenApiResponse(description="No token, or not a valid one."),
+        },
+    )
+    def delete(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        token = request.auth
+        if not isinstance(token, AuthToken):
+            raise exceptions.NotAuthenticated()
+        token.delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -9,6 +9,7 @@ returns reconnects without restarting the web processes.
 """
 
 import logging
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,8 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import translation
+from django.utils.cache import patch_vary_headers
+from django.views.defaults import server_error as default_server_error
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +44,17 @@ def database_unavailable_response(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def server_error(request: HttpRequest) -> HttpResponse:
+    """The site's 500 handler (``handler500``): a database failure outside any view, in a
+    middleware (the session and user behind ``request.user``, the club's language), is the same
+    503 as inside one. Django calls it inside the ``except`` that caught the error."""
+    exception = sys.exc_info()[1]
+    if isinstance(exception, OperationalError | InterfaceError):
+        logger.warning("Database unavailable on %s %s: %s", request.method, request.path, exception)
+        return database_unavailable_response(request)
+    return default_server_error(request)
+
+
 class DatabaseUnavailableMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -49,6 +63,7 @@ class DatabaseUnavailableMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        """The views' failures; `server_error` catches the rest (middleware, responses)."""
         if isinstance(exception, OperationalError | InterfaceError):
             logger.warning(
                 "Database unavailable on %s %s: %s", request.method, request.path, exception
@@ -62,6 +77,10 @@ class DatabaseUnavailableMiddleware:
 CLUB_LANGUAGE_LOOKUPS = {
     "games:rubber": ("games.Rubber", "session__club__language"),
     "games:enter_deal": ("games.Rubber", "session__club__language"),
+    "games:enter_queued_deal": ("games.Rubber", "session__club__language"),
+    # The live pad's poll and the entry's preview line swap parts of a club page: its language.
+    "games:rubber_live": ("games.Rubber", "session__club__language"),
+    "games:preview_deal": ("games.Rubber", "session__club__language"),
     "games:correct_deal": ("games.Deal", "rubber__session__club__language"),
     "games:confirm_deal": ("games.Deal", "rubber__session__club__language"),
     "scoring:session-standings": ("clubs.Session", "club__language"),
@@ -108,6 +127,9 @@ class ClubLanguageMiddleware:
 
     @staticmethod
     def _club_language(request: HttpRequest, view_kwargs: dict[str, Any]) -> str | None:
+        """The language of the club the URL names, only if the visitor may read that club: a
+        members-only club's language would otherwise tell a stranger that its slug or ids exist
+        (a hidden object answers exactly like a missing one, docs/security.md)."""
         match = request.resolver_match
         lookup = CLUB_LANGUAGE_LOOKUPS.get(match.view_name) if match else None
         if lookup and "pk" in view_kwargs:
@@ -118,5 +140,28 @@ class ClubLanguageMiddleware:
             rows = apps.get_model("clubs.Club").objects.filter(slug=view_kwargs["slug"])
         else:
             return None
+        club = path.removesuffix("language")
+        readable = apps.get_model("clubs.Club").objects.visible_to(request.user).values("pk")
+        rows = rows.filter(**{f"{club}pk__in": readable})
         language: str | None = rows.values_list(path, flat=True).first()
         return language
+
+
+class NotFoundVariesOnCookieMiddleware:
+    """Every 404 says ``Vary: Cookie``, so a hidden object's 404 equals a missing one's.
+
+    A view that reads the session or the signed-in user before it finds an object hidden (a
+    members-only club's rubber, a table code's cookie) makes the session middleware add
+    ``Vary: Cookie``; a view that finds nothing may not. Whether a 404 is "missing" or "hidden"
+    depends on who asks, so every 404 varies on the cookie (docs/security.md). Last in
+    ``MIDDLEWARE``: its response pass runs first, so the header's order is the same either way.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code == 404:
+            patch_vary_headers(response, ("Cookie",))
+        return response

@@ -5,12 +5,15 @@ tasks run eagerly in-process and a local-memory cache. `DATABASE_URL` switches t
 `REDIS_URL` to real Celery workers and a Redis cache. docs/deploy.md lists every variable.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from kombu.entity import Exchange, Queue
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -45,7 +48,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -76,6 +79,8 @@ MIDDLEWARE = [
     # Last: sees the exceptions of the views (DB down -> 503) and axes' lockout flag.
     "config.middleware.DatabaseUnavailableMiddleware",
     "axes.middleware.AxesMiddleware",
+    # Last: every 404 varies on the cookie, hidden or missing alike (docs/security.md).
+    "config.middleware.NotFoundVariesOnCookieMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -123,8 +128,24 @@ if REDIS_URL:
             },
         }
     }
+    # Throttle counts (config/cache.py): in Redis, in this process's memory while it is down.
+    CACHES["throttle"] = {
+        "BACKEND": "config.cache.FallbackRedisCache",
+        "LOCATION": REDIS_URL,
+        "OPTIONS": {
+            "SOCKET_CONNECT_TIMEOUT": 0.25,
+            "SOCKET_TIMEOUT": 0.25,
+            "CONNECTION_POOL_KWARGS": {"retry": Retry(NoBackoff(), 0)},
+        },
+    }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "throttle": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "throttle",
+        },
+    }
 DJANGO_REDIS_IGNORE_EXCEPTIONS = True
 
 # Celery: eager in-process without a broker (the embedded default), real workers with Redis.
@@ -184,6 +205,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a check: Django tells validators when a password changed, which revokes API tokens.
+    {"NAME": "config.auth.RevokeApiTokensOnPasswordChange"},
 ]
 # django-axes first: it refuses a locked-out sign-in before any password is checked.
 AUTHENTICATION_BACKENDS = [
@@ -206,12 +229,23 @@ STORAGES = {
     },
 }
 
+# How many proxies stand between the clients and gunicorn (docs/deploy.md): 0 trusts the socket
+# alone; N takes the client's address from the Nth entry from the end of X-Forwarded-For. The
+# throttles and the login lockout read it through `config.throttling.client_address`.
+NUM_PROXIES = env.int("NUM_PROXIES", default=0)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "knox.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # DRF's own, but a body nested too deeply is a 400 (config/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     "DEFAULT_PAGINATION_CLASS": None,
@@ -222,7 +256,18 @@ REST_FRAMEWORK = {
         "sign-in": env.str("THROTTLE_SIGN_IN", default="10/min"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    "NUM_PROXIES": NUM_PROXIES,
 }
+# API tokens (django-rest-knox, docs/security.md): stored as SHA-512 hashes, sent as
+# `Authorization: Token <key>`. They live as long as Django's browser sessions (two weeks) by
+# default: a club's app signs in once a fortnight, and a token lost with a phone stops working
+# by itself within two weeks. Revoked by DELETE /api/v1/auth/token/ and by a password change.
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=env.int("API_TOKEN_TTL_HOURS", default=336)),
+    "AUTH_HEADER_PREFIX": "Token",
+    "AUTO_REFRESH": False,
+}
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Backscore API",
     "DESCRIPTION": "Rubber-bridge scoring, sessions and standings for clubs.",
@@ -275,6 +320,7 @@ AXES_ENABLED = env.bool("AXES_ENABLED", default=True)
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=0.25)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "config.throttling.client_address"
 AXES_RESET_ON_SUCCESS = True
 # No start-up banner on every manage.py command; failures are still logged.
 AXES_VERBOSE = False

@@ -7,13 +7,14 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from clubs import views as club_views
 
-from .api import ObtainTokenView
+from .api import TokenView
 from .favicon import favicon
 from .health import healthz
 from .plain import plain
+from .pwa import manifest, service_worker
 
 api_v1: list[URLPattern | URLResolver] = [
-    path("auth/token/", ObtainTokenView.as_view(), name="api-token"),
+    path("auth/token/", TokenView.as_view(), name="api-token"),
     path("", include("clubs.api_urls")),
     path("", include("games.api_urls")),
     path("", include("scoring.api_urls")),
@@ -28,6 +29,8 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     # Browsers ask for /favicon.ico whatever the page links; answer with the static icon.
     path("favicon.ico", favicon, name="favicon"),
+    path("sw.js", service_worker, name="service-worker"),
+    path("manifest.webmanifest", manifest, name="manifest"),
     path("bench/plain", plain, name="bench-plain"),  # the HTTP benchmark's baseline
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
@@ -42,3 +45,4 @@ urlpatterns = [
 ]
 
 handler404 = "config.api.not_found"
+handler500 = "config.middleware.server_error"

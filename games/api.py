@@ -184,7 +184,7 @@ class DealDetail(APIView):
     def patch(self, request: Request, pk: int) -> Response:
         deal, viewer = get_deal_for_user(request.user, pk)
         if not viewer.can_correct(deal):
-            raise PermissionDenied("Only a director or the player who entered it corrects a deal.")
+            raise PermissionDenied("Only a director or a player at the table corrects a deal.")
         serializer: DealCorrectionSerializer | TwoPlayerCorrectionSerializer
         if deal.rubber.is_two_player:
             serializer = TwoPlayerCorrectionSerializer(data=request.data)

@@ -28,22 +28,35 @@ SEAT_LABELS = {
     "W": pgettext_lazy("seat", "W"),
 }
 SEAT_CHOICES = [(seat, SEAT_LABELS[seat]) for seat in SEATS]
-RESULTS = [(str(n), f"−{-n}") for n in range(-7, 0)] + [("0", "=")]
+#: Every result a contract can have, from 7NT's −13 to 1♣'s +6 (RULES 1: tricks 0–13); the
+#: page shows only those possible for the level chosen (`possible_results`).
+RESULTS = [(str(n), f"−{-n}") for n in range(-13, 0)] + [("0", "=")]
 RESULTS += [(str(n), f"+{n}") for n in range(1, 7)]
-HONOURS = [
-    ("", _("None")),
-    ("NS100", _("We 100")),
-    ("NS150", _("We 150")),
-    ("EW100", _("They 100")),
-    ("EW150", _("They 150")),
-]
-HONOURS_EDIT = [
-    ("", _("None")),
-    ("NS100", "NS 100"),
-    ("NS150", "NS 150"),
-    ("EW100", "EW 100"),
-    ("EW150", "EW 150"),
-]
+
+
+def possible_results(level: int) -> range:
+    """The results a contract of `level` can have, from down 6 + level to up 7 − level: the
+    declaring side takes between 0 and 13 tricks (1♣: −7 … +6; 7NT: −13 … =)."""
+    return range(-(level + 6), 7 - level + 1)
+
+
+def honours_choices(we_side: str | None) -> list[tuple[str, Any]]:
+    """Honours by side, named as the viewer's pad names the sides (We/They, or N–S/E–W)."""
+    names = side_names(we_side)
+    return [("", _("None"))] + [
+        (f"{side}{points}", f"{names[side]} {points}")
+        for side in ("NS", "EW")
+        for points in (100, 150)
+    ]
+
+
+def side_names(we_side: str | None) -> dict[str, Any]:
+    """How a pad names the two sides: We and They for a player at the table (their own side is
+    We), N–S and E–W for anyone else."""
+    if we_side is None:
+        return {"NS": pgettext_lazy("side", "N–S"), "EW": pgettext_lazy("side", "E–W")}
+    they = "EW" if we_side == "NS" else "NS"
+    return {we_side: _("We"), they: _("They")}
 
 
 class ChoiceButtons(forms.RadioSelect):
@@ -63,6 +76,10 @@ def _apply_scoring_error(form: forms.Form, err: ScoringError, fields: dict[str, 
 
 
 class DealEntryForm(forms.Form):
+    """A deal in taps: level, strain, doubling, declarer, the result against the contract and
+    honours. The result is the one way to give the tricks (no typed count that could disagree);
+    a result the level cannot have is a form error, never adjusted."""
+
     number = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
     level = forms.ChoiceField(label=_("Contract"), choices=LEVELS, widget=ChoiceButtons)
     strain = forms.ChoiceField(
@@ -77,13 +94,8 @@ class DealEntryForm(forms.Form):
     result = forms.ChoiceField(
         label=_("Result"), choices=RESULTS, required=False, widget=ChoiceButtons
     )
-    tricks = forms.IntegerField(
-        label=_("or tricks taken"),
-        required=False,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 13}),
-    )
     honours = forms.ChoiceField(
-        label=_("Honours"), choices=HONOURS, required=False, widget=ChoiceButtons
+        label=_("Honours"), choices=honours_choices(None), required=False, widget=ChoiceButtons
     )
 
     ERROR_FIELDS = {
@@ -93,23 +105,44 @@ class DealEntryForm(forms.Form):
         "honours": "honours",
     }
 
+    def __init__(self, *args: Any, we_side: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        honours = self.fields["honours"]
+        assert isinstance(honours, forms.ChoiceField)
+        honours.choices = honours_choices(we_side)
+
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         assert data is not None  # forms.Form.clean returns cleaned_data
         level = data.get("level")
         if not level:
             return data
-        passed = level == "pass"
-        if passed:
-            contract = "pass"
-        elif not data.get("strain"):
+        if level == "pass":
+            # The page hides and unticks the other choices once Pass is tapped; any still sent
+            # disagree with the pass, and which one was meant is not guessed.
+            if any(data.get(name) for name in ("strain", "doubling", "declarer", "result")):
+                self.add_error(
+                    None,
+                    _("A passed-out deal has no strain, declarer or result: tap them again."),
+                )
+                return data
+            return _with_fields(self, data, contract="pass", tricks=None)
+        if not data.get("strain"):
             self.add_error("strain", _("Choose a strain."))
             return data
-        else:
-            contract = f"{level}{data['strain']}{data.get('doubling') or ''}"
-        tricks = data.get("tricks")
-        if tricks is None and not passed and data.get("result") not in (None, ""):
-            tricks = int(level) + 6 + int(data["result"])
+        contract = f"{level}{data['strain']}{data.get('doubling') or ''}"
+        if data.get("result") in (None, ""):
+            # The engine names what is missing (RULES 1), as the API does.
+            return _with_fields(self, data, contract=contract, tricks=None)
+        result = int(data["result"])
+        if result not in possible_results(int(level)):
+            self.add_error(
+                "result",
+                _("%(result)s is not a possible result of a %(level)s-level contract.")
+                % {"result": dict(RESULTS)[data["result"]], "level": level},
+            )
+            return data
+        tricks = int(level) + 6 + result
         return _with_fields(self, data, contract=contract, tricks=tricks)
 
     def record_kwargs(self) -> dict[str, Any]:
@@ -117,44 +150,33 @@ class DealEntryForm(forms.Form):
         return {"number": self.cleaned_data["number"], **fields.as_kwargs()}
 
 
-class DealCorrectionForm(forms.Form):
-    version = forms.IntegerField(widget=forms.HiddenInput)
-    contract = forms.CharField(label=_("Contract"), max_length=10, help_text="4S, 3NTX, pass")
-    declarer = forms.ChoiceField(
-        label=_("Declarer"), choices=[("", "–"), *SEAT_CHOICES], required=False
-    )
-    tricks = forms.IntegerField(
-        label=_("Tricks taken"),
-        required=False,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 13}),
-    )
-    honours = forms.ChoiceField(label=_("Honours"), choices=HONOURS_EDIT, required=False)
-
-    ERROR_FIELDS = {
-        "contract": "contract",
-        "declarer": "declarer",
-        "tricks": "tricks",
-        "honours": "honours",
+def entry_initial(deal: Any) -> dict[str, str]:
+    """A recorded four-player deal as `DealEntryForm`'s taps (a correction starts from it)."""
+    honours = f"{deal.honours_side}{deal.honours_points}" if deal.honours_side else ""
+    contract = Contract.parse(deal.contract)
+    if contract.is_pass or contract.strain is None:
+        return {"level": "pass", "honours": ""}
+    return {
+        "level": str(contract.level),
+        "strain": contract.strain.value,
+        "doubling": contract.doubling.suffix,
+        "declarer": deal.declarer,
+        "result": str((deal.tricks or 0) - (contract.level + 6)),
+        "honours": honours,
     }
+
+
+class DealCorrectionForm(DealEntryForm):
+    """A recorded deal to correct with the entry's own buttons, filled from the deal, with the
+    deal's `version` (a stale one is refused by `Deal.correct`) instead of a number."""
+
+    number = None  # type: ignore[assignment]
+    version = forms.IntegerField(widget=forms.HiddenInput)
 
     @classmethod
     def for_deal(cls, deal: Any, **kwargs: Any) -> DealCorrectionForm:
-        honours = f"{deal.honours_side}{deal.honours_points}" if deal.honours_side else ""
-        initial = {
-            "version": deal.version,
-            "contract": deal.contract,
-            "declarer": deal.declarer,
-            "tricks": deal.tricks,
-            "honours": honours,
-        }
+        initial = {"version": deal.version, **entry_initial(deal)}
         return cls(initial=initial, prefix=f"deal{deal.pk}", **kwargs)
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        assert data is not None  # forms.Form.clean returns cleaned_data
-        if "contract" not in data:
-            return data
-        return _with_fields(self, data, contract=data["contract"], tricks=data.get("tricks"))
 
     def changes(self) -> dict[str, Any]:
         fields: DealFields = self.cleaned_data["fields"]

@@ -607,6 +607,9 @@ class Deal(models.Model):
     confirmed_by = models.ForeignKey(
         Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    disputed = models.BooleanField(
+        default=False, help_text="An opponent disputes the deal: the director checks it."
+    )
 
     history = HistoricalRecords()
     # Who made a change and why: read by django-simple-history from the instance on save().
@@ -813,7 +816,7 @@ class Deal(models.Model):
         return deal
 
     def confirm(self, *, by: Player, user: User | None = None) -> Deal:
-        """An opponent of the side that entered the deal confirms it (Club.confirm_entries).
+        """An opponent of the side that entered the deal confirms it (Session.asks_confirmation).
 
         `by` must sit in the rubber on the other side from the player who entered the deal (when
         a director entered it, any seated player may confirm). Confirming twice is harmless.
@@ -823,7 +826,7 @@ class Deal(models.Model):
             rubber = Rubber.objects.select_related("session__club").get(pk=deal.rubber_id)
             if rubber.session.status == Session.Status.CLOSED:
                 raise Conflict(gettext("The session is closed: its results are final."))
-            if not rubber.session.club.confirm_entries:
+            if not rubber.session.asks_confirmation:
                 raise Conflict(gettext("This club does not ask opponents to confirm entries."))
             seat = rubber.seat_of(by.pk)
             if seat is None:
@@ -839,10 +842,26 @@ class Deal(models.Model):
             if deal.confirmed_by_id is not None:
                 return deal
             deal.confirmed_by = by
+            deal.disputed = False
             deal._change_reason = "confirmed"
             if user is not None:
                 deal._history_user = user
-            deal.save(update_fields=["confirmed_by", "updated_at"])
+            deal.save(update_fields=["confirmed_by", "disputed", "updated_at"])
+        self.refresh_from_db()
+        return deal
+
+    def dispute(self, *, user: User | None = None) -> Deal:
+        """An opponent disputes the deal (Session.asks_confirmation): it is flagged for the
+        director, who corrects it or confirms it stands. The history keeps who disputed."""
+        with transaction.atomic():
+            deal = Deal.objects.select_for_update().get(pk=self.pk)
+            if deal.disputed or deal.confirmed_by_id is not None:
+                return deal
+            deal.disputed = True
+            deal._change_reason = "disputed"
+            if user is not None:
+                deal._history_user = user
+            deal.save(update_fields=["disputed", "updated_at"])
         self.refresh_from_db()
         return deal
 

@@ -4,7 +4,8 @@ Reads follow the club (clubs.permissions): a public club's rubbers are readable 
 members-only club's by its members (404 to everyone else, so its existence does not leak).
 Entry: the four players seated in the rubber, or a director of the club. A player sitting out
 at the table watches but does not enter (the seated players are the ones who saw the deal).
-Corrections: a director of the club, or the user who entered the deal.
+Corrections: a director of the club always; a player at the rubber's table (seated in it, or
+sitting out at that table) while the session runs. The history keeps who changed what.
 Confirmation (Club.confirm_entries): a seated player of the other side (checked by Deal.confirm).
 """
 
@@ -15,10 +16,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 from django.http import Http404
 
-from clubs.models import Membership, Player
+from clubs.models import Membership, Player, TableSeat
 from clubs.permissions import check_club_id_readable, may_read, role_in_club
 
-from .models import Deal, EntryCheck, Rubber
+from .models import SEAT_SIDE, Deal, EntryCheck, Rubber
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -33,6 +34,9 @@ class Viewer:
     role: str | None
     player: Player | None
     seat: str | None
+    at_table: bool = False
+    #: The seat comes from a table code (games.codes), not from a signed-in player.
+    by_code: bool = False
 
     @property
     def is_director(self) -> bool:
@@ -42,10 +46,17 @@ class Viewer:
     def can_enter(self) -> bool:
         return may_enter(self.role, self.seat)
 
+    @property
+    def we_side(self) -> str | None:
+        """The viewer's own side at this table ("NS" or "EW"), which their pad calls We."""
+        return None if self.seat is None else SEAT_SIDE[self.seat].value
+
     def can_correct(self, deal: Deal) -> bool:
+        if self.by_code:
+            return True
         if not self.user.is_authenticated:
             return False
-        return self.is_director or deal.entered_by_id == self.user.pk
+        return self.is_director or self.seat is not None or self.at_table
 
 
 def may_enter(role: str | None, seat: str | None) -> bool:
@@ -60,7 +71,12 @@ def viewer_of(user: User | AnonymousUser, rubber: Rubber) -> Viewer:
     if user.is_authenticated and role is not None:
         player = Player.objects.filter(club=club, user=user).first()
     seat = rubber.seat_of(None if player is None else player.pk)
-    return Viewer(user=user, role=role, player=player, seat=seat)
+    at_table = (
+        seat is None
+        and player is not None
+        and TableSeat.objects.filter(table_id=rubber.table_id, player=player).exists()
+    )
+    return Viewer(user=user, role=role, player=player, seat=seat, at_table=at_table)
 
 
 def get_rubber_for_user(user: User | AnonymousUser, pk: int) -> tuple[Rubber, Viewer]:

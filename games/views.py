@@ -7,31 +7,39 @@ partial `_pad.html`) is swapped in place.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.db import models
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from clubs.models import Session
-from clubs.permissions import signed_in_user
+from clubs.models import Player, Session
 from scoring.error_messages import error_line
 from scoring.rules import ScoringError, Side
 
-from . import history, sheets
+from . import codes, display, history, sheets
 from .forms import (
     DealCorrectionForm,
     DealEntryForm,
     TwoPlayerCorrectionForm,
     TwoPlayerDealForm,
+    side_names,
 )
 from .models import SEAT_SIDE, SEATS, Conflict, Deal, Rubber
-from .permissions import Viewer, get_deal_for_user, get_rubber_for_user
+from .permissions import (
+    Viewer,
+    get_rubber_for_user,
+    get_rubber_state_for_user,
+)
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -138,6 +146,38 @@ def _pad(rubber: Rubber, deals: list[Any]) -> dict[str, Any]:
     }
 
 
+PAIRS = (
+    ("above_ns", "above_ew"),
+    ("vul_ns", "vul_ew"),
+    ("games_ns", "games_ew"),
+    ("total_ns", "total_ew"),
+    ("hundreds_ns", "hundreds_ew"),
+)
+OTHER = {"NS": "EW", "EW": "NS", None: None}
+
+
+def _oriented(pad: dict[str, Any], we_side: str | None) -> dict[str, Any]:
+    """The pad as its viewer writes it: their own side in the left column (We). For an East–West
+    player the columns change places; `left` names the side shown on the left and `true` keeps
+    the figures by their real sides (N–S first) for what names the sides."""
+    if we_side != "EW":
+        return {**pad, "left": "ns", "right": "ew", "true": pad}
+    flipped = dict(pad)
+    for first, second in PAIRS:
+        if first in pad:
+            flipped[first], flipped[second] = pad[second], pad[first]
+    if "segments" in pad:
+        flipped["segments"] = [
+            {"ns": s["ew"], "ew": s["ns"], "won_by": OTHER[s["won_by"]]} for s in pad["segments"]
+        ]
+    for key in ("winner", "leader"):
+        if key in pad:
+            flipped[key] = OTHER[pad[key]]
+    if "net_ns" in pad:
+        flipped["net_ns"] = -pad["net_ns"]
+    return {**flipped, "left": "ew", "right": "ns", "true": pad}
+
+
 def _percent(value: int, whole: int) -> int:
     """A bar's length in steps of 5% (the CSS classes .pct-0 … .pct-100; no inline styles)."""
     return max(0, min(100, 5 * round(20 * value / whole))) if whole else 0
@@ -172,6 +212,11 @@ def _race_pad(sheet: Any) -> dict[str, Any]:
     }
 
 
+def _names(rubber: Rubber, viewer: Viewer) -> dict[str, Any]:
+    """How this viewer's pad names each side (forms.side_names): We/They at the table."""
+    return side_names(None if rubber.is_two_player else viewer.we_side)
+
+
 def _context(
     rubber: Rubber,
     viewer: Viewer,
@@ -179,13 +224,20 @@ def _context(
     entry_form: Any = None,
     corrections: dict[int, Any] | None = None,
     error: str | None = None,
+    notice: str | None = None,
+    notice_deal: int | None = None,
 ) -> dict[str, Any]:
     deals = rubber.ordered_deals()
     seated = rubber.seats.values()
     histories = history.for_rubber(rubber.pk, rubber.session.club_id, seated)
-    names = history.entrants(rubber.session.club_id, [d.entered_by_id for d in deals], seated)
+    # Who wrote what, by their names in the club: a login is never shown (API.md).
+    entrant_names = history.entrants(
+        rubber.session.club_id, [d.entered_by_id for d in deals], seated
+    )
     totals = {number: (ns, ew) for number, ns, ew in rubber.running_totals(deals)}
-    pad = _pad(rubber, deals)
+    we_side = None if rubber.is_two_player else viewer.we_side
+    pad = _oriented(_pad(rubber, deals), we_side)
+    flip = pad["left"] == "ew"
     # Vulnerability changes no value in the two-player games (scoring.rules.two_player).
     played = () if rubber.is_two_player else pad["sheet"].deals
     vulnerable = {d.number: d.vulnerable for d in played}
@@ -193,42 +245,50 @@ def _context(
         rubber.status == Rubber.Status.IN_PLAY and rubber.session.status == Session.Status.RUNNING
     )
     corrections = corrections or {}
-    confirm_entries = rubber.session.club.confirm_entries
+    confirm_entries = rubber.session.asks_confirmation
     rows = []
     for deal in deals:
         entering = rubber.entering_seat(deal)
         can_confirm = (
             confirm_entries
             and deal.confirmed_by_id is None
+            and not deal.disputed
             and viewer.seat is not None
             and (entering is None or SEAT_SIDE[entering] != SEAT_SIDE[viewer.seat])
             and not rubber.session.is_closed
         )
         can_correct = viewer.can_correct(deal) and not rubber.session.is_closed
+        row_totals = totals.get(deal.number)
+        changes = histories.get(deal.pk, [])
         rows.append(
             {
                 "deal": deal,
-                "entered_by": history.who(names, deal.entered_by_id).name,
-                "totals": totals.get(deal.number),
+                "words": None if rubber.is_two_player else display.deal_words(deal),
+                "totals": row_totals[::-1] if flip and row_totals else row_totals,
                 "vulnerable": vulnerable.get(deal.number),
-                "history": histories.get(deal.pk, []),
+                "history": changes,
+                "entered_by": history.who(entrant_names, deal.entered_by_id).name,
                 "can_correct": can_correct,
                 "can_confirm": can_confirm,
                 "form": corrections.get(deal.pk)
-                or (_correction_form(rubber, deal) if can_correct else None),
+                or (_correction_form(rubber, deal, viewer) if can_correct else None),
             }
         )
     if entry_form is None and open_for_entry and viewer.can_enter:
-        entry_form = _entry_form(rubber, initial={"number": len(deals) + 1})
+        entry_form = _entry_form(rubber, viewer, initial={"number": len(deals) + 1})
     next_rubber = rubber.next_rubber() if rubber.status == Rubber.Status.COMPLETE else None
     seats = rubber.seats
     if rubber.is_two_player:
         labels = [player.name for player in rubber.players]
         we, they = labels
     else:
-        labels = [_("We"), _("They")]
-        we = f"{seats['N'].name} & {seats['S'].name}"
-        they = f"{seats['E'].name} & {seats['W'].name}"
+        names = side_names(we_side)
+        labels = [names[pad["left"].upper()], names[pad["right"].upper()]]
+        pairs = {
+            "ns": f"{seats['N'].name} & {seats['S'].name}",
+            "ew": f"{seats['E'].name} & {seats['W'].name}",
+        }
+        we, they = pairs[pad["left"]], pairs[pad["right"]]
     return {
         "rubber": rubber,
         "session": rubber.session,
@@ -239,6 +299,7 @@ def _context(
         "we": we,
         "they": they,
         "labels": labels,
+        "at_table": we_side is not None,
         "two_player": rubber.is_two_player,
         "game": _game_name(rubber.kind),
         "seats": seats,
@@ -246,7 +307,13 @@ def _context(
         "next_deal": len(deals) + 1,
         "next_rubber": next_rubber,
         "confirm_entries": confirm_entries,
+        "awaiting": [
+            deal.number for deal, row in zip(deals, rows, strict=True) if row["can_confirm"]
+        ],
         "error": error,
+        "notice": notice,
+        "notice_deal": notice_deal,
+        "poll_url": reverse("games:rubber_live", args=[rubber.pk]),
     }
 
 
@@ -254,20 +321,21 @@ def _game_name(kind: str) -> str:
     return str(dict(sheets.KINDS).get(kind, kind))
 
 
-def _entry_form(rubber: Rubber, data: Any = None, **kwargs: Any) -> Any:
+def _entry_form(rubber: Rubber, viewer: Viewer, data: Any = None, **kwargs: Any) -> Any:
     """The deal entry form of the rubber's game: contract and seats, or the game's own fields."""
     if rubber.is_two_player:
         names = [player.name for player in rubber.players]
         return TwoPlayerDealForm(data, kind=rubber.kind, players=names, **kwargs)
-    return DealEntryForm(data, **kwargs)
+    return DealEntryForm(data, we_side=viewer.we_side, **kwargs)
 
 
-def _correction_form(rubber: Rubber, deal: Deal, data: Any = None) -> Any:
-    """The correction form of the rubber's game, filled from the deal as recorded."""
+def _correction_form(rubber: Rubber, deal: Deal, viewer: Viewer, data: Any = None) -> Any:
+    """The correction form of the rubber's game, filled from the deal as recorded: the entry's
+    own buttons."""
     if rubber.is_two_player:
         names = [player.name for player in rubber.players]
         return TwoPlayerCorrectionForm.for_deal(deal, kind=rubber.kind, players=names, data=data)
-    return DealCorrectionForm.for_deal(deal, data=data)
+    return DealCorrectionForm.for_deal(deal, data=data, we_side=viewer.we_side)
 
 
 def _render(request: HtmxHttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
@@ -276,81 +344,334 @@ def _render(request: HtmxHttpRequest, context: dict[str, Any], status: int = 200
 
 
 @require_GET
+def table_now(request: HttpRequest, pk: int) -> HttpResponse:
+    """A table's page: its rubber in play (or its latest), where every link to a table goes."""
+    rubber = (
+        Rubber.objects.filter(table_id=pk)
+        .order_by(
+            models.Case(models.When(status=Rubber.Status.IN_PLAY, then=0), default=1),
+            "-number",
+        )
+        .only("pk")
+        .first()
+    )
+    if rubber is None:
+        raise Http404("No such table.")
+    _rubber_for(request, rubber.pk)  # 404 where the club is hidden
+    return redirect(rubber.get_absolute_url())
+
+
+def table_code(request: HttpRequest, code: str) -> HttpResponse:
+    """/t/<code>: a phone with no account opens the table's rubber in play. It first says which
+    seat it is (GET: the seats with their players' names; POST: the seat), then holds the table
+    by a signed cookie (games.codes). Unknown, closed or switched-off codes answer 404, and too
+    many wrong codes from one address 429 (throttled)."""
+    if codes.throttled(request):
+        return HttpResponse(_("Too many wrong codes: wait a few minutes."), status=429)
+    table = codes.open_table(code)
+    if table is None:
+        codes.count_miss(request)
+        raise Http404("No such table.")
+    rubber = (
+        Rubber.objects.filter(table=table, status=Rubber.Status.IN_PLAY).order_by("-number").first()
+    )
+    if rubber is None:
+        rubber = Rubber.objects.filter(table=table).order_by("-number").first()
+    if rubber is None:
+        raise Http404("No such table.")
+    seat = request.POST.get("seat") if request.method == "POST" else None
+    if seat in rubber.seat_ids:
+        response = redirect(rubber.get_absolute_url())
+        codes.remember(response, table, seat)
+        return response
+    rubber.fetch_players()
+    return render(
+        request,
+        "games/table_code.html",
+        {"table": table, "session": table.session, "club": table.session.club, "rubber": rubber},
+    )
+
+
+@require_GET
 def rubber_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    rubber, viewer = get_rubber_for_user(request.user, pk)
+    rubber, viewer = _rubber_for(request, pk)
     return render(request, "games/rubber.html", _context(rubber, viewer))
 
 
-@login_required
+def _live_etag(request: HttpRequest, state: tuple[Any, ...]) -> str:
+    """What a pad's live part depends on: the rubber's state (its status, seats and a count every
+    write of its deals raises, `answer_state`), who looks and in which language."""
+    user_id = request.user.pk if request.user.is_authenticated else 0
+    key = f"{state!r}|{user_id}|{request.COOKIES.get(codes.COOKIE, '')}|{get_language()}"
+    return '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
+
+
+@require_GET
+def rubber_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """The live part of a pad for the phones at the table to poll (static/js/backscore.js):
+    304 Not Modified, after one query, while nothing has changed (If-None-Match)."""
+    try:
+        state = get_rubber_state_for_user(request.user, pk)
+    except Http404:
+        _rubber_for(request, pk)  # a phone with the table's code reads it; others 404
+        state = Rubber.objects.answer_state(pk) or ()
+    etag = _live_etag(request, state)
+    if request.headers.get("If-None-Match") == etag:
+        response = HttpResponse(status=304)
+    else:
+        rubber, viewer = _rubber_for(request, pk)
+        response = render(request, "games/_live.html", _context(rubber, viewer))
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def _rubber_for(request: HttpRequest, pk: int) -> tuple[Rubber, Viewer]:
+    """The rubber and who looks at it: a signed-in reader (`get_rubber_for_user`), or a phone
+    holding its table's code (games.codes), which reads that table even in a members-only club."""
+    try:
+        rubber, viewer = get_rubber_for_user(request.user, pk)
+    except Http404:
+        rubber_or_none = Rubber.objects.with_deals().filter(pk=pk).first()
+        if rubber_or_none is None or codes.seat_for(request, rubber_or_none) is None:
+            raise
+        rubber = rubber_or_none
+        rubber.fetch_players()
+        viewer = Viewer(user=request.user, role=None, player=None, seat=None)
+    return rubber, codes.with_code(request, rubber, viewer)
+
+
+def _deal_for(request: HttpRequest, pk: int) -> tuple[Deal, Viewer]:
+    deal = Deal.objects.filter(pk=pk).only("rubber_id").first()
+    if deal is None:
+        raise Http404("No such deal.")
+    rubber, viewer = _rubber_for(request, deal.rubber_id)
+    deal = next(d for d in rubber.ordered_deals() if d.pk == pk)
+    deal.rubber = rubber
+    return deal, viewer
+
+
+def _writer(request: HttpRequest) -> Any:
+    """The signed-in user who writes, or None for a phone at the table by its code."""
+    return request.user if request.user.is_authenticated else None
+
+
+def _refused(request: HttpRequest, message: str) -> HttpResponse:
+    """Not allowed: sign in first if not signed in (as login_required), else 403."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    raise PermissionDenied(message)
+
+
+def _note_code(deal_id: int, rubber: Rubber, viewer: Viewer) -> None:
+    """A change made by a phone with the table's code says so in the deal's history."""
+    if not viewer.by_code:
+        return
+    record = Deal.history.filter(id=deal_id).order_by("-history_id").first()
+    if record is not None:
+        note = _("table %(number)s (code), seat %(seat)s") % {
+            "number": rubber.table.number,
+            "seat": viewer.seat,
+        }
+        record.history_change_reason = f"{record.history_change_reason or ''} · {note}".lstrip(" ·")
+        record.save(update_fields=["history_change_reason"])
+
+
+def _who(rubber: Rubber, user_id: int | None) -> str:
+    """Who wrote a deal, by their name in the club (a login is never shown; API.md)."""
+    name = (
+        Player.objects.filter(club_id=rubber.session.club_id, user_id=user_id)
+        .values_list("name", flat=True)
+        .first()
+        if user_id is not None
+        else None
+    )
+    return name or _("someone at the table")
+
+
+def _already_entered(rubber: Rubber, number: int) -> str | None:
+    """The plain-words notice for a deal number someone else recorded first, or None."""
+    deal = next((d for d in rubber.ordered_deals() if d.number == number), None)
+    if deal is None:
+        return None
+    return _("Deal %(number)s was already entered by %(name)s: %(deal)s. Correct it?") % {
+        "number": number,
+        "name": _who(rubber, deal.entered_by_id),
+        "deal": display.deal_words(deal) if not rubber.is_two_player else deal.summary(),
+    }
+
+
+def _moved_to_next(form: Any, rubber: Rubber, viewer: Viewer) -> Any:
+    """The same taps, on the rubber's real next deal (the number another phone took), not yet
+    checked: they are shown for the player to record again or change."""
+    data = form.data.copy()
+    data["number"] = str(len(rubber.ordered_deals()) + 1)
+    return _entry_form(rubber, viewer, data)
+
+
 @require_POST
 def enter_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    rubber, viewer = get_rubber_for_user(request.user, pk)
+    if not request.user.is_authenticated and codes.cookie(request) is None:
+        return redirect_to_login(request.get_full_path())  # as login_required
+    rubber, viewer = _rubber_for(request, pk)
     if not viewer.can_enter:
-        raise PermissionDenied(_("Only the players seated in this rubber or a director enter."))
-    form = _entry_form(rubber, request.POST)
+        return _refused(request, _("Only the players seated in this rubber or a director enter."))
+    form = _entry_form(rubber, viewer, request.POST)
     if form.is_valid():
         try:
-            rubber.record_deal(**form.record_kwargs(), entered_by=signed_in_user(request))
+            deal, created = rubber.record_deal(**form.record_kwargs(), entered_by=_writer(request))
         except Conflict as err:
-            form.add_error(None, str(err))
+            rubber, viewer = _rubber_for(request, pk)
+            number = form.cleaned_data["number"]
+            taken = _already_entered(rubber, number)
+            if taken is None:
+                form.add_error(None, str(err))
+            else:
+                # Another phone recorded this deal first: say so in words, offer to correct
+                # it, and move these taps to the next deal (nothing is recorded unasked).
+                form = _moved_to_next(form, rubber, viewer)
+                context = _context(
+                    rubber,
+                    viewer,
+                    entry_form=form,
+                    notice=taken,
+                    notice_deal=number,
+                )
+                return _render(request, context)
         except ScoringError as err:  # a rule only the whole rubber can check
             form.add_error(None, error_line(err))
         else:
+            if created:
+                _note_code(deal.pk, rubber, viewer)
             if not request.htmx:
                 messages.success(request, _("Deal recorded."))
                 return redirect(rubber.get_absolute_url())
-            rubber, viewer = get_rubber_for_user(request.user, pk)
+            rubber, viewer = _rubber_for(request, pk)
             return _render(request, _context(rubber, viewer))
     return _render(request, _context(rubber, viewer, entry_form=form))
 
 
-@login_required
+@require_GET
+def preview_deal(request: HttpRequest, pk: int) -> HttpResponse:
+    """The live line under the entry buttons: the deal as it will be scored ("4♠× by North, −2:
+    They +300"), by the engine, or what is still missing. An htmx partial."""
+    rubber, viewer = _rubber_for(request, pk)
+    if rubber.is_two_player:
+        raise Http404("No preview for this game.")
+    data = request.GET.copy()
+    data["number"] = "1"  # the preview scores the deal as the next one, whatever the form says
+    form = DealEntryForm(data, we_side=viewer.we_side)
+    if not data.get("level"):
+        line = _("Tap the contract, the declarer and the result.")
+    elif form.is_valid():
+        line = display.preview(rubber, form.cleaned_data["fields"], _names(rubber, viewer))
+    else:
+        line = " ".join(str(e) for errors in form.errors.values() for e in errors)
+    return render(request, "games/_preview.html", {"line": line})
+
+
 @require_POST
 def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    deal, viewer = get_deal_for_user(request.user, pk)
+    if not request.user.is_authenticated and codes.cookie(request) is None:
+        return redirect_to_login(request.get_full_path())  # as login_required
+    deal, viewer = _deal_for(request, pk)
     if not viewer.can_correct(deal):
-        raise PermissionDenied(_("Only a director or the player who entered it corrects a deal."))
-    form = _correction_form(deal.rubber, deal, request.POST)
+        return _refused(request, _("Only a director or a player at the table corrects a deal."))
+    form = _correction_form(deal.rubber, deal, viewer, request.POST)
     error = None
     if form.is_valid():
+        sent = form.cleaned_data["version"]
         try:
-            deal.correct(
-                version=form.cleaned_data["version"],
-                changed_by=signed_in_user(request),
-                **form.changes(),
-            )
+            corrected = deal.correct(version=sent, changed_by=_writer(request), **form.changes())
+            if corrected.version != sent:
+                _note_code(deal.pk, deal.rubber, viewer)
+                # A corrected deal is a new one to confirm: the dispute was about the old one.
+                Deal.objects.filter(pk=deal.pk, disputed=True).update(disputed=False)
         except (Conflict, ScoringError) as err:
             error = error_line(err) if isinstance(err, ScoringError) else str(err)
+            current = Deal.objects.filter(pk=deal.pk).first()
+            if current is not None and current.version != sent:
+                # Someone corrected it meanwhile: say what it is now, in words, and keep these
+                # taps on a form of the deal as it now stands (saving it is a new decision).
+                error = _(
+                    "Deal %(number)s was just corrected by %(name)s: it is now %(deal)s. "
+                    "Check it and save your correction again if it still stands."
+                ) % {
+                    "number": current.number,
+                    "name": _who(deal.rubber, _last_writer(current)),
+                    "deal": display.deal_words(current)
+                    if current.data is None
+                    else current.summary(),
+                }
+                data = request.POST.copy()
+                data[f"{form.prefix}-version"] = str(current.version)
+                form = _correction_form(deal.rubber, current, viewer, data)
+                form.is_valid()
             form.add_error(None, error)
         else:
             if not request.htmx:
                 messages.success(request, _("Deal %(number)s corrected.") % {"number": deal.number})
                 return redirect(deal.get_absolute_url())
-            rubber, viewer = get_rubber_for_user(request.user, deal.rubber_id)
+            rubber, viewer = _rubber_for(request, deal.rubber_id)
             return _render(request, _context(rubber, viewer))
-    rubber, viewer = get_rubber_for_user(request.user, deal.rubber_id)
+    rubber, viewer = _rubber_for(request, deal.rubber_id)
     return _render(request, _context(rubber, viewer, corrections={deal.pk: form}, error=error))
 
 
-@login_required
+def _last_writer(deal: Deal) -> int | None:
+    record = deal.history.order_by("-history_date", "-history_id").first()
+    return None if record is None else record.history_user_id
+
+
 @require_POST
 def confirm_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    deal, viewer = get_deal_for_user(request.user, pk)
+    if not request.user.is_authenticated and codes.cookie(request) is None:
+        return redirect_to_login(request.get_full_path())  # as login_required
+    deal, viewer = _deal_for(request, pk)
     entering = deal.rubber.entering_seat(deal)
+    # A phone with the table's code confirms as the player in the seat it holds.
+    player = deal.rubber.seats[viewer.seat] if viewer.by_code and viewer.seat else viewer.player
     if (
-        viewer.player is None
+        player is None
         or viewer.seat is None
         or (entering is not None and SEAT_SIDE[entering] == SEAT_SIDE[viewer.seat])
     ):
-        raise PermissionDenied(_("A deal is confirmed by a player of the other side."))
+        return _refused(request, _("A deal is confirmed by a player of the other side."))
     error = None
     try:
-        deal.confirm(by=viewer.player, user=signed_in_user(request))
+        confirmed = deal.confirm(by=player, user=_writer(request))
     except Conflict as err:
         error = str(err)
+    else:
+        if confirmed.confirmed_by_id == player.pk:
+            _note_code(deal.pk, deal.rubber, viewer)
     if not request.htmx:
         if error:
             messages.error(request, error)
         return redirect(deal.get_absolute_url())
-    rubber, viewer = get_rubber_for_user(request.user, deal.rubber_id)
+    rubber, viewer = _rubber_for(request, deal.rubber_id)
     return _render(request, _context(rubber, viewer, error=error))
+
+
+@require_POST
+def dispute_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The other side disputes a deal in one tap: it is flagged for the director (the console
+    lists it) and stays as entered until someone corrects it."""
+    if not request.user.is_authenticated and codes.cookie(request) is None:
+        return redirect_to_login(request.get_full_path())  # as login_required
+    deal, viewer = _deal_for(request, pk)
+    entering = deal.rubber.entering_seat(deal)
+    if (
+        not deal.rubber.session.asks_confirmation
+        or deal.rubber.session.is_closed
+        or viewer.seat is None
+        or (entering is not None and SEAT_SIDE[entering] == SEAT_SIDE[viewer.seat])
+    ):
+        return _refused(request, _("A deal is disputed by a player of the other side."))
+    disputed = deal.dispute(user=_writer(request))
+    if disputed.disputed:
+        _note_code(deal.pk, deal.rubber, viewer)
+    if not request.htmx:
+        return redirect(deal.get_absolute_url())
+    rubber, viewer = _rubber_for(request, deal.rubber_id)
+    return _render(request, _context(rubber, viewer))

@@ -2,4 +2,89 @@
 document.addEventListener("change", (event) => {
   const el = event.target;
   if (el.matches && el.matches("[data-autosubmit]")) el.form.submit();
+  // A choice the new level hides (a result it cannot have; everything but honours after Pass):
+  // untick it, so that what is sent is what the page shows (the server refuses it anyway).
+  if (el.matches && el.matches(".deal-form input[name$=level]")) {
+    el.form.querySelectorAll(".if-contract input:checked").forEach((radio) => {
+      if (radio.closest("label").offsetParent === null) radio.checked = false;
+    });
+  }
 });
+
+// "Correct it": open the correction of the deal named.
+document.addEventListener("click", (event) => {
+  const link = event.target.closest && event.target.closest("a[data-open]");
+  if (!link) return;
+  const summary = document.getElementById(link.dataset.open);
+  if (summary) summary.closest("details").open = true;
+});
+
+// Live pads: every 2 s the pad asks whether its rubber changed (ETag / If-None-Match: a 304
+// costs one query); a change replaces the pad and the deal list, and moves the entry form to
+// the next deal while keeping the taps already made on it (games.views.rubber_live).
+const POLL_MS = 2000;
+let etag = null;
+function swapPart(live, fresh, selector) {
+  const old = live.querySelector(selector);
+  const neu = fresh.querySelector(selector);
+  if (old && neu) old.replaceWith(neu);
+}
+async function poll() {
+  const live = document.getElementById("live");
+  if (!live || !live.dataset.pollUrl || document.hidden) return;
+  const headers = etag ? { "If-None-Match": etag } : {};
+  let response;
+  try {
+    response = await fetch(live.dataset.pollUrl, { headers, cache: "no-store", credentials: "same-origin" });
+  } catch (error) {
+    return;
+  }
+  const tag = response.headers.get("ETag");
+  if (response.status !== 200) return;
+  etag = tag;
+  const fresh = document.createElement("div");
+  fresh.innerHTML = await response.text();
+  const next = fresh.querySelector("#live");
+  if (!next) return;
+  const entry = live.querySelector("#entry");
+  const nextEntry = next.querySelector("#entry");
+  if (!entry || !nextEntry) {
+    live.replaceWith(next);
+    if (window.htmx) window.htmx.process(next);
+    return;
+  }
+  swapPart(live, next, ".pad-col-wrap");
+  swapPart(live, next, "#awaiting-box");
+  if (!live.querySelector("details.correction[open]")) swapPart(live, next, ".deals-col");
+  swapPart(live, next, "#entry-title");
+  swapPart(live, next, "#mini-totals");
+  entry.querySelector("input[name=number]").value = nextEntry.querySelector("input[name=number]").value;
+  if (window.htmx) window.htmx.process(live);
+}
+// The director's console: the sessions part is replaced whole when it changed, unless a form
+// in it is being used.
+const tags = new Map();
+async function pollPart(part) {
+  const url = part.dataset.pollUrl;
+  const headers = tags.has(url) ? { "If-None-Match": tags.get(url) } : {};
+  let response;
+  try {
+    response = await fetch(url, { headers, cache: "no-store", credentials: "same-origin" });
+  } catch (error) {
+    return;
+  }
+  if (response.status !== 200) return;
+  tags.set(url, response.headers.get("ETag"));
+  if (part.contains(document.activeElement) && document.activeElement !== document.body) return;
+  const fresh = document.createElement("div");
+  fresh.innerHTML = await response.text();
+  const next = fresh.firstElementChild;
+  if (next) part.replaceWith(next);
+}
+function pollAll() {
+  if (document.hidden) return;
+  poll();
+  document.querySelectorAll("[data-poll-url]:not(#live)").forEach(pollPart);
+}
+setInterval(pollAll, POLL_MS);
+pollAll();

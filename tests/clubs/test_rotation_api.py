@@ -29,7 +29,7 @@ def _plan_and_start(api: Any, club: Club, players: list[Player], movement: str =
     assert created.data["status"] == "planned"
     assert created.data["stake_per_hundred"] == "0.50"
     assert created.data["tables"] == [
-        {"number": 1, "players": [p.pk for p in players], "current_rubber": None}
+        {"number": 1, "players": [p.pk for p in players], "current_rubber": None, "code": None}
     ]
     session_id = created.data["id"]
     started = api.post(f"/api/v1/sessions/{session_id}/start")

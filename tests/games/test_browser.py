@@ -38,7 +38,7 @@ def tap_deal(
         tap(page, "strain", STRAINS.index(strain))
         tap(page, "doubling", doubling)
         tap(page, "declarer", SEATS.index(seat))
-        tap(page, "result", 7 + result)  # results run −7 … −1, =, +1 … +6
+        tap(page, "result", 13 + result)  # results run −13 … −1, =, +1 … +6
     if honours:
         page.locator("#entry details summary").click()
         tap(page, "honours", HONOURS.index(honours))
@@ -85,8 +85,8 @@ def test_enter_a_rubber_on_a_phone_and_correct_a_deal(live_server, browser, runn
     # Correct deal 1: 2♥ made with an overtrick (9 tricks, not 8).
     before = total(page, "ns")
     first = page.locator("details.correction").first
-    first.locator("summary").click()
-    first.locator("input[name$='-tricks']").fill("9")
+    first.locator("summary").first.click()
+    first.locator("label[for$='-result_14']").click()  # +1, with the entry's own buttons
     first.get_by_role("button", name="Save correction").click()
     page.wait_for_function(
         "before => Number(document.querySelector('#total-ns').innerText) !== before", arg=before

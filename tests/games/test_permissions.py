@@ -73,15 +73,24 @@ def test_a_members_only_clubs_rubber_is_hidden_from_others(
     assert api.get(f"/api/v1/rubbers/{rubber.pk}/").status_code == 200
 
 
-def test_only_the_entering_player_or_a_director_corrects(api, rubber, enter, east, director, north):
+def test_any_player_at_the_table_or_a_director_corrects(
+    api, rubber, enter, east, director, north, club, make_user
+):
+    """API.md: PATCH by the director, or a player at the table while the session runs."""
+    from tests.factories import add_player
+
     enter(SIX_DEALS[:1])  # North enters
     deal = rubber.deals.get()
-    api.force_authenticate(east)
     url = f"/api/v1/deals/{deal.pk}/"
+    api.force_authenticate(add_player(club, "Member", user=make_user("member")).user)
     assert api.patch(url, {"version": 1, "tricks": 8}, format="json").status_code == 403
-    api.force_authenticate(director)
+    deal.refresh_from_db()
+    assert (deal.tricks, deal.version) == (9, 1)
+    api.force_authenticate(east)  # an opponent of the player who entered it
     assert api.patch(url, {"version": 1, "tricks": 8}, format="json").status_code == 200
-    api.force_authenticate(north)
+    api.force_authenticate(director)
     assert api.patch(url, {"version": 2, "tricks": 9}, format="json").status_code == 200
+    api.force_authenticate(north)
+    assert api.patch(url, {"version": 3, "tricks": 8}, format="json").status_code == 200
     api.force_authenticate(None)
-    assert api.patch(url, {"version": 3, "tricks": 9}, format="json").status_code == 401
+    assert api.patch(url, {"version": 4, "tricks": 9}, format="json").status_code == 401

@@ -31,7 +31,7 @@ def test_switch_to_italian_enter_a_deal_and_read_noi_loro(live_server, browser, 
     page.locator("#entry label[for=id_level_3]").click()
     page.locator("#entry label[for=id_strain_3]").click()
     page.locator("#entry label[for=id_declarer_0]").click()
-    page.locator("#entry label[for=id_result_7]").click()
+    page.locator("#entry label[for=id_result_13]").click()
     page.locator("#record").click()
     page.locator("#entry h2").filter(has_text="Smazzata 2").wait_for()
 

@@ -16,9 +16,10 @@ def test_a_club_in_italian_speaks_italian_to_a_new_visitor(client: Client, itali
 
 
 def test_the_rubber_page_of_an_italian_club_is_in_italian(
-    client: Client, italian_club: Any, running_session: Any
+    client: Client, italian_club: Any, running_session: Any, north: Any
 ):
     rubber = running_session.rubbers.get(number=1)
+    client.force_login(north)  # a player at the table: their side is Noi
     html = client.get(f"/rubbers/{rubber.pk}/").content.decode()
     assert "Noi" in html and "Loro" in html and "Sopra la linea" in html
 

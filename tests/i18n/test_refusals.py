@@ -227,9 +227,9 @@ TAP_4S_MADE = {"number": 1, "level": "4", "strain": "S", "declarer": "N", "resul
             "a senza atout contano solo i quattro assi (150) (RULES 3.6)",
         ),
         (
-            {**TAP_4S_MADE, "tricks": "14"},
+            {**TAP_4S_MADE, "level": "7", "result": "1"},
             "result-errors",
-            "14 non è compreso tra 0 e 13 (RULES 1)",
+            "+1 non è un risultato possibile per un contratto di livello 7.",
         ),
         ({**TAP_4S_MADE, "declarer": ""}, "declarer-errors", "Dichiarante: campo obbligatorio"),
     ],

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 
 from clubs.models import Session
 from games.models import Deal, Rubber
@@ -210,9 +210,9 @@ def evening() -> tuple[Session, list[Client]]:
             [add_player(club, f"P{t}{s}", user=UserFactory(username=f"p{t}{s}")) for s in "NESW"]
         )
     session = make_session(club, tables)
-    clients: list[Client] = [(Token.objects.create(user=director).key, None)]
+    clients: list[Client] = [(AuthToken.objects.create(user=director)[1], None)]
     for number, table in enumerate(tables, start=1):
-        clients += [(Token.objects.create(user=p.user).key, number) for p in table]
+        clients += [(AuthToken.objects.create(user=p.user)[1], number) for p in table]
     return session, clients
 
 

@@ -34,13 +34,13 @@ pytestmark = [pytest.mark.integration]
 PG_BIN = Path(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
 PORT = 5439
 SETUP = """
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 from tests.factories import UserFactory, add_player, make_club, make_session
 director = UserFactory(username="td")
 club = make_club(director=director, slug="faulty")
 players = [add_player(club, f"P{i}") for i in range(4)]
 session = make_session(club, [players])
-print(Token.objects.create(user=director).key, session.rubbers.get().pk)
+print(AuthToken.objects.create(user=director)[1], session.rubbers.get().pk)
 """
 
 
@@ -192,3 +192,84 @@ def _psql(sql: str) -> list[str]:
     out = _pg("psql", "-h", "127.0.0.1", "-p", str(PORT), "-U", "postgres", "-d", "faults",
               "-tA", "-c", sql)  # fmt: skip
     return [line for line in out.stdout.splitlines() if line.strip()]
+
+
+def test_with_postgres_unreachable_every_url_answers_503_with_retry_after() -> None:
+    """DATABASE_URL names a port where nothing listens (issue 14, item 7): every page and endpoint
+    of the URL conf, anonymous, with a session cookie and with an API token, answers 503 with
+    Retry-After, never 500, including the pages whose middleware reads the club's language
+    before the view runs. Only what needs no database at all (the benchmark's plain view, the
+    schema, the sign-in page, an anonymous client sent to sign in) answers otherwise."""
+    from tests.security.test_permission_matrix import ADMIN_PREFIX, MATRIX, _sample, all_routes
+
+    port = free_port()
+    dead = free_port()  # bound and closed again: nothing listens there
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"postgres://postgres@127.0.0.1:{dead}/gone",
+        "REDIS_URL": "",
+        "CELERY_TASK_ALWAYS_EAGER": "true",
+    }
+    # Pages link the static files through the manifest when DEBUG is off.
+    subprocess.run(
+        [str(ROOT / ".venv/bin/python"), "manage.py", "collectstatic", "--no-input", "-v", "0"],
+        cwd=ROOT, env={**env, "DEBUG": "False", "SECRET_KEY": "x" * 50}, check=True, timeout=300,
+        capture_output=True,
+    )  # fmt: skip
+    web = gunicorn(env, port)
+    try:
+        wait_for(lambda: _raw(port, "GET", "/bench/plain", {})[0] == 200, timeout=30)
+        answers = []
+        for route, name in all_routes():
+            if route.startswith(ADMIN_PREFIX):
+                continue
+            path = "/" + _sample(route)
+            for method in MATRIX[name].expect:
+                for who, headers in (
+                    ("anonymous", {}),
+                    ("session", {"Cookie": "sessionid=abcdefghijklmnopqrstuvwxyz012345"}),
+                    ("token", {"Authorization": "Token " + "0" * 64}),
+                ):
+                    status, retry_after = _raw(port, method, path, headers)
+                    answers.append((name, method, path, who, status, retry_after))
+    finally:
+        stop(web)
+    # Never a 5xx other than the 503 (a 4xx that needs no database, such as a missing CSRF
+    # token or an anonymous write, may come first).
+    wrong = [a for a in answers if a[4] >= 500 and not (a[4] == 503 and a[5])]
+    assert not wrong, wrong
+    # Every read of an object (an id or a slug in the path) and every API read is a 503.
+    reads = [
+        a
+        for a in answers
+        if a[1] == "GET" and ("/1/" in a[2] or "/x/" in a[2] or "/api/v1/" in a[2])
+    ]
+    assert {a[2] for a in reads} >= {
+        "/rubbers/1/",
+        "/clubs/x/",
+        "/sessions/1/standings/",
+        "/players/1/history/",
+    }
+    # (An anonymous read of a signed-in user's own list is refused before any query: 401.)
+    refused = [
+        a for a in reads if not (a[4] == 503 and a[5]) and (a[3], a[4]) != ("anonymous", 401)
+    ]
+    assert not refused, refused
+
+
+def _raw(port: int, method: str, path: str, headers: dict[str, str]) -> tuple[int, str | None]:
+    """(status, Retry-After) of one request, redirects not followed."""
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
+    try:
+        body = b"{}" if method != "GET" else None
+        kind = {"Content-Type": "application/json"} if body else {}
+        connection.request(method, path, body=body, headers={**headers, **kind})
+        response = connection.getresponse()
+        response.read()
+        return response.status, response.getheader("Retry-After")
+    except OSError:
+        return 0, None
+    finally:
+        connection.close()

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import caches
 
 from clubs.models import Club, Player, Session
 from games.models import Deal, Rubber
@@ -97,7 +97,9 @@ def world(director: Any) -> World:
 
 @pytest.fixture(autouse=True)
 def _fresh_throttles() -> Any:
-    """Throttle counts live in the cache, which outlives a test: start and end each test clean."""
-    cache.clear()
+    """Throttle counts live in a cache, which outlives a test: start and end each test clean."""
+    for alias in ("default", "throttle"):
+        caches[alias].clear()
     yield
-    cache.clear()
+    for alias in ("default", "throttle"):
+        caches[alias].clear()

@@ -14,7 +14,7 @@ from typing import Any
 import schemathesis
 from django.core.wsgi import get_wsgi_application
 from hypothesis import HealthCheck, settings
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 from schemathesis import checks
 
 MAX_EXAMPLES = 20
@@ -40,5 +40,5 @@ schema = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
 
 
 def token_header(user: Any) -> dict[str, str]:
-    token, _ = Token.objects.get_or_create(user=user)
-    return {"Authorization": f"Token {token.key}"}
+    _, token = AuthToken.objects.create(user=user)
+    return {"Authorization": f"Token {token}"}

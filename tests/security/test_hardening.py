@@ -184,6 +184,59 @@ def test_weak_passwords_are_refused(world: World, password: str) -> None:
         validate_password(password, user=world.users["seated"])
 
 
+# --- bodies the parser cannot take --------------------------------------------------------------
+
+NESTED = "[" * 5000 + "]" * 5000
+
+
+def _api_writes(world: World) -> list[tuple[str, str]]:
+    return [
+        (name, method)
+        for name, case in sorted(MATRIX.items())
+        if case.path(world).startswith("/api/")
+        for method in case.body  # the writes that take a body (start, close, confirm take none)
+    ]
+
+
+@pytest.mark.parametrize("persona", ["anonymous", "director"])
+def test_a_body_the_parser_cannot_take_is_a_400_in_the_apis_shape(
+    world: World, settings: Any, persona: str
+) -> None:
+    """Too deeply nested (RecursionError in the JSON decoder: a 500 before) and over
+    DATA_UPLOAD_MAX_MEMORY_SIZE (Django's HTML 400 before), on every API write that takes a
+    body (issue 14, item 6). Nothing is written."""
+    from clubs.models import Club, Player, Session
+    from games.models import Deal
+
+    def counts() -> list[int]:
+        return [m.objects.count() for m in (Club, Player, Session, Deal)]
+
+    writes = _api_writes(world)  # may make rows the paths name (an invitation): before counting
+    before = counts()
+    too_big = '{"name": "' + "x" * settings.DATA_UPLOAD_MAX_MEMORY_SIZE + '"}'
+    client = Client(raise_request_exception=False)
+    if world.users[persona] is not None:
+        client.force_login(world.users[persona])
+    wrong = []
+    assert len(writes) >= 8
+    for name, method in writes:
+        path = MATRIX[name].path(world)
+        for body in (NESTED, too_big):
+            response = getattr(client, method.lower())(path, body, content_type="application/json")
+            if persona == "anonymous" and response.status_code == 401 and name != "api-token":
+                continue  # refused before the body is read
+            ok = (
+                response.status_code == 400
+                and response["Content-Type"] == "application/json"
+                and list(response.json()) == ["errors"]
+                and response.json()["errors"]["non_field_errors"]
+            )
+            if not ok:
+                wrong.append(f"{method} {path} ({len(body)} bytes): {response.status_code}")
+    assert not wrong, wrong
+    assert counts() == before
+
+
 # --- the database is down -----------------------------------------------------------------------
 
 
@@ -201,6 +254,55 @@ def test_a_database_outage_is_a_clean_503(db: Any, monkeypatch: Any, path: str, 
     assert response.status_code == 503
     assert response["Content-Type"].startswith(kind)
     assert response["Retry-After"]
+
+
+#: URLs whose answer needs no database: they answer as usual while it is down.
+NO_DATABASE = {"bench-plain", "schema", "api-docs", "login", "set_language", "logout", "api-token"}
+
+
+@pytest.mark.parametrize("persona", ["anonymous", "director"])
+def test_every_url_answers_503_with_retry_after_while_the_database_is_down(
+    world: World, monkeypatch: Any, persona: str
+) -> None:
+    """Every query fails as with PostgreSQL gone, including those that run before the view (the
+    signed-in user's session, the club's language): never a 500 (issue 14, item 7). The real
+    PostgreSQL outage: tests/integration/test_faults.py."""
+    from django.db.backends.utils import CursorWrapper
+
+    client = Client(raise_request_exception=False)
+    if world.users[persona] is not None:
+        client.force_login(world.users[persona])
+    calls = [
+        (name, method, case.path(world), case.body[method](world) if method in case.body else {})
+        for name, case in sorted(MATRIX.items())
+        for method in case.expect
+    ]
+
+    def down(*args: Any, **kwargs: Any) -> Any:
+        raise OperationalError("connection refused")
+
+    answers = []
+    with monkeypatch.context() as patch:
+        patch.setattr(CursorWrapper, "execute", down)
+        patch.setattr(CursorWrapper, "executemany", down)
+        for name, method, path, body in calls:
+            if method == "GET":
+                response = client.get(path)
+            else:
+                kind = {"content_type": "application/json"} if path.startswith("/api/") else {}
+                response = getattr(client, method.lower())(path, body, **kind)
+            answers.append((name, method, path, response))
+    wrong = []
+    for name, method, path, response in answers:
+        # Without a database: the pages that need none, and the anonymous visitor sent to sign in.
+        needs_none = name in NO_DATABASE or (
+            persona == "anonymous" and response.status_code in (302, 401)
+        )
+        unavailable = response.status_code == 503 and response.get("Retry-After")
+        if not (unavailable or (needs_none and response.status_code < 500)):
+            wrong.append(f"{method} {path}: {response.status_code}")
+    assert not wrong, wrong
+    assert sum(response.status_code == 503 for *_, response in answers) > len(answers) / 2
 
 
 # --- no secret in the repository ----------------------------------------------------------------

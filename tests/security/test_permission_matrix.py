@@ -87,6 +87,8 @@ MATRIX: dict[str, Case] = {
     "healthz": Case(lambda w: "/healthz", {"GET": EVERYONE}),
     "bench-plain": Case(lambda w: "/bench/plain", {"GET": EVERYONE}),
     "favicon": Case(lambda w: "/favicon.ico", {"GET": (301,) * 6}),
+    "service-worker": Case(lambda w: "/sw.js", {"GET": EVERYONE}),
+    "manifest": Case(lambda w: "/manifest.webmanifest", {"GET": EVERYONE}),
     "login": Case(lambda w: "/accounts/login/", {"GET": EVERYONE}),
     "logout": Case(lambda w: "/accounts/logout/", {"POST": (302,) * 6}),
     "set_language": Case(
@@ -97,7 +99,8 @@ MATRIX: dict[str, Case] = {
     # --- API: auth and clubs --------------------------------------------------------------------
     "api-token": Case(
         lambda w: "/api/v1/auth/token/",
-        {"POST": EVERYONE},
+        # DELETE revokes the token presented: none here (the personas use the session).
+        {"POST": EVERYONE, "DELETE": (401,) * 6},
         {"POST": lambda w: {"username": "north", "password": PASSWORD}},
     ),
     "api-clubs": Case(
@@ -168,8 +171,8 @@ MATRIX: dict[str, Case] = {
     ),
     "api-deal": Case(
         lambda w: f"/api/v1/deals/{w.deal.pk}/",
-        # Corrections: a director, or the user who entered the deal (here the director).
-        {"GET": READ, "PATCH": (401, 404, 403, 403, 404, 200)},
+        # Corrections: a director, or a player at the table (API.md).
+        {"GET": READ, "PATCH": (401, 404, 403, 200, 404, 200)},
         {"PATCH": lambda w: {"version": 1, "tricks": 8}},
     ),
     "api-deal-history": Case(lambda w: f"/api/v1/deals/{w.deal.pk}/history", {"GET": READ}),
@@ -218,6 +221,9 @@ MATRIX: dict[str, Case] = {
     "clubs:suggest": Case(
         lambda w: f"/clubs/{w.club.slug}/console/suggest/?count=8", {"GET": PAGE_DIRECTOR_ONLY}
     ),
+    "clubs:console_live": Case(
+        lambda w: f"/clubs/{w.club.slug}/console/live/", {"GET": PAGE_DIRECTOR_ONLY}
+    ),
     "clubs:session": Case(
         lambda w: f"/clubs/{w.club.slug}/sessions/{w.running.pk}/", {"GET": READ}
     ),
@@ -235,6 +241,18 @@ MATRIX: dict[str, Case] = {
     "clubs:session_delete": Case(
         lambda w: f"/clubs/{w.club.slug}/sessions/{w.planned.pk}/delete/",
         {"POST": (302, 404, 403, 403, 404, 302)},
+        # Past the warning about unconfirmed deals (tests/clubs/test_confirmation.py).
+        {"POST": lambda w: {"anyway": "1"}},
+    ),
+    "clubs:confirmation_setting": Case(
+        lambda w: f"/clubs/{w.club.slug}/console/confirmation/",
+        {"POST": (302, 404, 403, 403, 404, 302)},
+        {"POST": lambda w: {"confirm": "off"}},
+    ),
+    "clubs:session_codes": Case(
+        lambda w: f"/clubs/{w.club.slug}/sessions/{w.running.pk}/codes/",
+        {"POST": (302, 404, 403, 403, 404, 302)},
+        {"POST": lambda w: {"action": "regenerate"}},
     ),
     "clubs:table_add_player": Case(
         lambda w: f"/clubs/{w.club.slug}/sessions/{w.planned.pk}/tables/1/add/",
@@ -248,20 +266,50 @@ MATRIX: dict[str, Case] = {
     ),
     # --- pages: rubbers and deals ---------------------------------------------------------------
     "games:rubber": Case(lambda w: f"/rubbers/{w.rubber.pk}/", {"GET": READ}),
+    # A table's link answers with its rubber in play, to those who may read it.
+    "games:table": Case(
+        lambda w: f"/tables/{w.rubber.table_id}/", {"GET": (404, 404, 302, 302, 404, 302)}
+    ),
+    # A table code opens its table to anyone holding it (the code is the secret; issue 17).
+    "games:table_code": Case(
+        lambda w: f"/t/{w.rubber.table.code}", {"GET": EVERYONE, "POST": EVERYONE}
+    ),
+    "games:rubber_live": Case(lambda w: f"/rubbers/{w.rubber.pk}/live", {"GET": READ}),
+    "games:preview_deal": Case(
+        lambda w: f"/rubbers/{w.rubber.pk}/preview?level=4&strain=S&declarer=N&result=0",
+        {"GET": READ},
+    ),
     "games:enter_deal": Case(
         lambda w: f"/rubbers/{w.rubber.pk}/deals/",
         {"POST": (302, 404, 403, 302, 404, 302)},
         {"POST": lambda w: {"number": 2, "level": "pass"}},
     ),
+    # The offline queue answers JSON: no redirect to the sign-in page (games/offline.py).
+    "games:enter_queued_deal": Case(
+        lambda w: f"/rubbers/{w.rubber.pk}/deals/queued",
+        {"POST": (403, 404, 403, 201, 404, 201)},
+        {"POST": lambda w: {"number": 2, "level": "pass"}},
+    ),
     "games:correct_deal": Case(
         lambda w: f"/deals/{w.deal.pk}/correct",
-        {"POST": (302, 404, 403, 403, 404, 302)},
+        # A player at the table, or a director (issue 17).
+        {"POST": (302, 404, 403, 302, 404, 302)},
         {
             "POST": lambda w: {
                 f"deal{w.deal.pk}-{k}": v
-                for k, v in {"version": 1, "contract": "2H", "declarer": "N", "tricks": 8}.items()
+                for k, v in {
+                    "version": 1,
+                    "level": "2",
+                    "strain": "H",
+                    "declarer": "N",
+                    "result": "0",
+                }.items()
             }
         },
+    ),
+    "games:dispute_deal": Case(
+        lambda w: f"/deals/{w.deal.pk}/dispute",
+        {"POST": (302, 404, 403, 302, 404, 403)},
     ),
     "games:confirm_deal": Case(
         lambda w: f"/deals/{w.deal.pk}/confirm",

@@ -40,12 +40,14 @@ def test_nobody_signed_out_enters(api, two_player_session):
     assert response.status_code == 401
 
 
-def test_only_the_director_or_the_enterer_corrects(api, two_player_session, north, east, director):
+def test_the_director_or_a_player_at_the_table_corrects(
+    api, two_player_session, north, east, director
+):
     match = first_match(two_player_session("bridge_for_two"))
     deal = {"declarer": 0, "strain": "S", "tricks": 9}
     deal_id = post_deal(api, match, 1, deal, as_user=north).json()["id"]
     api.force_authenticate(east)
     url = f"/api/v1/deals/{deal_id}/"
-    assert api.patch(url, {"version": 1, "tricks": 8}, format="json").status_code == 403
-    api.force_authenticate(director)
     assert api.patch(url, {"version": 1, "tricks": 8}, format="json").status_code == 200
+    api.force_authenticate(director)
+    assert api.patch(url, {"version": 2, "tricks": 7}, format="json").status_code == 200

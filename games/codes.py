@@ -1,0 +1,97 @@
+"""Table codes (issue 17): a phone with no account opens a table by its code (/t/<code>).
+
+The phone then holds a signed cookie naming the table, the code and the seat it chose; while
+the session runs, codes are on and the code is unchanged, that phone enters, confirms and
+corrects at that table only, as the player in that seat would. Regenerating the code, turning
+codes off or closing the session ends it. Wrong codes are throttled per address.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from django.core import signing
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+
+from clubs.models import CODE_ALPHABET, CODE_LENGTH, Session, Table
+
+from .models import Rubber
+from .permissions import Viewer
+
+COOKIE = "table_code"
+SALT = "games.codes"
+#: A phone keeps its table for an evening.
+MAX_AGE = 16 * 3600
+#: Wrong codes an address may try in WINDOW seconds before every lookup answers 429.
+MISSES = 10
+WINDOW = 600
+
+
+def normalise(code: str) -> str:
+    return code.strip().upper()[: CODE_LENGTH + 1]
+
+
+def _miss_key(request: HttpRequest) -> str:
+    return f"table-code-miss:{request.META.get('REMOTE_ADDR', '')}"
+
+
+def throttled(request: HttpRequest) -> bool:
+    return int(cache.get(_miss_key(request), 0)) >= MISSES
+
+
+def count_miss(request: HttpRequest) -> None:
+    key = _miss_key(request)
+    if not cache.add(key, 1, WINDOW):
+        try:
+            cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.set(key, 1, WINDOW)
+
+
+def open_table(code: str) -> Table | None:
+    """The table of a running session with this code, codes on; else None."""
+    code = normalise(code)
+    if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
+        return None
+    return (
+        Table.objects.select_related("session__club")
+        .filter(code=code, session__status=Session.Status.RUNNING, session__table_codes=True)
+        .first()
+    )
+
+
+def remember(response: HttpResponse, table: Table, seat: str) -> None:
+    value = signing.dumps({"t": table.pk, "c": table.code, "s": seat}, salt=SALT)
+    response.set_cookie(COOKIE, value, max_age=MAX_AGE, httponly=True, samesite="Lax")
+
+
+def cookie(request: HttpRequest) -> dict[str, Any] | None:
+    raw = request.COOKIES.get(COOKIE)
+    if not raw:
+        return None
+    try:
+        data = signing.loads(raw, salt=SALT, max_age=MAX_AGE)
+    except signing.BadSignature:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def seat_for(request: HttpRequest, rubber: Rubber) -> str | None:
+    """The seat this phone holds at the rubber's table by its code, or None."""
+    data = cookie(request)
+    if data is None or data.get("t") != rubber.table_id:
+        return None
+    table = open_table(str(data.get("c", "")))
+    if table is None or table.pk != rubber.table_id or data.get("s") not in rubber.seat_ids:
+        return None
+    return str(data["s"])
+
+
+def with_code(request: HttpRequest, rubber: Rubber, viewer: Viewer) -> Viewer:
+    """The viewer, holding the seat its table code gave it (when it has none of its own)."""
+    if viewer.seat is not None or viewer.is_director:
+        return viewer
+    seat = seat_for(request, rubber)
+    return viewer if seat is None else replace(viewer, seat=seat, by_code=True)

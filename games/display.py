@@ -1,0 +1,77 @@
+"""Deals in the words a table uses: "4♠× by North, −2: They +300".
+
+Presentation only: every figure shown is the scoring engine's (`preview` scores the rubber with
+the deal added, as `Rubber.record_deal` will), nothing is computed here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext, pgettext_lazy
+
+from scoring.error_messages import error_sentence
+from scoring.rules import Contract, ScoringError, Side
+
+from . import sheets
+from .models import Deal, DealFields, Rubber
+
+SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "NT": pgettext_lazy("strain", "NT")}
+SEAT_NAMES = {
+    "N": pgettext_lazy("seat name", "North"),
+    "E": pgettext_lazy("seat name", "East"),
+    "S": pgettext_lazy("seat name", "South"),
+    "W": pgettext_lazy("seat name", "West"),
+}
+DOUBLED = {"": "", "X": "×", "XX": "××"}
+
+
+def contract_label(contract: str) -> str:
+    """ "4SX" as a pad writes it: "4♠×" (a pass is "passed out")."""
+    parsed = Contract.parse(contract)
+    if parsed.is_pass or parsed.strain is None:
+        return pgettext("deal summary", "passed out")
+    return f"{parsed.level}{SUITS[parsed.strain.value]}{DOUBLED[parsed.doubling.suffix]}"
+
+
+def result_word(result: int) -> str:
+    """The result against the contract: "made", "+1", "−2"."""
+    if result == 0:
+        return pgettext("result", "made")
+    return f"+{result}" if result > 0 else f"−{-result}"
+
+
+def deal_words(fields: DealFields | Deal) -> str:
+    """A four-player deal in words: "4♠ by North, made" (or "passed out")."""
+    if fields.contract == "pass":
+        return pgettext("deal summary", "passed out")
+    over = (fields.tricks or 0) - (Contract.parse(fields.contract).level + 6)
+    return _("%(contract)s by %(seat)s, %(result)s") % {
+        "contract": contract_label(fields.contract),
+        "seat": SEAT_NAMES[fields.declarer],
+        "result": result_word(over),
+    }
+
+
+def points_words(points: dict[str, int], names: dict[str, Any]) -> str:
+    """ "They +300", or "We +100, They +620", or "no score"."""
+    parts = [f"{names[side]} +{points[side]}" for side in ("NS", "EW") if points.get(side)]
+    return ", ".join(parts) or _("no score")
+
+
+def preview(rubber: Rubber, fields: DealFields, names: dict[str, Any]) -> str:
+    """The deal as it will be scored if recorded now as the rubber's next deal, in one line:
+    the engine scores the rubber with it added (vulnerability, game, bonuses as they will be)."""
+    deals = rubber.ordered_deals()
+    deal = Deal(rubber=rubber, number=len(deals) + 1, **fields.as_kwargs())
+    try:
+        sheet = sheets.score(
+            rubber.kind, [*deals, deal], closed=False, options=rubber.house_rules()
+        )
+    except ScoringError as err:
+        return error_sentence(err)
+    points = {"NS": 0, "EW": 0}
+    for item in sheet.deals[-1].items:
+        points[Side(item.side).value] += item.points
+    return f"{deal_words(fields)}: {points_words(points, names)}"

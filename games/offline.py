@@ -1,0 +1,148 @@
+"""Deals entered on a phone while it was offline, sent when the connection returns.
+
+static/js/offline.js keeps a deal the phone could not send in the browser (IndexedDB) and posts
+it here later: the same fields as the entry form, the same form and `Rubber.record_deal` behind
+them, with the deal's number, so a retry is harmless (RULES 8.1: the same content again answers
+200 and writes nothing). The answer is JSON with a status the queue acts on:
+
+- 201 recorded, 200 already recorded (a retry): the phone forgets its copy;
+- 409 with `server` and `mine` when another phone entered other content for that number: the
+  player sees both and chooses; `replace_version` (the server deal's version) corrects the
+  server's deal to the phone's, through `Deal.correct` (a stale version is another 409);
+- 409 without `server` (a finished rubber, a gap, a closed session), 400 (input the rules
+  refuse), 403, 404: refused, with the reason; the player drops it;
+- 403 `sign in` (the phone's session ended): the deal stays on the phone until they sign in.
+
+docs/offline.md describes the whole round trip.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, JsonResponse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from scoring.error_messages import error_line
+from scoring.rules import ScoringError
+
+from . import codes, history
+from .models import Conflict, Deal, DealFields, Rubber
+from .permissions import Viewer
+from .views import _entry_form, _note_code, _rubber_for, _writer
+
+
+def _sign_in() -> JsonResponse:
+    """A phone that may no longer write here (signed out, or its table code no longer works):
+    not a refusal of the deal, which the phone keeps until it may write again."""
+    detail = _("Sign in, or open your table's code again, to send the deals kept on this phone.")
+    return JsonResponse({"status": "sign in", "detail": detail}, status=403)
+
+
+def _deal_json(rubber: Rubber, deal: Deal) -> dict[str, Any]:
+    # Who entered it as the club shows them, never a login (games/history.py).
+    names = history.entrants(rubber.session.club_id, [deal.entered_by_id])
+    return {
+        "number": deal.number,
+        "summary": deal.summary(),
+        "version": deal.version,
+        "entered_by": history.who(names, deal.entered_by_id).name or "",
+    }
+
+
+def _conflict(
+    rubber: Rubber, viewer: Viewer, fields: DealFields, number: int, err: Conflict
+) -> JsonResponse:
+    """409: both versions when the number holds other content, else the refusal's reason."""
+    stored = Deal.objects.filter(rubber=rubber, number=number).first()
+    answer: dict[str, Any] = {"status": "refused", "detail": str(err)}
+    if stored is not None and stored.fields() != fields:
+        mine = Deal(rubber=rubber, number=number, **fields.as_kwargs())
+        answer = {
+            "status": "conflict",
+            "detail": _("Another phone entered deal %(number)s first.") % {"number": number},
+            "server": _deal_json(rubber, stored),
+            "mine": {"number": number, "summary": mine.summary()},
+            "can_correct": viewer.can_correct(stored) and not rubber.session.is_closed,
+        }
+    return JsonResponse(answer, status=409)
+
+
+def _replace(
+    rubber: Rubber,
+    viewer: Viewer,
+    request: HttpRequest,
+    fields: DealFields,
+    number: int,
+    version: int,
+) -> JsonResponse:
+    """Correct the server's deal `number` to the phone's content (the player chose "mine")."""
+    stored = Deal.objects.filter(rubber=rubber, number=number).first()
+    if stored is None or not viewer.can_correct(stored):
+        return JsonResponse(
+            {"status": "refused", "detail": _("You may not correct this deal.")}, status=403
+        )
+    changes = fields.as_kwargs()
+    if rubber.is_two_player:
+        # Deal.correct merges a two-player deal's fields into the stored ones: what the phone's
+        # version does not have is sent as null, so the result is the phone's version.
+        data = dict(changes["data"] or {})
+        for name in stored.data or {}:
+            data.setdefault(name, None)
+        changes = {"data": data}
+    try:
+        corrected = stored.correct(version=version, changed_by=_writer(request), **changes)
+    except Conflict as err:
+        return _conflict(rubber, viewer, fields, number, err)
+    except ScoringError as err:
+        return JsonResponse({"status": "refused", "detail": error_line(err)}, status=400)
+    if corrected.version != version:
+        _note_code(stored.pk, rubber, viewer)
+    return JsonResponse({"status": "corrected", "number": number}, status=200)
+
+
+@require_POST
+def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
+    """A signed-in player, or a phone holding its table's code (games/codes.py), as the entry
+    form takes them (games.views.enter_deal)."""
+    if not request.user.is_authenticated and codes.cookie(request) is None:
+        return _sign_in()
+    try:
+        rubber, viewer = _rubber_for(request, pk)
+    except Http404:  # the queue reads JSON; a hidden rubber answers as a missing one
+        return JsonResponse({"status": "refused", "detail": _("No such rubber.")}, status=404)
+    if not viewer.can_enter:
+        if not request.user.is_authenticated and not rubber.session.is_closed:
+            return _sign_in()
+        return JsonResponse(
+            {
+                "status": "refused",
+                "detail": _("Only the players seated in this rubber or a director enter."),
+            },
+            status=403,
+        )
+    form = _entry_form(rubber, viewer, request.POST)
+    if not form.is_valid():
+        messages = [str(m) for errors in form.errors.values() for m in errors]
+        return JsonResponse({"status": "refused", "detail": " ".join(messages)}, status=400)
+    kwargs = form.record_kwargs()
+    number = kwargs["number"]
+    fields: DealFields = form.cleaned_data["fields"]
+    replace = request.POST.get("replace_version", "")
+    if replace:
+        if not replace.isdigit():
+            return JsonResponse({"status": "refused", "detail": _("Bad version.")}, status=400)
+        return _replace(rubber, viewer, request, fields, number, int(replace))
+    try:
+        deal, created = rubber.record_deal(**kwargs, entered_by=_writer(request))
+    except Conflict as err:
+        return _conflict(rubber, viewer, fields, number, err)
+    except ScoringError as err:
+        return JsonResponse({"status": "refused", "detail": error_line(err)}, status=400)
+    if created:
+        _note_code(deal.pk, rubber, viewer)
+    return JsonResponse(
+        {"status": "recorded" if created else "already recorded", "number": deal.number},
+        status=201 if created else 200,
+    )

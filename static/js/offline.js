@@ -1,0 +1,405 @@
+// Entry that survives the club's Wi-Fi (docs/offline.md).
+//
+// 1. Registers the service worker (/sw.js), on every page.
+// 2. On a rubber page (templates/games/_offline.html): keeps the page and its static files in the
+//    cache the service worker answers from, so the page opens without a connection.
+// 3. The offline queue: a deal recorded while offline (or whose sending failed on the network) is
+//    kept in IndexedDB, listed as "saved on this phone, not yet sent", and posted when the
+//    connection returns, oldest number first, with its number: the server answers 200 for a
+//    retry of the same content (games/offline.py). Another phone's different deal for that number
+//    stops the queue there and shows both versions; the player chooses.
+// Nothing here claims a deal is saved until the server has answered that it is.
+(() => {
+  "use strict";
+
+  const script = document.currentScript;
+  if ("serviceWorker" in navigator && script && script.dataset.sw) {
+    navigator.serviceWorker.register(script.dataset.sw, { scope: "/" }).catch(() => {});
+  }
+
+  // Signing out forgets the kept pages (the next player of a shared phone starts afresh); the
+  // deals waiting in the queue stay: they belong to the table, not to the login.
+  const signOut = script && script.dataset.signOut;
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!signOut || !("caches" in window) || new URL(form.action).pathname !== signOut) return;
+    event.preventDefault();
+    caches
+      .delete("backscore-v1")
+      .catch(() => {})
+      .then(() => form.submit());
+  });
+
+  const root = document.getElementById("offline");
+  if (!root || !("indexedDB" in window)) return;
+
+  const CACHE = "backscore-v1"; // the service worker's cache (static/sw.js)
+  const RUBBER = root.dataset.rubber;
+  const QUEUE_URL = root.dataset.queueUrl;
+  const FORM = root.dataset.form;
+  const RETRY_MS = 15000;
+  const status = document.getElementById("offline-title");
+  const list = document.getElementById("offline-pending");
+  const T = {};
+  document.querySelectorAll("#offline-text [data-key]").forEach((el) => {
+    T[el.dataset.key] = el.textContent.trim();
+  });
+  const fmt = (text, values) => text.replace(/%\((\w+)\)s/g, (_m, name) => String(values[name]));
+
+  // --- IndexedDB: one store of deals, by rubber ----------------------------------------------
+  const dbReady = new Promise((resolve, reject) => {
+    const open = indexedDB.open("backscore-offline", 1);
+    open.onupgradeneeded = () => {
+      const deals = open.result.createObjectStore("deals", { keyPath: "id", autoIncrement: true });
+      deals.createIndex("rubber", "rubber");
+    };
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error);
+  });
+
+  async function write(action) {
+    const db = await dbReady;
+    const tx = db.transaction("deals", "readwrite");
+    action(tx.objectStore("deals"));
+    // Resolved once the browser has committed it: only then is a deal "saved on this phone".
+    await new Promise((resolve, reject) => {
+      tx.oncomplete = resolve;
+      tx.onerror = () => reject(tx.error);
+      tx.onabort = () => reject(tx.error);
+    });
+  }
+
+  async function queued() {
+    const db = await dbReady;
+    const request = db.transaction("deals").objectStore("deals").index("rubber").getAll(RUBBER);
+    const items = await new Promise((resolve, reject) => {
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    return items.sort((a, b) => a.number - b.number || a.id - b.id);
+  }
+
+  // --- the entry form --------------------------------------------------------------------------
+  let items = [];
+  let sending = false;
+  let failed = false; // the last attempt met the network, not the server
+  let signIn = ""; // the server's word when this phone's session has ended
+  let lastPost = null; // what htmx is sending now, queued if the network fails it
+
+  const form = () => document.querySelector(FORM);
+  // "Deal 3" as the page words it: the heading the number is shown in, when the form has one.
+  const dealHeading = new RegExp(
+    `^${T.deal.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace("%\\(n\\)s", "\\d+")}$`,
+  );
+
+  function nextNumber(entry) {
+    const fromServer = Number(entry.elements.number.defaultValue) || 1;
+    const waiting = items.map((item) => item.number + 1);
+    return Math.max(fromServer, ...waiting);
+  }
+
+  // The form asks for the deal after the ones kept here (the page, kept or fresh, knows only the
+  // server's deals).
+  function numberForm() {
+    const entry = form();
+    if (!entry || !entry.elements.number) return;
+    const number = nextNumber(entry);
+    const heading = entry.querySelector("h2");
+    if (heading && dealHeading.test(heading.textContent.trim())) {
+      heading.textContent = fmt(T.deal, { n: number });
+    }
+    entry.elements.number.value = String(number);
+    entry.dataset.offlineNumber = String(number);
+  }
+
+  // The deal in the words of the buttons tapped ("4 ♠ X N −2"), for the list of waiting deals.
+  function describe(entry, data) {
+    const words = [];
+    for (const [name, value] of data.entries()) {
+      if (name === "csrfmiddlewaretoken" || name === "number" || value === "") continue;
+      const input = [...entry.querySelectorAll(`[name="${CSS.escape(name)}"]`)].find(
+        (el) => el.type !== "radio" || el.checked,
+      );
+      const label = input && input.id && entry.querySelector(`label[for="${CSS.escape(input.id)}"]`);
+      words.push(input && input.type === "radio" && label ? label.textContent.trim() : value);
+    }
+    return words.join(" ");
+  }
+
+  async function keep(entry, data) {
+    const number = Number(data.get("number"));
+    const fields = [...data.entries()].filter(([name]) => name !== "csrfmiddlewaretoken");
+    const deal = { rubber: RUBBER, url: QUEUE_URL, number, fields, summary: describe(entry, data), state: "pending" };
+    await write((deals) => deals.add(deal));
+    items = await queued();
+    entry.reset();
+    numberForm();
+    render();
+    send();
+  }
+
+  // Before htmx (capture): offline, or behind deals still waiting, a deal joins the queue.
+  document.addEventListener(
+    "submit",
+    (event) => {
+      const entry = event.target;
+      if (entry !== form()) return;
+      const data = new FormData(entry, event.submitter);
+      if (navigator.onLine && items.length === 0) {
+        lastPost = { entry, data };
+        return;
+      }
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      keep(entry, data);
+    },
+    true,
+  );
+
+  // Online, but the request never reached an answer: keep the deal (a retry cannot duplicate it).
+  function networkFailed(event) {
+    if (lastPost && event.detail.elt === lastPost.entry) {
+      const { entry, data } = lastPost;
+      lastPost = null;
+      failed = true;
+      keep(entry, data);
+    }
+  }
+  document.addEventListener("htmx:sendError", networkFailed);
+  document.addEventListener("htmx:responseError", (event) => {
+    if (event.detail.xhr && event.detail.xhr.status >= 500) networkFailed(event);
+  });
+  let keepTimer;
+  document.addEventListener("htmx:afterSwap", () => {
+    lastPost = null;
+    numberForm();
+    // The kept copy follows the pad (its deal number above all); one refresh for a burst of swaps.
+    clearTimeout(keepTimer);
+    keepTimer = setTimeout(() => keepPage(true), 500);
+  });
+
+  // Parts of the entry form replaced by another script (the live pad's poll: a new heading and
+  // the server's next number): that number is the server's now, and the kept copy is stale.
+  const live = document.getElementById("live");
+  if (live && window.MutationObserver) {
+    new MutationObserver((mutations) => {
+      const replaced = mutations.some((m) =>
+        [...m.addedNodes].some((node) => node.nodeType === 1 && (node.matches("h2, #entry") || node.querySelector("#entry"))),
+      );
+      const entry = form();
+      if (!replaced || !entry || !entry.elements.number) return;
+      const number = entry.elements.number;
+      if (number.value !== entry.dataset.offlineNumber) number.defaultValue = number.value;
+      numberForm();
+      clearTimeout(keepTimer);
+      keepTimer = setTimeout(() => keepPage(true), 500);
+    }).observe(live.parentNode, { childList: true, subtree: true });
+  }
+
+  // --- sending ---------------------------------------------------------------------------------
+  function csrfToken() {
+    const cookie = document.cookie.split("; ").find((c) => c.startsWith("csrftoken="));
+    if (cookie) return decodeURIComponent(cookie.slice("csrftoken=".length));
+    const field = document.querySelector("[name=csrfmiddlewaretoken]");
+    return field ? field.value : "";
+  }
+
+  async function post(deal) {
+    const body = new URLSearchParams(deal.fields);
+    if (deal.replaceVersion) body.set("replace_version", String(deal.replaceVersion));
+    body.set("csrfmiddlewaretoken", csrfToken());
+    return fetch(deal.url, {
+      method: "POST",
+      body,
+      credentials: "same-origin",
+      headers: { Accept: "application/json", "X-CSRFToken": csrfToken() },
+    });
+  }
+
+  // One sender at a time for this rubber, across the phone's tabs (the Web Locks API where the
+  // browser has it): two tabs would send the same deal twice, harmless but needless.
+  function send() {
+    if (sending) return Promise.resolve();
+    if (!navigator.locks) return sendAll();
+    return navigator.locks.request(`backscore-queue-${RUBBER}`, sendAll);
+  }
+
+  async function sendAll() {
+    if (sending) return;
+    sending = true;
+    let recorded = false;
+    render();
+    try {
+      for (;;) {
+        items = await queued();
+        const deal = items[0];
+        // In order: a deal waiting for the player's choice holds back the ones after it.
+        if (!deal || deal.state !== "pending") break;
+        let response;
+        try {
+          response = await post(deal);
+        } catch {
+          failed = true;
+          break;
+        }
+        failed = false;
+        signIn = "";
+        const answer = await response.json().catch(() => null);
+        if (!answer || !answer.status || response.status >= 500) {
+          // Not the queue's answer (a proxy's page, a restart, a stale CSRF cookie): nothing
+          // was decided about this deal, so it stays and is tried again.
+          failed = true;
+          break;
+        }
+        if (answer.status === "sign in") {
+          signIn = answer.detail; // kept until the player signs in again on this phone
+          break;
+        }
+        if (response.status === 200 || response.status === 201) {
+          await write((deals) => deals.delete(deal.id));
+          recorded = true;
+          continue;
+        }
+        deal.state = answer.status === "conflict" ? "conflict" : "refused";
+        deal.answer = answer;
+        delete deal.replaceVersion;
+        await write((deals) => deals.put(deal));
+      }
+    } finally {
+      sending = false;
+      items = await queued();
+      render();
+    }
+    if (recorded) refreshPage();
+  }
+
+  // The pad as the server now has it (the deals just sent on it); never over a half-tapped deal.
+  function refreshPage() {
+    const entry = form();
+    const touched =
+      entry &&
+      [...entry.elements].some(
+        (el) => el.checked !== el.defaultChecked || (el.type === "number" && el.value !== el.defaultValue),
+      );
+    if (window.htmx && !touched) {
+      window.htmx.ajax("GET", window.location.pathname, { target: "#live", swap: "outerHTML", select: "#live" });
+    }
+  }
+
+  // --- the status and the list ------------------------------------------------------------------
+  function button(text, action) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = text;
+    b.addEventListener("click", action);
+    return b;
+  }
+
+  function line(className, text) {
+    const p = document.createElement("p");
+    p.className = className;
+    p.textContent = text;
+    return p;
+  }
+
+  async function drop(deal) {
+    await write((deals) => deals.delete(deal.id));
+    items = await queued();
+    numberForm();
+    render();
+    send();
+  }
+
+  async function replace(deal) {
+    deal.state = "pending";
+    deal.replaceVersion = deal.answer.server.version;
+    await write((deals) => deals.put(deal));
+    send();
+  }
+
+  function render() {
+    const offline = !navigator.onLine;
+    const waiting = items.length;
+    root.hidden = !offline && waiting === 0;
+    root.classList.toggle("is-offline", offline);
+    const parts = [];
+    if (offline) parts.push(T.offline);
+    if (waiting === 1) parts.push(T["waiting-one"]);
+    if (waiting > 1) parts.push(fmt(T["waiting-other"], { count: waiting }));
+    if (sending && !offline) parts.push(T.sending);
+    else if (signIn && !offline && waiting) parts.push(signIn);
+    else if (failed && !offline && waiting) parts.push(T["not-sent"]);
+    status.textContent = parts.join(" ");
+    root.dataset.waiting = String(waiting);
+    list.replaceChildren(
+      ...items.map((deal) => {
+        const li = document.createElement("li");
+        li.className = `offline-deal ${deal.state}`;
+        li.dataset.number = String(deal.number);
+        const title = document.createElement("strong");
+        title.textContent = fmt(T.deal, { n: deal.number });
+        li.append(title, " ", deal.summary);
+        if (deal.state === "pending") {
+          li.append(" — ", T.pending);
+        } else if (deal.state === "conflict") {
+          const { server, mine } = deal.answer;
+          li.append(
+            line("field-error", deal.answer.detail),
+            line("version server", `${T.server}: ${server.summary}` + (server.entered_by ? ` (${fmt(T["entered-by"], { name: server.entered_by })})` : "")),
+            line("version mine", `${T.mine}: ${mine.summary}`),
+          );
+          if (deal.answer.can_correct) li.append(button(T["keep-mine"], () => replace(deal)));
+          else li.append(line("muted", T["cannot-correct"]));
+          li.append(button(T["drop-mine"], () => drop(deal)));
+        } else {
+          li.append(line("field-error", `${T["not-recorded"]} ${deal.answer.detail}`), button(T.drop, () => drop(deal)));
+        }
+        return li;
+      }),
+    );
+  }
+
+  // --- the page, kept for offline -------------------------------------------------------------
+  // `changed`: htmx changed the page since it loaded. Otherwise a page the worker already keeps
+  // was refreshed by the worker itself on the way in, and is not asked for twice.
+  async function keepPage(changed = false) {
+    if (!("caches" in window) || !navigator.onLine) return;
+    try {
+      const cache = await caches.open(CACHE);
+      const page = new URL(window.location.href);
+      page.hash = "";
+      const viaWorker = "serviceWorker" in navigator && navigator.serviceWorker.controller;
+      if (changed || !viaWorker || !(await cache.match(page.href))) {
+        const response = await fetch(page.href, { credentials: "same-origin", headers: { Accept: "text/html" } });
+        // A redirect (signed out: the login page) is not this page.
+        if (!response.ok || response.redirected) return;
+        await cache.put(page.href, response);
+      }
+      const files = [...document.querySelectorAll("script[src], link[rel=stylesheet], link[rel=icon], link[rel=manifest]")]
+        .map((el) => new URL(el.src || el.href, window.location.href))
+        .filter((url) => url.origin === window.location.origin);
+      await Promise.all(files.map(async (url) => (await cache.match(url)) || cache.add(url.href)));
+      if ("serviceWorker" in navigator) await navigator.serviceWorker.ready;
+      root.dataset.ready = "true";
+    } catch {
+      // Kept next time: a page that cannot be kept still works online.
+    }
+  }
+
+  window.addEventListener("online", () => {
+    render();
+    send();
+  });
+  window.addEventListener("offline", render);
+  setInterval(() => {
+    if (navigator.onLine && items.some((deal) => deal.state === "pending")) send();
+  }, RETRY_MS);
+
+  queued().then((found) => {
+    items = found;
+    numberForm();
+    render();
+    if (navigator.onLine) send();
+  });
+  keepPage();
+})();

@@ -1,0 +1,209 @@
+"""Entry at the table (issue 17): one way to give the result, a live line scored by the engine,
+conflicts in plain words, the viewer's side as We, corrections by any player at the table."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games.forms import possible_results
+from games.models import Deal
+from tests.games.conftest import SIX_DEALS
+from tests.games.test_pages import TAP_4S_MADE, visible_text
+
+
+@pytest.mark.parametrize(("level", "lowest", "highest"), [(1, -7, 6), (4, -10, 3), (7, -13, 0)])
+def test_the_results_a_level_can_have(level, lowest, highest):
+    """Declarer's side takes 0 to 13 tricks (RULES 1): 1♣ −7 … +6, 7NT −13 … =."""
+    results = possible_results(level)
+    assert (min(results), max(results)) == (lowest, highest)
+
+
+def test_an_impossible_result_is_a_form_error_and_records_nothing(client, rubber, north):
+    client.force_login(north)
+    response = client.post(
+        f"/rubbers/{rubber.pk}/deals/", {**TAP_4S_MADE, "level": "7", "result": "1"}
+    )
+    assert response.status_code == 200
+    assert "+1 is not a possible result of a 7-level contract." in response.content.decode()
+    assert not Deal.objects.exists()
+
+
+def test_a_typed_trick_count_is_not_a_second_way_in(client, rubber, north):
+    """The result buttons are the one way to give the tricks: a stray `tricks` is ignored."""
+    client.force_login(north)
+    client.post(f"/rubbers/{rubber.pk}/deals/", {**TAP_4S_MADE, "tricks": "5"})
+    assert Deal.objects.get(rubber=rubber).tricks == 10
+    html = client.get(f"/rubbers/{rubber.pk}/").content.decode()
+    assert 'name="tricks"' not in html
+
+
+def test_the_result_buttons_of_every_level_are_on_the_page(client, rubber, north):
+    client.force_login(north)
+    html = client.get(f"/rubbers/{rubber.pk}/").content.decode()
+    values = [f'data-v="{n}"' for n in range(-13, 7)]
+    assert all(value in html for value in values)
+
+
+def preview(client, rubber, **taps):
+    return client.get(f"/rubbers/{rubber.pk}/preview", taps).content.decode().strip()
+
+
+DOWN_TWO = {"level": "4", "strain": "S", "doubling": "X", "declarer": "N", "result": "-2"}
+
+
+def test_the_live_line_is_the_deal_as_the_engine_scores_it(client, rubber, north, east):
+    client.force_login(north)
+    assert preview(client, rubber, **DOWN_TWO) == "4♠× by North, −2: They +300"
+    made = {**DOWN_TWO, "doubling": "", "result": "0"}
+    assert preview(client, rubber, **made) == "4♠ by North, made: We +120"
+    client.force_login(east)
+    assert preview(client, rubber, **DOWN_TWO) == "4♠× by North, −2: We +300"
+    client.logout()
+    assert preview(client, rubber, **DOWN_TWO) == "4♠× by North, −2: E–W +300"
+
+
+def test_the_live_line_follows_vulnerability(client, rubber, north, enter):
+    enter(SIX_DEALS[:3])  # both sides have a game: both vulnerable
+    client.force_login(north)
+    assert preview(client, rubber, **DOWN_TWO) == "4♠× by North, −2: They +500"
+
+
+def test_the_live_line_names_what_is_missing_or_impossible(client, rubber, north):
+    client.force_login(north)
+    missing = preview(client, rubber, level="4", strain="S", result="0")
+    assert "Declarer is required (RULES 1)" in missing
+    impossible = preview(client, rubber, level="7", strain="NT", declarer="N", result="2")
+    assert "+2 is not a possible result of a 7-level contract." in impossible
+
+
+def test_a_deal_entered_meanwhile_is_told_in_words_and_the_form_moves_on(
+    client, rubber, east, enter
+):
+    enter(SIX_DEALS[:1])  # North enters deal 1: 2♥ by North, +1
+    client.force_login(east)
+    taps = {**TAP_4S_MADE, "declarer": "E"}
+    response = client.post(f"/rubbers/{rubber.pk}/deals/", taps)
+    assert response.status_code == 200
+    html = response.content.decode()
+    text = visible_text(html)
+    assert "Deal 1 was already entered by North: 2♥ by North, +1. Correct it?" in text
+    assert "PATCH" not in text and "version" not in text.lower()
+    # The form now offers deal 2 with East's taps, not yet recorded.
+    assert 'name="number" value="2"' in html
+    assert re.search('id="id_declarer_1"[^>]*checked', html)
+    assert list(rubber.deals.values_list("number", "contract")) == [(1, "2H")]
+
+
+def test_an_east_west_player_sees_east_west_as_we(client, rubber, east, north, enter):
+    enter(SIX_DEALS[:2])  # EW made 4♠ with 100 honours: 220 below, 100 above
+    client.force_login(east)
+    html = client.get(f"/rubbers/{rubber.pk}/").content.decode()
+    assert 'data-left="ew"' in html
+    assert '<div class="pad-col we" id="total-ew">220</div>' in html  # left, in We's colour
+    head = html.split('class="pad-head"')[1]
+    assert head.index("We") < head.index("They")
+    assert head.index("East &amp; West") < head.index("North &amp; South")
+    client.force_login(north)
+    assert 'data-left="ns"' in client.get(f"/rubbers/{rubber.pk}/").content.decode()
+
+
+def test_someone_not_at_the_table_sees_north_south_and_east_west(client, rubber, enter):
+    enter(SIX_DEALS)
+    html = visible_text(client.get(f"/rubbers/{rubber.pk}/").content.decode())
+    assert "N–S" in html and "E–W" in html
+    assert "We" not in html.split()
+    assert "N–S won the rubber" in html
+
+
+def test_any_player_at_the_table_corrects_with_the_entry_buttons(client, rubber, south, enter):
+    enter(SIX_DEALS[:1])  # entered by North
+    deal = rubber.deals.get(number=1)
+    client.force_login(south)
+    html = client.get(f"/rubbers/{rubber.pk}/").content.decode()
+    prefix = f"deal{deal.pk}"
+    # Pre-filled with the deal's taps: 2♥ by North, +1 (results run −13 … +6).
+    for tap in (f"id_{prefix}-level_1", f"id_{prefix}-strain_2", f"id_{prefix}-result_14"):
+        assert re.search(f'id="{tap}"[^>]*checked', html), tap
+    response = client.post(
+        f"/deals/{deal.pk}/correct",
+        {
+            f"{prefix}-version": "1",
+            f"{prefix}-level": "2",
+            f"{prefix}-strain": "H",
+            f"{prefix}-declarer": "N",
+            f"{prefix}-result": "0",
+        },
+    )
+    assert response.status_code == 302
+    deal.refresh_from_db()
+    assert (deal.tricks, deal.version) == (8, 2)
+    html = client.get(f"/rubbers/{rubber.pk}/").content.decode()
+    assert "· South · changed" in html  # the history keeps who, by name
+
+
+def test_a_member_not_at_the_table_does_not_correct(client, rubber, club, enter, make_user):
+    from tests.factories import add_player
+
+    enter(SIX_DEALS[:1])
+    deal = rubber.deals.get(number=1)
+    other = add_player(club, "Other", user=make_user("other")).user
+    client.force_login(other)
+    prefix = f"deal{deal.pk}"
+    body = {f"{prefix}-version": "1", f"{prefix}-level": "pass"}
+    assert client.post(f"/deals/{deal.pk}/correct", body).status_code == 403
+    deal.refresh_from_db()
+    assert deal.version == 1
+
+
+def test_a_table_link_opens_its_rubber_in_play(client, rubber, enter):
+    response = client.get(f"/tables/{rubber.table_id}/")
+    assert response.status_code == 302
+    assert response["Location"] == f"/rubbers/{rubber.pk}/"
+    enter(SIX_DEALS)
+    nxt = rubber.next_rubber()
+    assert client.get(f"/tables/{rubber.table_id}/")["Location"] == f"/rubbers/{nxt.pk}/"
+    assert client.get("/tables/999999/").status_code == 404
+
+
+def test_home_shows_a_seated_player_their_table_first(client, running_session, north, outsider):
+    from clubs import services
+
+    rubber = running_session.rubbers.get(number=1)
+    client.force_login(north)
+    html = client.get("/").content.decode()
+    assert f'id="your-table" href="/rubbers/{rubber.pk}/"' in html
+    assert html.index('id="your-table"') < html.index("<h1>")
+    client.force_login(outsider)
+    assert 'id="your-table"' not in client.get("/").content.decode()
+    services.session_close(session=running_session)
+    client.force_login(north)
+    assert 'id="your-table"' not in client.get("/").content.decode()
+
+
+def test_the_live_pad_answers_304_until_the_rubber_changes(
+    client, rubber, north, enter, django_assert_max_num_queries
+):
+    url = f"/rubbers/{rubber.pk}/live"
+    client.force_login(north)
+    first = client.get(url)
+    assert first.status_code == 200
+    assert first.content.decode().lstrip().startswith('<div id="live"')
+    etag = first["ETag"]
+    # The session, the user, the club's language (the pad is swapped into a club page in its
+    # language: ClubLanguageMiddleware), the rubber's state.
+    with django_assert_max_num_queries(4):
+        again = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert (again.status_code, again.content) == (304, b"")
+    enter(SIX_DEALS[:1])
+    changed = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    assert 'id="deal-1"' in changed.content.decode()
+
+
+def test_the_live_pad_of_a_hidden_club_is_missing(client, rubber, club, outsider):
+    club.public = False
+    club.save()
+    client.force_login(outsider)
+    assert client.get(f"/rubbers/{rubber.pk}/live").status_code == 404

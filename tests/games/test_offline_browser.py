@@ -1,0 +1,459 @@
+"""A phone that loses the club's Wi-Fi: deals recorded offline are kept on the phone, survive a
+reload, and reach the server once each, in order, when the connection returns (docs/offline.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Error as BrowserError
+
+from games.models import Deal
+from tests.conftest import sign_in, wait_for
+from tests.games.test_browser import tap_deal
+
+FOUR_SPADES = ("4", "S", 0, "N", 0, "")  # 4♠ by N, made: 10 tricks
+THREE_NT_DOWN = ("3", "NT", 0, "E", -1, "")  # 3NT by E, one down: 8 tricks
+
+
+@pytest.fixture(autouse=True)
+def _close_phones(transactional_db: Any, live_server: Any, browser: Any) -> Any:
+    """Every phone closes before the database is emptied, even after a failure: a page left
+    open keeps polling the live server and locks the tables being flushed."""
+    yield
+    for context in browser.contexts:
+        context.close()
+
+
+def open_rubber(browser: Any, live_server: Any, username: str, rubber: Any) -> tuple[Any, Any]:
+    """A phone signed in on the rubber page, ready to work offline (page and files cached)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    sign_in(page, live_server.url, username, f"/rubbers/{rubber.pk}/")
+    page.locator("#offline[data-ready=true]").wait_for(state="attached")
+    return context, page
+
+
+def kept_page_has(page: Any, text: str) -> bool:
+    """Whether the copy of the page the service worker keeps contains `text`."""
+    return bool(
+        page.evaluate(
+            """async (text) => {
+                const kept = await (await caches.open("backscore-v1")).match(location.href);
+                return Boolean(kept) && (await kept.text()).includes(text);
+            }""",
+            text,
+        )
+    )
+
+
+def record(page: Any, deal: tuple[Any, ...], number: int) -> None:
+    page.locator("#entry h2").filter(has_text=f"Deal {number}").wait_for()
+    tap_deal(page, *deal)
+    page.locator("#record").click()
+
+
+def history_count(deal: Deal) -> int:
+    return int(deal.history.count())
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_deals_recorded_offline_survive_a_reload_and_reach_the_server_once_in_order(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    rubber = running_session.rubbers.get(number=1)
+    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
+    assert page.locator("#offline").is_hidden()  # online, nothing waiting: nothing to say
+
+    context.set_offline(True)
+    page.locator("#offline.is-offline").wait_for()
+    record(page, FOUR_SPADES, 1)
+    page.locator("#offline-pending li[data-number='1']").wait_for()
+    record(page, THREE_NT_DOWN, 2)
+    page.locator("#offline-pending li[data-number='2']").wait_for()
+
+    pending = page.locator("#offline-pending li")
+    assert pending.count() == 2
+    assert pending.nth(0).inner_text() == "Deal 1 4 ♠ N = — saved on this phone, not yet sent"
+    assert pending.nth(1).inner_text() == "Deal 2 3 NT E −1 — saved on this phone, not yet sent"
+    assert page.locator("#total-ns").inner_text() == "0"  # not scored until the server has them
+    assert "2 deals are waiting to be sent." in page.locator("#offline-title").inner_text()
+    assert "Offline" in page.locator("#offline-title").inner_text()
+    assert page.locator("#entry h2").inner_text() == "Deal 3"
+    assert not Deal.objects.filter(rubber=rubber).exists()
+
+    # Still offline: the page comes from the service worker's cache (a change made on the server
+    # meanwhile is not in it), the deals from the phone.
+    club = running_session.club
+    club.name = "Renamed meanwhile"
+    club.save(update_fields=["name"])
+    response = page.reload()
+    assert response is not None and response.from_service_worker
+    assert "Renamed meanwhile" not in page.content()
+    page.locator("#offline-pending li[data-number='2']").wait_for()
+    assert page.locator("#offline-pending li").count() == 2
+    assert page.locator("#pad").is_visible()
+    assert page.locator("#entry h2").inner_text() == "Deal 3"
+    assert not Deal.objects.filter(rubber=rubber).exists()
+
+    context.set_offline(False)
+    page.locator("#offline").wait_for(state="hidden")
+    page.locator("#deals #deal-2").wait_for()
+    deals = list(Deal.objects.filter(rubber=rubber).order_by("number"))
+    assert [(d.number, d.contract, d.declarer, d.tricks) for d in deals] == [
+        (1, "4S", "N", 10),
+        (2, "3NT", "E", 8),
+    ]
+    assert deals[0].entered_at < deals[1].entered_at  # sent in order
+    assert [history_count(d) for d in deals] == [1, 1]  # each written once
+    assert all(d.entered_by == rubber.north.user for d in deals)
+    assert page.locator("#entry h2").inner_text() == "Deal 3"
+    # Online, the worker asks the server first: the page is the server's again.
+    page.reload()
+    assert "Renamed meanwhile" in page.content()
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_another_phone_entered_the_deal_meanwhile_the_player_sees_both_and_drops_theirs(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    rubber = running_session.rubbers.get(number=1)
+    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
+    context.set_offline(True)
+    record(page, FOUR_SPADES, 1)
+    record(page, THREE_NT_DOWN, 2)
+    page.locator("#offline-pending li[data-number='2']").wait_for()
+
+    # Meanwhile South's phone, online, records deal 1 as something else.
+    other, other_page = open_rubber(browser, live_server, rubber.south.user.username, rubber)
+    record(other_page, THREE_NT_DOWN, 1)
+    other_page.locator("#deals #deal-1").wait_for()
+    other.close()
+
+    context.set_offline(False)
+    conflict = page.locator("#offline-pending li.conflict[data-number='1']")
+    conflict.wait_for()
+    text = conflict.inner_text()
+    assert "Another phone entered deal 1 first." in text
+    assert "On the server: 3NT by E, 8 tricks (entered by South)" in text
+    assert "On this phone: 4S by N, 10 tricks" in text
+    # Deal 2 waits behind the choice: nothing is sent out of order.
+    assert (
+        "saved on this phone, not yet sent"
+        in page.locator("#offline-pending li").nth(1).inner_text()
+    )
+    assert list(Deal.objects.filter(rubber=rubber).values_list("number", "contract")) == [
+        (1, "3NT")
+    ]
+    # Online now, but a deal recorded meanwhile joins the queue behind the choice.
+    record(page, FOUR_SPADES, 3)
+    page.locator("#offline-pending li.pending[data-number='3']").wait_for()
+    assert Deal.objects.filter(rubber=rubber).count() == 1
+    conflict.get_by_role("button", name="Keep the server's, drop mine").click()
+
+    page.locator("#offline").wait_for(state="hidden")
+    page.locator("#deals #deal-3").wait_for()
+    deals = list(Deal.objects.filter(rubber=rubber).order_by("number"))
+    assert [(d.number, d.contract, d.declarer, d.tricks, d.version) for d in deals] == [
+        (1, "3NT", "E", 8, 1),  # South's, untouched
+        (2, "3NT", "E", 8, 1),
+        (3, "4S", "N", 10, 1),
+    ]
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_player_who_may_correct_the_other_version_chooses_theirs(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    rubber = running_session.rubbers.get(number=1)
+    north = rubber.north.user.username
+    context, page = open_rubber(browser, live_server, north, rubber)
+    context.set_offline(True)
+    record(page, FOUR_SPADES, 1)
+    page.locator("#offline-pending li[data-number='1']").wait_for()
+
+    # North's other phone (the same login) records deal 1 differently meanwhile.
+    other, other_page = open_rubber(browser, live_server, north, rubber)
+    record(other_page, THREE_NT_DOWN, 1)
+    other_page.locator("#deals #deal-1").wait_for()
+    other.close()
+
+    context.set_offline(False)
+    conflict = page.locator("#offline-pending li.conflict[data-number='1']")
+    conflict.wait_for()
+    assert "On the server: 3NT by E, 8 tricks" in conflict.inner_text()
+    conflict.get_by_role("button", name="Correct it to mine").click()
+
+    page.locator("#offline").wait_for(state="hidden")
+    page.locator("#deals #deal-1").filter(has_text="4♠ by North").wait_for()
+    deal = Deal.objects.get(rubber=rubber)
+    assert (deal.contract, deal.declarer, deal.tricks, deal.version) == ("4S", "N", 10, 2)
+    assert [h.history_change_reason for h in deal.history.order_by("history_id")] == [
+        "entered",
+        "correction",
+    ]
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_queue_speaks_the_clubs_language(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    club = running_session.club
+    club.language = "it"
+    club.save(update_fields=["language"])
+    rubber = running_session.rubbers.get(number=1)
+    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
+    context.set_offline(True)
+    page.locator("#entry h2").filter(has_text="Smazzata 1").wait_for()
+    tap_deal(page, *FOUR_SPADES)
+    page.locator("#record").click()
+    page.locator("#offline-pending li[data-number='1']").wait_for()
+    status = page.locator("#offline-title").inner_text()
+    assert status.startswith("Senza connessione")
+    assert "1 smazzata attende di essere inviata." in status
+    assert (
+        "salvata su questo telefono, non ancora inviata"
+        in page.locator("#offline-pending li").inner_text()
+    )
+    assert page.locator("#entry h2").inner_text() == "Smazzata 2"
+    context.set_offline(False)
+    page.locator("#offline").wait_for(state="hidden")
+    assert list(Deal.objects.filter(rubber=rubber).values_list("number", "contract")) == [(1, "4S")]
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_deal_whose_answer_was_lost_is_sent_again_and_recorded_once(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    """Online, the post reaches the server but its answer never reaches the phone: the phone
+    keeps the deal and sends it again; the server answers "already recorded"."""
+    rubber = running_session.rubbers.get(number=1)
+    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
+    lost: list[int] = []
+
+    def lose_the_answer(route: Any) -> None:
+        response = route.fetch()  # the server records the deal ...
+        lost.append(response.status)
+        route.abort()  # ... and the phone never hears back
+
+    page.route(f"**/rubbers/{rubber.pk}/deals/", lose_the_answer)
+    record(page, FOUR_SPADES, 1)
+    page.locator("#deals #deal-1").wait_for()
+    page.locator("#offline").wait_for(state="hidden")
+    assert lost == [200]
+    deal = Deal.objects.get(rubber=rubber)
+    assert (deal.contract, deal.tricks, deal.history.count()) == ("4S", 10, 1)
+    assert page.locator("#entry h2").inner_text() == "Deal 2"
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_deal_the_server_refuses_says_why_and_is_dropped_by_the_player(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    from clubs.services import session_close
+
+    rubber = running_session.rubbers.get(number=1)
+    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
+    record(page, FOUR_SPADES, 1)  # online: recorded at once
+    page.locator("#deals #deal-1").wait_for()
+    context.set_offline(True)
+    record(page, THREE_NT_DOWN, 2)
+    page.locator("#offline-pending li[data-number='2']").wait_for()
+
+    session_close(session=running_session)  # the director ends the night meanwhile
+    context.set_offline(False)
+    refused = page.locator("#offline-pending li.refused[data-number='2']")
+    refused.wait_for()
+    assert "Not recorded: The session is closed: its results are final." in refused.inner_text()
+    assert page.locator("#offline-title").inner_text() == "1 deal is waiting to be sent."
+    refused.get_by_role("button", name="Drop it").click()
+    page.locator("#offline").wait_for(state="hidden")
+    assert list(Deal.objects.filter(rubber=rubber).values_list("number", "contract")) == [(1, "4S")]
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_deals_kept_when_the_session_ended_are_sent_after_signing_in_again(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    rubber = running_session.rubbers.get(number=1)
+    north = rubber.north.user.username
+    context, page = open_rubber(browser, live_server, north, rubber)
+    context.set_offline(True)
+    record(page, FOUR_SPADES, 1)
+    page.locator("#offline-pending li[data-number='1']").wait_for()
+
+    context.clear_cookies(name="sessionid")  # the sign-in expired while the phone was away
+    context.set_offline(False)
+    page.locator("#offline-title").filter(has_text="open your table's code again").wait_for()
+    assert "saved on this phone, not yet sent" in page.locator("#offline-pending li").inner_text()
+    assert not Deal.objects.filter(rubber=rubber).exists()
+
+    sign_in(page, live_server.url, north, f"/rubbers/{rubber.pk}/")
+    page.locator("#deals #deal-1").wait_for()
+    page.locator("#offline").wait_for(state="hidden")
+    deal = Deal.objects.get(rubber=rubber)
+    assert (deal.contract, deal.tricks, deal.entered_by.username) == ("4S", 10, north)
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_chromium_finds_the_app_installable_and_only_the_rubber_page_opens_offline(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    rubber = running_session.rubbers.get(number=1)
+    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
+    cdp = context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["errors"] == []
+    assert manifest["manifest"]["display"] == "kStandalone"
+    # Playwright's contexts are incognito, which Chromium names; nothing else stands in the way.
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
+
+    context.set_offline(True)
+    with pytest.raises(BrowserError):  # a page never kept does not open without a connection
+        context.new_page().goto(f"{live_server.url}/clubs/{running_session.club.slug}/")
+    elsewhere = context.new_page()
+    elsewhere.goto(f"{live_server.url}/rubbers/{rubber.pk}/")
+    elsewhere.locator("#entry").wait_for()
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_an_answer_of_503_keeps_the_deal_and_sends_it_again(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    rubber = running_session.rubbers.get(number=1)
+    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
+    page.route(
+        f"**/rubbers/{rubber.pk}/deals/",
+        lambda route: route.fulfill(status=503, body="Back in a moment"),
+    )
+    record(page, FOUR_SPADES, 1)
+    page.locator("#deals #deal-1").wait_for()
+    page.locator("#offline").wait_for(state="hidden")
+    deal = Deal.objects.get(rubber=rubber)
+    assert (deal.contract, deal.tricks, deal.history.count()) == ("4S", 10, 1)
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_signing_out_forgets_the_kept_page(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    rubber = running_session.rubbers.get(number=1)
+    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
+    page.get_by_role("button", name="Sign out").click()
+    page.wait_for_url(f"{live_server.url}/")
+    assert page.evaluate("caches.has('backscore-v1')") is False
+    context.set_offline(True)
+    with pytest.raises(BrowserError):
+        context.new_page().goto(f"{live_server.url}/rubbers/{rubber.pk}/")
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_two_player_match_queues_its_deals_the_same_way(
+    live_server: Any, browser: Any, club: Any, table_of_four: dict[str, Any]
+) -> None:
+    """The queue posts the entry form's own fields: any game's form works (RULES 7.1)."""
+    from tests.factories import make_session
+
+    players = table_of_four
+    session = make_session(club, [[players["north"], players["east"]]], kind="bridge_for_two")
+    match = session.rubbers.get()
+    context, page = open_rubber(browser, live_server, "north", match)
+    context.set_offline(True)
+    for declarer, strain, tricks in ((0, 3, 10), (1, 1, 9)):  # ♠ by North 10, ♦ by East 9
+        page.locator(f"#entry label[for=id_declarer_{declarer}]").click()
+        page.locator(f"#entry label[for=id_strain_{strain}]").click()
+        page.locator(f"#entry label[for=id_tricks_{tricks}]").click()
+        page.locator("#record").click()
+    page.locator("#offline-pending li[data-number='2']").wait_for()
+    assert not Deal.objects.filter(rubber=match).exists()
+
+    context.set_offline(False)
+    page.locator("#offline").wait_for(state="hidden")
+    page.locator("#deals #deal-2").wait_for()
+    data = list(Deal.objects.filter(rubber=match).order_by("number").values_list("data", flat=True))
+    assert [(d["declarer"], d["strain"], d["tricks"]) for d in data] == [(0, "S", 10), (1, "D", 9)]
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_phone_at_the_table_by_its_code_queues_deals_too(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    from django.core.cache import cache
+
+    cache.clear()  # the wrong-code throttle
+    rubber = running_session.rubbers.get(number=1)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{live_server.url}/t/{rubber.table.code}")  # no account
+    page.get_by_role("button", name="W · West").click()
+    page.wait_for_url(f"**/rubbers/{rubber.pk}/")
+    page.locator("#offline[data-ready=true]").wait_for(state="attached")
+
+    context.set_offline(True)
+    record(page, THREE_NT_DOWN, 1)
+    page.locator("#offline-pending li[data-number='1']").wait_for()
+    page.reload()  # offline: the kept page, the kept deal
+    page.locator("#offline-pending li[data-number='1']").wait_for()
+    context.set_offline(False)
+    page.locator("#offline").wait_for(state="hidden")
+    page.locator("#deals #deal-1").wait_for()
+    deal = Deal.objects.get(rubber=rubber)
+    assert (deal.contract, deal.declarer, deal.tricks, deal.entered_by_id) == ("3NT", "E", 8, None)
+    assert deal.history.get().history_change_reason == "entered · table 1 (code), seat W"
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_live_pad_moves_the_number_on_and_the_kept_page_follows(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    """Another phone's deal reaches this pad by its poll (no htmx swap): an offline deal after it
+    takes the next number, also after a reload from the kept page."""
+    rubber = running_session.rubbers.get(number=1)
+    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
+    _other, south = open_rubber(browser, live_server, rubber.south.user.username, rubber)
+    record(south, THREE_NT_DOWN, 1)
+    page.bring_to_front()  # the pad polls while it is in view
+    page.locator("#entry h2").filter(has_text="Deal 2").wait_for()  # the poll's
+    page.locator("#deals #deal-1").wait_for()
+    wait_for(lambda: kept_page_has(page, 'id="deal-1"'))
+    context.set_offline(True)
+    page.reload()
+    page.locator("#entry h2").filter(has_text="Deal 2").wait_for()
+    record(page, FOUR_SPADES, 2)
+    page.locator("#offline-pending li[data-number='2']").wait_for()
+    context.set_offline(False)
+    page.locator("#offline").wait_for(state="hidden")
+    assert list(Deal.objects.filter(rubber=rubber).values_list("number", "contract")) == [
+        (1, "3NT"),
+        (2, "4S"),
+    ]
+    context.close()

@@ -1,0 +1,203 @@
+"""At the table on a phone, 390×844 (issue 17): your table after sign-in, the whole entry on
+one screen, only possible results, the live line, a conflict in words, We for East–West."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import sign_in
+from tests.games.conftest import SIX_DEALS
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True}
+
+
+def phone(browser: Any) -> Any:
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return context, page
+
+
+def tap(page: Any, field: str, value: str) -> None:
+    page.locator(f"#entry .field-{field} label[data-v='{value}']").click()
+
+
+def record_visible(page: Any) -> None:
+    box = page.locator("#record").bounding_box()
+    assert box is not None
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+
+
+def enter_api(rubber: Any, deals: list[dict[str, Any]]) -> None:
+    from games.models import DealFields
+
+    for number, deal in enumerate(deals, start=1):
+        honours = deal.get("honours") or {}
+        fields = DealFields.build(
+            contract=deal["contract"],
+            declarer=deal.get("declarer"),
+            tricks=deal.get("tricks"),
+            honours_side=honours.get("side"),
+            honours_points=honours.get("points"),
+        )
+        rubber.record_deal(number=number, **fields.as_kwargs(), entered_by=rubber.north.user)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_sign_in_lands_on_your_table_and_the_entry_fits_one_screen(
+    live_server, browser, running_session
+):
+    rubber = running_session.rubbers.get(number=1)
+    enter_api(rubber, SIX_DEALS[:3])  # a pad with games on it: both sides vulnerable
+    context, page = phone(browser)
+    sign_in(page, live_server.url, rubber.north.user.username, "/")
+
+    # Your table now: first on the page after sign-in, one tap away.
+    card = page.locator("#your-table")
+    assert card.bounding_box()["y"] < 300
+    card.click()
+    page.wait_for_url(f"**/rubbers/{rubber.pk}/")
+    page.locator("#entry h2").filter(has_text="Deal 4").wait_for()
+    record_visible(page)
+
+    # Only the results the level can have: 7 → −13 … =; 1 → −7 … +6.
+    tap(page, "level", "7")
+    assert page.locator("#entry .field-result label[data-v='1']").is_hidden()
+    assert page.locator("#entry .field-result label[data-v='-13']").is_visible()
+    tap(page, "level", "1")
+    assert page.locator("#entry .field-result label[data-v='-8']").is_hidden()
+    assert page.locator("#entry .field-result label[data-v='6']").is_visible()
+    record_visible(page)
+
+    # The live line, scored by the engine before Record: both sides are vulnerable now.
+    tap(page, "level", "4")
+    tap(page, "strain", "S")
+    tap(page, "doubling", "X")
+    tap(page, "declarer", "N")
+    tap(page, "result", "-2")
+    page.locator("#preview", has_text="4♠× by North, −2: They +500").wait_for()
+    record_visible(page)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "entry-screen.png"))
+
+    # A result tapped, then a level that cannot have it: unticked, not sent.
+    tap(page, "result", "3")  # 4 +3 = 13 tricks
+    tap(page, "level", "5")
+    assert page.locator("#entry input[name=result]:checked").count() == 0
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_deal_entered_on_another_phone_is_told_in_words(live_server, browser, running_session):
+    rubber = running_session.rubbers.get(number=1)
+    north_ctx, north = phone(browser)
+    east_ctx, east = phone(browser)
+    sign_in(north, live_server.url, rubber.north.user.username, f"/rubbers/{rubber.pk}/")
+    sign_in(east, live_server.url, rubber.east.user.username, f"/rubbers/{rubber.pk}/")
+    for page in (north, east):
+        page.locator("#entry h2").filter(has_text="Deal 1").wait_for()
+
+    # East's pad: East–West are We, on the left.
+    head = east.locator("#pad .pad-head")
+    assert head.locator(".we .side-label").inner_text() == "WE"
+    assert "East & West" in head.locator(".we").inner_text()
+
+    # East's phone has not heard of North's deal yet (its poll is lost on the way), as on a bad
+    # network; otherwise the live pad would move East's taps to deal 2 before the conflict.
+    east.route("**/live", lambda route: route.abort())
+    for page, seat in ((north, "N"), (east, "E")):
+        tap(page, "level", "4")
+        tap(page, "strain", "S")
+        tap(page, "declarer", seat)
+        tap(page, "result", "0")
+    north.locator("#record").click()
+    north.locator("#entry h2").filter(has_text="Deal 2").wait_for()
+    east.locator("#record").click()
+    notice = east.locator("#notice")
+    notice.wait_for()
+    assert "Deal 1 was already entered by North: 4♠ by North, made. Correct it?" in (
+        notice.inner_text()
+    )
+    east.locator("#entry h2").filter(has_text="Deal 2").wait_for()
+    assert east.locator("#entry input[name=number]").input_value() == "2"
+    # The correction opens with the entry's buttons, filled from the deal.
+    notice.locator("a").click()
+    correction = east.locator("details.correction").first
+    assert correction.get_attribute("open") is not None
+    assert correction.locator("input[name$='-declarer'][value=N]").is_checked()
+    assert list(rubber.deals.values_list("number", "declarer")) == [(1, "N")]
+    north_ctx.close()
+    east_ctx.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_another_phone_at_the_table_sees_the_deal_without_a_reload(
+    live_server, browser, running_session
+):
+    rubber = running_session.rubbers.get(number=1)
+    north_ctx, north = phone(browser)
+    south_ctx, south = phone(browser)
+    sign_in(north, live_server.url, rubber.north.user.username, f"/rubbers/{rubber.pk}/")
+    sign_in(south, live_server.url, rubber.south.user.username, f"/rubbers/{rubber.pk}/")
+    south.locator("#entry h2").filter(has_text="Deal 1").wait_for()
+    tap(south, "level", "3")  # South has started tapping: the taps survive the refresh
+
+    north.locator("#entry h2").filter(has_text="Deal 1").wait_for()
+    for field, value in (("level", "4"), ("strain", "S"), ("declarer", "N"), ("result", "0")):
+        tap(north, field, value)
+    north.locator("#record").click()
+
+    # Within 5 s, with no reload: the deal on South's pad, South's form on deal 2.
+    south.locator("#deal-1").wait_for(timeout=5_000)
+    south.locator("#entry h2").filter(has_text="Deal 2").wait_for(timeout=5_000)
+    assert south.locator("#total-ns").inner_text() == "120"
+    assert south.locator("#entry input[name=number]").input_value() == "2"
+    assert south.locator("#entry input[name=level][value='3']").is_checked()
+    north_ctx.close()
+    south_ctx.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_table_code_opens_entry_on_a_phone_with_no_account(
+    live_server, browser, running_session, director
+):
+    rubber = running_session.rubbers.get(number=1)
+    # The director's table card: the code and its QR.
+    desk = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    card_page = desk.new_page()
+    card_page.set_default_timeout(15_000)
+    cards = f"/clubs/{running_session.club.slug}/sessions/{running_session.pk}/cards/"
+    sign_in(card_page, live_server.url, director.username, cards)
+    card = card_page.locator(".table-card").first
+    code = card.locator(".table-qr .code").inner_text()
+    assert code == rubber.table.code
+    assert card.locator("svg.segno").is_visible()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    card_page.screenshot(path=str(SHOTS / "table-card.png"))
+    desk.close()
+
+    # A fresh browser, no account: the code, a seat, then the entry.
+    context, page = phone(browser)
+    page.goto(f"{live_server.url}/t/{code}")
+    page.get_by_role("button", name="W · West").click()
+    page.wait_for_url(f"**/rubbers/{rubber.pk}/")
+    assert page.locator("#pad .pad-head .we").inner_text().startswith("WE")
+    for field, value in (("level", "3"), ("strain", "NT"), ("declarer", "W"), ("result", "0")):
+        tap(page, field, value)
+    page.locator("#preview", has_text="3NT by West, made: We +100").wait_for()
+    record_visible(page)
+    page.locator("#record").click()
+    page.locator("#entry h2").filter(has_text="Deal 2").wait_for()
+    deal = rubber.deals.get()
+    assert (deal.contract, deal.declarer, deal.entered_by_id) == ("3NT", "W", None)
+    page.locator("#deals details.history summary").first.click()
+    assert "table 1 (code), seat W" in page.locator("#deals details.history").first.inner_text()
+    context.close()

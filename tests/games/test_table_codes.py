@@ -1,0 +1,162 @@
+"""Table codes (issue 17): /t/<code> opens a table on any phone, no account, for the session."""
+
+from __future__ import annotations
+
+import pytest
+
+from clubs import services
+from clubs.models import CODE_ALPHABET, CODE_LENGTH
+from games.models import Deal
+
+TAPS = {"number": 1, "level": "4", "strain": "S", "declarer": "N", "result": "0"}
+
+
+@pytest.fixture(autouse=True)
+def _empty_throttle():
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+def at_table(client, rubber, seat="S"):
+    code = rubber.table.code
+    response = client.post(f"/t/{code}", {"seat": seat})
+    assert response.status_code == 302
+    assert response["Location"] == f"/rubbers/{rubber.pk}/"
+    return code
+
+
+def test_each_table_has_its_own_short_code(running_session):
+    codes = [table.code for table in running_session.tables.all()]
+    assert all(len(code) == CODE_LENGTH and set(code) <= set(CODE_ALPHABET) for code in codes)
+    table = running_session.tables.first()
+    old = table.code
+    assert table.regenerate_code() != old
+
+
+def test_a_phone_with_the_code_picks_a_seat_and_enters_with_no_account(client, rubber):
+    page = client.get(f"/t/{rubber.table.code.lower()}").content.decode()
+    assert "S · South" in page  # the seats, with tonight's names
+    at_table(client, rubber, "S")
+    html = client.get(f"/rubbers/{rubber.pk}/").content.decode()
+    assert 'id="entry"' in html
+    assert client.post(f"/rubbers/{rubber.pk}/deals/", TAPS).status_code == 302
+    deal = Deal.objects.get(rubber=rubber)
+    assert (deal.contract, deal.entered_by_id) == ("4S", None)
+    record = deal.history.get()
+    assert record.history_change_reason == "entered · table 1 (code), seat S"
+
+
+def test_the_code_phone_corrects_and_its_side_is_we(client, rubber, enter):
+    enter([{"contract": "2H", "declarer": "N", "tricks": 8}])
+    deal = rubber.deals.get()
+    at_table(client, rubber, "E")
+    assert 'data-left="ew"' in client.get(f"/rubbers/{rubber.pk}/").content.decode()
+    prefix = f"deal{deal.pk}"
+    body = {
+        f"{prefix}-{k}": v
+        for k, v in {
+            "version": 1,
+            "level": "2",
+            "strain": "H",
+            "declarer": "N",
+            "result": "1",
+        }.items()
+    }
+    assert client.post(f"/deals/{deal.pk}/correct", body).status_code == 302
+    deal.refresh_from_db()
+    assert (deal.tricks, deal.version) == (9, 2)
+    assert deal.history.order_by("-history_id").first().history_change_reason == (
+        "correction · table 1 (code), seat E"
+    )
+
+
+def test_the_code_stops_working_when_the_session_closes(client, rubber, running_session):
+    code = at_table(client, rubber)
+    assert client.post(f"/rubbers/{rubber.pk}/deals/", TAPS).status_code == 302
+    services.session_close(session=running_session)
+    assert client.get(f"/t/{code}").status_code == 404
+    response = client.post(f"/rubbers/{rubber.pk}/deals/", {**TAPS, "number": 2})
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert list(Deal.objects.values_list("number", flat=True)) == [1]
+
+
+@pytest.mark.parametrize("change", ["regenerate", "off"])
+def test_the_director_regenerates_or_turns_codes_off(
+    client, rubber, running_session, director, change
+):
+    phone = client
+    code = at_table(phone, rubber)
+    from django.test import Client
+
+    console = Client()
+    console.force_login(director)
+    url = f"/clubs/{running_session.club.slug}/sessions/{running_session.pk}/codes/"
+    assert console.post(url, {"action": change}).status_code == 302
+    assert phone.get(f"/t/{code}").status_code == 404
+    response = phone.post(f"/rubbers/{rubber.pk}/deals/", TAPS)
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert not Deal.objects.exists()
+
+
+def test_a_player_cannot_change_the_codes(client, running_session, north):
+    client.force_login(north)
+    url = f"/clubs/{running_session.club.slug}/sessions/{running_session.pk}/codes/"
+    assert client.post(url, {"action": "off"}).status_code == 403
+    running_session.refresh_from_db()
+    assert running_session.table_codes is True
+
+
+def test_wrong_codes_are_throttled(client, rubber):
+    for _ in range(10):
+        assert client.get("/t/ZZZZZZZZ").status_code == 404
+    # Then even the right code waits: guessing gets nowhere.
+    assert client.get(f"/t/{rubber.table.code}").status_code == 429
+
+
+def test_a_code_opens_a_members_only_table_and_only_that_one(client, rubber, club, make_user):
+    from tests.factories import add_player, make_session
+
+    club.public = False
+    club.save()
+    others = [add_player(club, f"O{i}", user=make_user(f"o{i}")) for i in range(4)]
+    other = make_session(club, [others]).rubbers.get()
+    at_table(client, rubber)
+    assert client.get(f"/rubbers/{rubber.pk}/").status_code == 200
+    assert client.get(f"/rubbers/{other.pk}/").status_code == 404
+    assert client.post(f"/rubbers/{other.pk}/deals/", TAPS).status_code == 404
+    assert not Deal.objects.exists()
+
+
+def test_the_session_api_shows_codes_to_its_director_only(api, running_session, director, north):
+    url = f"/api/v1/sessions/{running_session.pk}/"
+    api.force_authenticate(director)
+    table = running_session.tables.get()
+    assert api.get(url).json()["tables"][0]["code"] == table.code
+    api.force_authenticate(north)
+    assert api.get(url).json()["tables"][0]["code"] is None
+    api.force_authenticate(None)
+    assert api.get(url).json()["tables"][0]["code"] is None
+
+
+def test_the_table_card_shows_the_code_and_its_qr_to_the_director(
+    client, running_session, director, north
+):
+    url = f"/clubs/{running_session.club.slug}/sessions/{running_session.pk}/cards/"
+    code = running_session.tables.get().code
+    client.force_login(director)
+    html = client.get(url).content.decode()
+    assert f'data-code="{code}"' in html and 'class="segno"' in html
+    assert f"/t/{code}" in html
+    client.force_login(north)
+    html = client.get(url).content.decode()
+    assert code not in html and "<svg" not in html
+
+
+def test_a_club_export_leaves_the_table_codes_out(running_session):
+    from clubs.transfer import club_export
+
+    exported = club_export(club=running_session.club)
+    code = running_session.tables.get().code
+    assert exported["tables"] and all("code" not in row for row in exported["tables"])
+    assert code not in repr(exported)

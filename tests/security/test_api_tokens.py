@@ -1,0 +1,130 @@
+"""API tokens (docs/security.md, docs/api.md; API.md: Auth; issue 14, item 4).
+
+django-rest-knox: the database keeps only a hash of each token; a token expires after
+API_TOKEN_TTL_HOURS; `DELETE /api/v1/auth/token/` revokes the token presented; a password change
+revokes every token of the user. Plain-text tokens of the old DRF authtoken table are dropped by a
+migration (clubs 0004).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+from django.utils import timezone
+from knox.models import AuthToken
+from rest_framework.test import APIClient
+
+from tests.factories import PASSWORD
+from tests.security.conftest import World
+
+TOKEN_URL = "/api/v1/auth/token/"
+
+
+def _token(username: str = "north") -> str:
+    response = APIClient().post(
+        TOKEN_URL, {"username": username, "password": PASSWORD}, format="json"
+    )
+    assert response.status_code == 200
+    assert list(response.json()) == ["token"]
+    token: str = response.json()["token"]
+    return token
+
+
+def _with(token: str) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    return client
+
+
+def _reads(client: APIClient, world: World) -> int:
+    return int(client.get(f"/api/v1/rubbers/{world.rubber.pk}/").status_code)
+
+
+def test_only_a_hash_of_the_token_is_stored(world: World) -> None:
+    token = _token()
+    stored = AuthToken.objects.get(user=world.users["seated"])
+    assert token not in {stored.digest, stored.token_key}
+    assert len(stored.digest) == 128  # SHA-512, hex
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT digest, token_key FROM knox_authtoken")
+        assert all(token not in row for row in cursor.fetchall())
+
+
+def test_delete_revokes_the_token_presented_and_no_other(world: World) -> None:
+    first, second = _token(), _token()
+    client = _with(first)
+    assert _reads(client, world) == 200
+    assert client.delete(TOKEN_URL).status_code == 204
+    assert _reads(_with(first), world) == 401
+    assert _with(first).delete(TOKEN_URL).status_code == 401
+    assert _reads(_with(second), world) == 200
+
+
+def test_delete_without_a_token_is_401_and_revokes_nothing(world: World) -> None:
+    _token()
+    signed_in = APIClient()
+    signed_in.force_login(world.users["seated"])
+    assert signed_in.delete(TOKEN_URL).status_code == 401
+    assert APIClient().delete(TOKEN_URL).status_code == 401
+    assert AuthToken.objects.filter(user=world.users["seated"]).count() == 1
+
+
+def test_a_token_expires_after_the_configured_time(world: World, settings: Any) -> None:
+    settings.REST_KNOX = {**settings.REST_KNOX, "TOKEN_TTL": timedelta(hours=3)}
+    before = timezone.now()
+    token = _token()
+    expiry = AuthToken.objects.get(user=world.users["seated"]).expiry
+    assert before + timedelta(hours=3) <= expiry <= timezone.now() + timedelta(hours=3)
+    assert _reads(_with(token), world) == 200
+    AuthToken.objects.filter(user=world.users["seated"]).update(
+        expiry=timezone.now() - timedelta(seconds=1)
+    )
+    assert _reads(_with(token), world) == 401
+
+
+def test_the_default_lifetime_is_two_weeks(settings: Any) -> None:
+    assert settings.REST_KNOX["TOKEN_TTL"] == timedelta(hours=336)
+
+
+def test_a_password_change_revokes_every_token_of_that_user(world: World) -> None:
+    mine, also_mine, east = _token(), _token(), _token("east")
+    user = world.users["seated"]
+    user.set_password("a-new-long-password-42")
+    user.save()
+    assert _reads(_with(mine), world) == 401
+    assert _reads(_with(also_mine), world) == 401
+    assert _reads(_with(east), world) == 200
+
+
+def test_signing_out_of_the_pages_leaves_api_tokens_alone(world: World) -> None:
+    """A page sign-out ends that browser's session; an API client signs out with DELETE."""
+    token = _token()
+    browser = Client()
+    assert (
+        browser.post("/accounts/login/", {"username": "north", "password": PASSWORD}).status_code
+        == 302
+    )
+    assert browser.post("/accounts/logout/").status_code == 302
+    assert _reads(_with(token), world) == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_drops_the_old_plain_text_tokens() -> None:
+    call_command("migrate", "clubs", "0003", verbosity=0)
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TABLE authtoken_token (key varchar(40) PRIMARY KEY, user_id int)")
+        cursor.execute("INSERT INTO authtoken_token VALUES ('plain-text-key', 1)")
+        cursor.execute(
+            "INSERT INTO django_migrations (app, name, applied) "
+            "VALUES ('authtoken', '0001_initial', CURRENT_TIMESTAMP)"
+        )
+    call_command("migrate", "clubs", verbosity=0)
+    assert "authtoken_token" not in connection.introspection.table_names()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM django_migrations WHERE app = 'authtoken'")
+        assert cursor.fetchone()[0] == 0
