@@ -10,10 +10,40 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from .models import PRESET_CHOICES, Club, Player, Session
+from .models import Club, Player, Session
+from .rules_text import preset_choices
 
 #: Slugs that would hide a page under /clubs/.
 RESERVED_SLUGS = frozenset({"new"})
+
+
+class ClubSettingsForm(forms.ModelForm):  # type: ignore[type-arg]
+    """The club settings a director changes (issue 18); the house rules by their names."""
+
+    rules_preset = forms.ChoiceField(label=_("House rules"), choices=preset_choices)
+    default_stake = forms.DecimalField(
+        label=_("Default stake per hundred"),
+        max_digits=8,
+        decimal_places=2,
+        min_value=Decimal("0"),
+    )
+    currency = forms.RegexField(
+        label=_("Currency"),
+        regex=r"^[A-Za-z]{3}$",
+        error_messages={"invalid": _("Three letters, such as EUR or GBP.")},
+    )
+
+    class Meta:
+        model = Club
+        fields = ["name", "public", "rules_preset", "default_stake", "currency", "language"]
+        labels = {
+            "name": _("Name"),
+            "public": _("Public: anyone may read the sessions and leaderboard"),
+            "language": _("Language"),
+        }
+
+    def clean_currency(self) -> str:
+        return str(self.cleaned_data["currency"]).upper()
 
 
 class ClubForm(forms.Form):
@@ -30,9 +60,9 @@ class ClubForm(forms.Form):
     )
     rules_preset = forms.ChoiceField(
         label=_("House rules"),
-        choices=[(name, name) for name in PRESET_CHOICES],
+        choices=preset_choices,
         initial="acbl",
-        help_text=_("acbl: today's laws; old_code: 1993-era penalties; see the rules page."),
+        help_text=_("A club's directors can change them later on the club's settings page."),
     )
     default_stake = forms.DecimalField(
         label=_("Default stake per hundred"),

@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from scoring.error_messages import error_line
@@ -319,6 +320,87 @@ def suggest_tables(count: int, *, kind: str = Session.Kind.RUBBER) -> list[int]:
     return sizes
 
 
+def seated_elsewhere(
+    player_ids: Sequence[int], *, session_id: int, date: datetime.date
+) -> list[str]:
+    """Why each of these players cannot be seated: they already sit in another session of the
+    same day that is running (one player, one table at a time; issue 18). One sentence per
+    player, naming the session by its date and table. A session of another day left running
+    (not closed) does not hold its players. Callers lock the players' rows first when they go on to
+    seat them, so two sessions cannot take the same player at once.
+
+    A planned session may name them (planning ahead); starting it is refused while they sit
+    elsewhere.
+    """
+    seats = (
+        TableSeat.objects.filter(
+            player_id__in=player_ids,
+            active=True,
+            session__status=Session.Status.RUNNING,
+            session__date=date,
+        )
+        .exclude(session_id=session_id)
+        .select_related("player", "session", "table")
+        .order_by("player__name")
+    )
+    return [
+        _(
+            "%(name)s already sits at table %(number)d of the running session of %(date)s; "
+            "remove them from that table first."
+        )
+        % {
+            "name": seat.player.name,
+            "number": seat.table.number,
+            "date": date_format(seat.session.date),
+        }
+        for seat in seats
+    ]
+
+
+def _lock_players(player_ids: Sequence[int]) -> None:
+    list(Player.objects.select_for_update().filter(pk__in=player_ids).order_by("pk"))
+
+
+@dataclass(frozen=True)
+class TablePlan:
+    """How `count` players can be seated for a kind of game and movement: the table sizes, or
+    why not (`reason`, a code) and, where one exists, a seating that works (`alternative`:
+    tables of four to six here and the others at tables of two, in a two-player session)."""
+
+    count: int
+    sizes: list[int]
+    reason: str = ""
+    alternative: tuple[list[int], list[int]] | None = None
+
+
+def plan_tables(*, count: int, kind: str, movement: str) -> TablePlan:
+    """The one planning answer the console's live hint and its submit both give (issue 18).
+
+    Rubber bridge and Chicago: tables of four to six (RULES 6.2); fixed partnerships, exactly
+    four at every table. Two-player games (RULES 7): tables of two. When the count cannot be
+    seated, `reason` says why ("empty", "even", "fixed", "four_to_six") and `alternative`
+    suggests the nearest seating: the four-player tables for all but two, and those two at a
+    two-player table in a session of their own (7 = a table of five and a Bridge for Two
+    table), or the pivot's tables when fixed partnerships do not fit.
+    """
+    if count == 0:
+        return TablePlan(count, [], "empty")
+    if kind in TWO_PLAYER_KINDS:
+        sizes = suggest_tables(count, kind=kind)
+        return TablePlan(count, sizes, "" if sizes else "even")
+    if movement == Session.Movement.FIXED:
+        if count % MIN_AT_TABLE == 0:
+            return TablePlan(count, [MIN_AT_TABLE] * (count // MIN_AT_TABLE))
+        pivot = suggest_tables(count, kind=kind)
+        return TablePlan(count, [], "fixed", (pivot, []) if pivot else None)
+    sizes = suggest_tables(count, kind=kind)
+    if sizes:
+        return TablePlan(count, sizes)
+    rest = suggest_tables(count - 2, kind=kind) if count > 2 else []
+    alternative = (rest, [2]) if rest or count == 2 else None
+    return TablePlan(count, [], "four_to_six", alternative)
+
+
 def session_create(
     *,
     club: Club,
@@ -402,6 +484,14 @@ def session_start(*, session: Session) -> Session:
                 _("The session is already %(status)s.")
                 % {"status": locked.get_status_display().lower()}
             )
+        player_ids = list(
+            TableSeat.objects.filter(session=locked, active=True).values_list(
+                "player_id", flat=True
+            )
+        )
+        _lock_players(player_ids)
+        if busy := seated_elsewhere(player_ids, session_id=locked.pk, date=locked.date):
+            raise _conflict(" ".join(busy))
         locked.status = Session.Status.RUNNING
         locked.started_at = timezone.now()
         locked.save(update_fields=["status", "started_at"])
@@ -434,6 +524,16 @@ def session_close(*, session: Session) -> Session:
     _queue_refresh(locked.pk)
     session.refresh_from_db()
     return session
+
+
+def session_delete(*, session: Session) -> None:
+    """Delete a planned session: nothing was played in it. A started one is kept (its results
+    are facts); close it instead."""
+    with transaction.atomic():
+        locked = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
+        if locked.status != Session.Status.PLANNED:
+            raise _conflict(_("Only a planned session can be deleted; this one has started."))
+        locked.delete()
 
 
 @dataclass(frozen=True)
@@ -583,6 +683,11 @@ def table_add_player(*, table: Table, player: Player) -> TableSeat:
         raise ValidationError({"player": [_("This player is not a player of this club.")]})
     with transaction.atomic():
         seats = list(table.seats.select_for_update())
+        _lock_players([player.pk])
+        if session.status == Session.Status.RUNNING and (
+            busy := seated_elsewhere([player.pk], session_id=session.pk, date=session.date)
+        ):
+            raise ValidationError({"player": busy})
         if sum(s.active for s in seats) >= MAX_AT_TABLE:
             raise ValidationError({"player": [_("A table seats at most six players (RULES 6.2).")]})
         existing = TableSeat.objects.filter(session=session, player=player).first()

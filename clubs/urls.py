@@ -12,6 +12,7 @@ urlpatterns = [
     path("invitations/<int:pk>/decline/", views.invitation_decline, name="invitation_decline"),
     path("<slug:slug>/", views.club_home, name="home"),
     path("<slug:slug>/players/", views.players, name="players"),
+    path("<slug:slug>/settings/", views.club_settings, name="settings"),
     path("<slug:slug>/console/", views.console, name="console"),
     path("<slug:slug>/console/suggest/", views.suggest, name="suggest"),
     path("<slug:slug>/console/live/", views.console_live, name="console_live"),
@@ -24,6 +25,7 @@ urlpatterns = [
     path("<slug:slug>/sessions/<int:pk>/cards/", views.session_cards, name="session_cards"),
     path("<slug:slug>/sessions/<int:pk>/start/", views.session_start, name="session_start"),
     path("<slug:slug>/sessions/<int:pk>/close/", views.session_close, name="session_close"),
+    path("<slug:slug>/sessions/<int:pk>/delete/", views.session_delete, name="session_delete"),
     path("<slug:slug>/sessions/<int:pk>/codes/", views.session_codes, name="session_codes"),
     path(
         "<slug:slug>/sessions/<int:pk>/tables/<int:number>/add/",

@@ -26,16 +26,15 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.display import deal_words
 from games.models import Conflict, Deal, Rubber
 
-from . import services
+from . import rules_text, services
 from .api import table_queryset
-from .forms import ClubForm, PlayerForm, SessionForm, TablePlayerForm
+from .forms import ClubForm, ClubSettingsForm, PlayerForm, SessionForm, TablePlayerForm
 from .models import (
-    TWO_PLAYER_KINDS,
     Club,
     Invitation,
     Player,
@@ -66,10 +65,19 @@ def home(request: HttpRequest) -> HttpResponse:
         if SLUG.fullmatch(club.slug)
     ]
     invitations = Invitation.objects.for_holder(request.user).select_related("player__club")
+    # Under each club its planned and running sessions with their tables (issue 18: a running
+    # session is never hidden); first, the tables where this user sits tonight (issue 17).
+    active = _active_sessions(clubs)
+    rows = [(club, active.get(club.pk, [])) for club in clubs]
     return render(
         request,
         "clubs/home.html",
-        {"clubs": clubs, "invitations": invitations, "my_tables": _my_tables(request.user)},
+        {
+            "clubs": clubs,
+            "invitations": invitations,
+            "rows": rows,
+            "my_tables": _my_tables(request.user),
+        },
     )
 
 
@@ -100,6 +108,52 @@ def invitation_decline(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("No such invitation.") from err
     messages.success(request, _("Invitation declined."))
     return redirect("home")
+
+
+@dataclass
+class ActiveTable:
+    number: int
+    players: list[str]
+    rubber_url: str | None
+    rubber_number: int | None
+
+
+@dataclass
+class ActiveSession:
+    """A planned or running session as the club page and home list it: its tables, who sits
+    at each, and a link to the rubber in play."""
+
+    session: Session
+    tables: list[ActiveTable]
+
+
+def _active_sessions(clubs: Sequence[Club]) -> dict[int, list[ActiveSession]]:
+    """Every planned and running session of these clubs, by club id, in a fixed number of
+    queries (tables, seats and rubbers in play prefetched)."""
+    sessions = (
+        Session.objects.filter(
+            club__in=clubs, status__in=[Session.Status.RUNNING, Session.Status.PLANNED]
+        )
+        .select_related("club")
+        .order_by("-status", "date", "id")
+        .prefetch_related(Prefetch("tables", queryset=table_queryset().order_by("number")))
+    )
+    found: dict[int, list[ActiveSession]] = {}
+    for session in sessions:
+        tables = []
+        for table in session.tables.all():
+            in_play = getattr(table, "rubbers_in_play", [])
+            rubber = in_play[0] if in_play else None
+            tables.append(
+                ActiveTable(
+                    number=table.number,
+                    players=[p.name for p in table.present_players()],
+                    rubber_url=_reverse_or_none("games:rubber", rubber.pk) if rubber else None,
+                    rubber_number=rubber.number if rubber else None,
+                )
+            )
+        found.setdefault(session.club_id, []).append(ActiveSession(session, tables))
+    return found
 
 
 def _my_tables(user: Any) -> list[Rubber]:
@@ -166,11 +220,36 @@ class TableView:
     current_rubber: Any
     current_rubber_url: str | None
     rotation: list[SeatingView] = field(default_factory=list)
+    rubbers: list[Rubber] = field(default_factory=list)
     #: The latest deal of the rubber in play, in words (the console shows new deals live).
     last_deal: str | None = None
     #: The table's code and its QR (inline SVG), shown to the director only (issue 17).
     code_url: str | None = None
     qr: str | None = None
+
+
+def _played_rubbers(session: Session) -> dict[int, list[Rubber]]:
+    """Every rubber of the session by table id, in order, with its players and deal count."""
+    rubbers = (
+        Rubber.objects.filter(session=session)
+        .select_related("north", "east", "south", "west")
+        .annotate(deal_count=Count("deals"))
+        .order_by("number")
+    )
+    found: dict[int, list[Rubber]] = {}
+    for rubber in rubbers:
+        found.setdefault(rubber.table_id, []).append(rubber)
+    return found
+
+
+def _who_played(rubbers: list[Rubber]) -> list[Player]:
+    """The players of the rubbers with at least one deal, in the order they first sat."""
+    seen: dict[int, Player] = {}
+    for rubber in rubbers:
+        if getattr(rubber, "deal_count", 0):
+            for player in rubber.seats.values():
+                seen.setdefault(player.pk, player)
+    return list(seen.values())
 
 
 def _with_codes(request: HttpRequest, session: Session, tables: list[TableView]) -> None:
@@ -216,6 +295,19 @@ def _tables(
         tables = list(session.tables.all())
     else:
         tables = list(table_queryset().filter(session=session).select_related("session"))
+    if session.status == Session.Status.CLOSED:
+        # A closed session shows what happened: every rubber, and who actually played.
+        played = _played_rubbers(session)
+        return [
+            TableView(
+                table=table,
+                players=_who_played(played.get(table.pk, [])),
+                current_rubber=None,
+                current_rubber_url=None,
+                rubbers=played.get(table.pk, []),
+            )
+            for table in tables
+        ]
     views = []
     for table in tables:
         in_play = getattr(table, "rubbers_in_play", [])
@@ -337,7 +429,6 @@ def club_home(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_club_for_user(request, slug)
     director = is_director(request.user, club)
     sessions = club.sessions.annotate(table_count=Count("tables")).order_by("-date", "-id")
-    current = sessions.filter(status__in=[Session.Status.RUNNING, Session.Status.PLANNED]).first()
     player_count = club.players.count()
     next_steps = []
     if director:
@@ -364,11 +455,37 @@ def club_home(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "club": club,
             "is_director": director,
-            "current": current,
+            "active": _active_sessions([club]).get(club.pk, []),
             "recent": sessions.filter(status=Session.Status.CLOSED)[:10],
             "player_count": player_count,
             "next_steps": next_steps,
             "leaderboard_url": _reverse_or_none("scoring:club-leaderboard", club.slug),
+        },
+    )
+
+
+@login_required
+def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's settings for its directors: house rules by name with a sentence each, the
+    stake and currency, the language, public or members only (issue 18)."""
+    club = get_club_for_user(request, slug, director=True)
+    form = ClubSettingsForm(request.POST or None, instance=club)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("Settings saved. New sessions use them."))
+        return redirect("clubs:settings", club.slug)
+    return render(
+        request,
+        "clubs/settings.html",
+        {
+            "club": club,
+            "form": form,
+            "is_director": True,
+            "rules": rules_text.describe(club.house_rules()),
+            "presets": [
+                {"code": code, "name": name, "sentence": sentence}
+                for code, (name, sentence) in rules_text.PRESETS.items()
+            ],
         },
     )
 
@@ -446,34 +563,57 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
 # --- the director's console --------------------------------------------------------------------
 
 
-def _suggestion(count: int, kind: str = Session.Kind.RUBBER) -> dict[str, Any]:
-    sizes = services.suggest_tables(count, kind=kind)
-    if count == 0:
+def _suggestion(
+    count: int, kind: str = Session.Kind.RUBBER, movement: str = Session.Movement.PIVOT
+) -> dict[str, Any]:
+    """The console's planning answer in words: the live hint and the submit error are this one
+    text (`services.plan_tables`)."""
+    plan = services.plan_tables(count=count, kind=kind, movement=movement)
+    if plan.sizes:
+        if len(plan.sizes) == 1:
+            text = _("%(count)d players: one table of %(size)d.") % {
+                "count": count,
+                "size": plan.sizes[0],
+            }
+        else:
+            text = _("%(count)d players: tables of %(sizes)s.") % {
+                "count": count,
+                "sizes": ", ".join(str(s) for s in plan.sizes),
+            }
+    elif plan.reason == "empty":
         text = _("Tick tonight's players.")
-    elif not sizes and kind in TWO_PLAYER_KINDS:
+    elif plan.reason == "even":
         text = ngettext(
             "%(count)d player cannot be paired: two-player games need an even number.",
             "%(count)d players cannot be paired: two-player games need an even number.",
             count,
         ) % {"count": count}
-    elif not sizes:
+    elif plan.reason == "fixed":
         text = ngettext(
-            "%(count)d player cannot be seated: a table needs four to six players.",
-            "%(count)d players cannot be seated: a table needs four to six players.",
+            "%(count)d player cannot play fixed partnerships: every table needs exactly four.",
+            "%(count)d players cannot play fixed partnerships: every table needs exactly four.",
             count,
         ) % {"count": count}
     else:
         text = ngettext(
-            "%(count)d player: one table of %(sizes)s.",
-            "%(count)d players: tables of %(sizes)s.",
+            "%(count)d player cannot be seated: a table needs four to six players (RULES 6.2).",
+            "%(count)d players cannot be seated: a table needs four to six players (RULES 6.2).",
             count,
-        ) % {"count": count, "sizes": ", ".join(str(s) for s in sizes)}
-        if len(sizes) == 1:
-            text = _("%(count)d players: one table of %(size)d.") % {
-                "count": count,
-                "size": sizes[0],
+        ) % {"count": count}
+    if plan.alternative is not None:
+        tables, pairs = plan.alternative
+        if tables and not pairs:
+            text += " " + _("With the pivot movement: tables of %(sizes)s.") % {
+                "sizes": ", ".join(str(s) for s in tables)
             }
-    return {"count": count, "sizes": sizes, "text": text}
+        elif tables:
+            text += " " + _(
+                "Suggestion: tables of %(sizes)s here, and the other two at a two-player "
+                "table (plan a Bridge for Two session for them)."
+            ) % {"sizes": ", ".join(str(s) for s in tables)}
+        else:
+            text += " " + _("Suggestion: a two-player game (Bridge for Two) for the two of them.")
+    return {"count": count, "sizes": plan.sizes, "text": text}
 
 
 def _cut_into_tables(players: list[Player], sizes: list[int]) -> list[list[Player]]:
@@ -494,9 +634,11 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         picked = list(form.cleaned_data["players"])
         kind = form.cleaned_data["kind"]
-        sizes = services.suggest_tables(len(picked), kind=kind)
+        movement = form.cleaned_data["movement"]
+        suggestion = _suggestion(len(picked), kind, movement)
+        sizes = suggestion["sizes"]
         if not sizes:
-            form.add_error("players", _suggestion(len(picked), kind)["text"])
+            form.add_error("players", suggestion["text"])
         else:
             try:
                 session = services.session_create(
@@ -522,7 +664,11 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
         {
             **_console_context(request, club),
             "form": form,
-            "suggestion": _suggestion(picked_count, form["kind"].value() or Session.Kind.RUBBER),
+            "suggestion": _suggestion(
+                picked_count,
+                form["kind"].value() or Session.Kind.RUBBER,
+                form["movement"].value() or Session.Movement.PIVOT,
+            ),
         },
     )
 
@@ -588,7 +734,10 @@ def suggest(request: HttpRequest, slug: str) -> HttpResponse:
     get_club_for_user(request, slug, director=True)
     count = len(request.GET.getlist("players"))
     kind = request.GET.get("kind", Session.Kind.RUBBER)
-    return render(request, "clubs/_suggestion.html", {"suggestion": _suggestion(count, kind)})
+    movement = request.GET.get("movement", Session.Movement.PIVOT)
+    return render(
+        request, "clubs/_suggestion.html", {"suggestion": _suggestion(count, kind, movement)}
+    )
 
 
 # --- sessions ----------------------------------------------------------------------------------
@@ -676,10 +825,40 @@ def session_start(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def session_close(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """GET: what closing will do (each rubber in play closes unfinished with the figures it
+    will keep, RULES 2.6; a rubber without a deal is withdrawn), and a button. POST: close."""
     session = _director_post(request, slug, pk)
     waiting = _unconfirmed([session]).get(session.pk, [])
+    if request.method == "GET":
+        in_play = list(
+            Rubber.objects.with_deals()
+            .filter(session=session, status=Rubber.Status.IN_PLAY)
+            .order_by("table__number", "number")
+        )
+        previews = []
+        for rubber in in_play:
+            rubber.fetch_players()
+            deals = rubber.ordered_deals()
+            previews.append(
+                {
+                    "rubber": rubber,
+                    "deals": len(deals),
+                    "now": rubber.scoresheet(deals).result if deals else None,
+                    "closed": rubber.unfinished_sheet(deals).result if deals else None,
+                }
+            )
+        return render(
+            request,
+            "clubs/close.html",
+            {
+                "session": session,
+                "club": session.club,
+                "previews": previews,
+                "unconfirmed": waiting,
+            },
+        )
     if waiting and not request.POST.get("anyway") and session.status == Session.Status.RUNNING:
         # Deals no opponent confirmed: say which before the results become final.
         return render(
@@ -701,6 +880,20 @@ def session_close(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             request, _("Session closed. Rubbers still in play were closed as unfinished.")
         )
     return redirect(_next_or(request, session.get_absolute_url()))
+
+
+@login_required
+@require_POST
+def session_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Delete a planned session (nothing was played in it)."""
+    session = _director_post(request, slug, pk)
+    try:
+        services.session_delete(session=session)
+    except Conflict as err:
+        messages.error(request, str(err))
+        return redirect(session.get_absolute_url())
+    messages.success(request, _("The planned session was deleted."))
+    return redirect("clubs:console", slug)
 
 
 def _table_change(

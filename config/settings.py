@@ -36,6 +36,8 @@ USE_I18N = True
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("it", "Italiano")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates and times as each language writes them ("1 dicembre 2026"; "7:02 AM"): config/formats.
+FORMAT_MODULE_PATH = ["config.formats"]
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -49,6 +51,7 @@ INSTALLED_APPS = [
     "knox",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_htmx",
     "simple_history",
     "csp",
@@ -272,6 +275,11 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {"SessionKindEnum": "clubs.models.Session.Kind"},
+    # Swagger UI and Redoc from drf-spectacular-sidecar's static files: /api/docs/ works offline
+    # and loads nothing from another origin (docs/security.md).
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # Production hardening: on whenever DEBUG is off, so `check --deploy` is clean.
@@ -289,7 +297,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_HTTPONLY = True
 
 # Content Security Policy (django-csp 4): no inline script or style anywhere; pages load their
-# own static files only. /api/docs/ widens it for the Swagger UI (config/urls.py).
+# own static files only, /api/docs/ included (its Swagger UI is a static file too).
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],

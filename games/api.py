@@ -20,10 +20,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from clubs.permissions import signed_in_user
+from clubs.permissions import get_session_for_user, signed_in_user
 from scoring.cache import cache_seconds, json_answer, json_bytes, wants_plain_json
+from scoring.renderers import SessionDealsCSV, with_csv
 
-from . import history
+from . import exports, history
 from .models import SEAT_SIDE, Deal, Rubber
 from .permissions import get_deal_for_user, get_rubber_for_entry, get_rubber_state_for_user
 from .serializers import (
@@ -36,6 +37,7 @@ from .serializers import (
     ErrorsSerializer,
     HistoryEntrySerializer,
     RubberSerializer,
+    SessionDealsOut,
     TwoPlayerCorrectionSerializer,
     TwoPlayerDealInSerializer,
     two_player_fields,
@@ -247,3 +249,19 @@ def _check_can_confirm(deal: Deal, viewer: Any) -> None:
     entering = deal.rubber.entering_seat(deal)
     if entering is not None and SEAT_SIDE[entering] == SEAT_SIDE[viewer.seat]:
         raise PermissionDenied("A deal is confirmed by a player of the other side.")
+
+
+class SessionDeals(APIView):
+    permission_classes = [permissions.AllowAny]
+    renderer_classes = with_csv(SessionDealsCSV)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Every deal of a session with its figures (also `?format=csv`)",
+        description="One row per deal, by table, rubber and deal, with the running totals "
+        "after it. Readable by whoever may read the session.",
+        responses={200: SessionDealsOut, 404: E404},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        session = get_session_for_user(request, pk)
+        return Response(SessionDealsOut(exports.session_deals(session)).data)

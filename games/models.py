@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from clubs.models import Player, Session, Table
+from scoring.i18n import contract_display, strain_display
 from scoring.rules import (
     Contract,
     DealInput,
@@ -251,6 +252,12 @@ class Rubber(models.Model):
             closed=self.status == self.Status.UNFINISHED,
             options=self.house_rules(),
         )
+
+    def unfinished_sheet(self, deals: Sequence[Deal] | None = None) -> Sheet:
+        """The sheet this rubber would keep if play stopped now (RULES 2.6): what closing the
+        session will record for it."""
+        deals = self.ordered_deals() if deals is None else deals
+        return sheets.score(self.kind, deals, closed=True, options=self.house_rules())
 
     def running_totals(self, deals: Sequence[Deal] | None = None) -> list[tuple[int, int, int]]:
         """(deal number, NS/player 0 total, EW/player 1 total) after each deal, each from the
@@ -694,7 +701,7 @@ class Deal(models.Model):
                 tricks,
             )
             % {
-                "contract": self.contract,
+                "contract": contract_display(self.contract),
                 # The seat letter as the pad shows it (W is O in Italian).
                 "declarer": pgettext("seat", self.declarer) if self.declarer else "",
                 "count": self.tricks,
@@ -877,9 +884,9 @@ def _two_player_summary(data: dict[str, Any]) -> str:
     if "contract" in data:
         if data["contract"] == "pass":
             return pgettext("deal summary", "passed")
-        played, player = data["contract"], data.get("declarer")
+        played, player = contract_display(data["contract"]), data.get("declarer")
     else:
-        played, player = data.get("strain"), data.get("declarer")
+        played, player = strain_display(str(data.get("strain"))), data.get("declarer")
     tricks = data.get("tricks")
     text = npgettext(
         "deal summary",

@@ -387,3 +387,28 @@ class ErrorsSerializer(serializers.Serializer[Any]):
     errors = serializers.DictField(  # type: ignore[assignment]
         child=serializers.ListField(child=serializers.CharField())
     )
+
+
+class SessionDealOut(serializers.Serializer[Any]):
+    table = serializers.IntegerField()
+    rubber = serializers.IntegerField(help_text="The rubber's id.")
+    rubber_number = serializers.IntegerField(help_text="The rubber's number at its table.")
+    kind = serializers.CharField()
+    number = serializers.IntegerField(help_text="The deal's number in its rubber.")
+    contract = serializers.CharField(help_text='As entered: "4S", "3NTX", "pass".')
+    contract_display = serializers.CharField(
+        help_text='As players read it in the language asked for: "4♠", "3SAX" in Italian.'
+    )
+    declarer = serializers.JSONField(allow_null=True)
+    tricks = serializers.JSONField(allow_null=True)
+    result = serializers.CharField()
+    summary = serializers.CharField()
+    honours_side = serializers.CharField(allow_null=True)
+    honours_points = serializers.IntegerField(allow_null=True)
+    total_0 = serializers.IntegerField(help_text="NS's (or the first player's) running total.")
+    total_1 = serializers.IntegerField(help_text="EW's (or the second player's) running total.")
+
+
+class SessionDealsOut(serializers.Serializer[Any]):
+    session = serializers.IntegerField()
+    deals = SessionDealOut(many=True)

@@ -1,7 +1,9 @@
 """REST API v1: session standings, settlement and the club leaderboard (API.md: Standings).
 
-Reads only: each view does a permission-checked lookup (clubs.permissions: a members-only club
-is 404 to outsiders) and renders rows the refresh stored, in a constant number of queries.
+Reads only, as JSON or, with `?format=csv`, as CSV (one row per player or payment:
+scoring/renderers.py). Each view does a permission-checked lookup (clubs.permissions: a
+members-only club is 404 to outsiders) and renders rows the refresh stored, in a constant number
+of queries.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from clubs.serializers import DetailOut, ErrorsOut
 
 from . import queries, ratings
 from .cache import leaderboard_answer
+from .renderers import LeaderboardCSV, SettlementCSV, StandingsCSV, with_csv
 from .serializers import (
     LeaderboardOut,
     LeaderboardQueryIn,
@@ -41,6 +44,7 @@ E404 = OpenApiResponse(
 
 class SessionStandingsView(APIView):
     permission_classes = [permissions.AllowAny]
+    renderer_classes = with_csv(StandingsCSV)
 
     @extend_schema(
         tags=TAGS,
@@ -58,6 +62,7 @@ class SessionStandingsView(APIView):
 
 class SessionSettlementView(APIView):
     permission_classes = [permissions.AllowAny]
+    renderer_classes = with_csv(SettlementCSV)
 
     @extend_schema(
         tags=TAGS,
@@ -71,6 +76,7 @@ class SessionSettlementView(APIView):
 
 class ClubLeaderboardView(APIView):
     permission_classes = [permissions.AllowAny]
+    renderer_classes = with_csv(LeaderboardCSV)
 
     @extend_schema(
         tags=TAGS,

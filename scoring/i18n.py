@@ -23,11 +23,19 @@ from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
 
 from scoring.rules.contract import Contract, Doubling, Side, Strain
+from scoring.rules.errors import ScoringError
 from scoring.rules.explain import explain
 from scoring.rules.items import Item
 from scoring.rules.two_player import PlayerItem, explain_player_item
 
-__all__ = ["MARKED", "explain_item", "localize_explanations", "templates_for"]
+__all__ = [
+    "MARKED",
+    "contract_display",
+    "explain_item",
+    "localize_explanations",
+    "strain_display",
+    "templates_for",
+]
 
 Templates = Mapping[str, Mapping[str, str]]
 
@@ -218,6 +226,7 @@ MARKED: dict[str, dict[str, Promise]] = {
         "doubled": pgettext_lazy("scoresheet", "doubled"),
         "redoubled": pgettext_lazy("scoresheet", "redoubled"),
         "passed_out": pgettext_lazy("scoresheet", "passed out"),
+        "no_trump": pgettext_lazy("strain", "NT"),
     },
 }
 
@@ -234,6 +243,30 @@ def templates_for(language: str) -> Templates:
 
 def _active_templates() -> Templates:
     return templates_for(translation.get_language() or "en")
+
+
+def contract_display(contract: str) -> str:
+    """A contract as players read it in the active language: "4S" → "4♠", "3NTX" → "3NTX"
+    ("3SAX" in Italian, where C would read as Cuori, hearts). Suits are symbols in every
+    language. "pass" and anything that is not a contract come back as they are."""
+    try:
+        parsed = Contract.parse(contract)
+    except ScoringError:
+        return contract
+    if parsed.strain is None:
+        return contract
+    return f"{parsed.level}{strain_display(parsed.strain)}{parsed.doubling.suffix}"
+
+
+def strain_display(strain: str) -> str:
+    """A strain as players read it: a suit's symbol, or no trump in the active language."""
+    try:
+        parsed = Strain(str(strain).upper())
+    except ValueError:
+        return str(strain)
+    if parsed is Strain.NT:
+        return _active_templates()["_words"]["no_trump"]
+    return parsed.symbol
 
 
 def explain_item(item: Item | PlayerItem) -> str:

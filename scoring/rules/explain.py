@@ -145,6 +145,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "doubled": "doubled",
         "redoubled": "redoubled",
         "passed_out": "passed out",
+        "no_trump": "NT",
     },
 }
 
@@ -174,7 +175,9 @@ def _contract_text(contract: Contract | None, words: Mapping[str, str]) -> str:
         return ""
     if contract.strain is None:
         return words["passed_out"]
-    text = f"{contract.level}{contract.strain.symbol}"
+    # Suits are symbols in every language; no trump is a word ("SA" in Italian).
+    strain = words["no_trump"] if contract.strain is Strain.NT else contract.strain.symbol
+    text = f"{contract.level}{strain}"
     if contract.doubling is Doubling.DOUBLED:
         text += " " + words["doubled"]
     elif contract.doubling is Doubling.REDOUBLED:

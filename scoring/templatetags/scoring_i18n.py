@@ -1,6 +1,7 @@
 """Template filters for what players read in their own language (docs/i18n.md).
 
-``{% load scoring_i18n %}``, then ``{{ item|explain }}`` for a scoresheet item's sentence and
+``{% load scoring_i18n %}``, then ``{{ item|explain }}`` for a scoresheet item's sentence,
+``{{ deal.contract|contract }}`` for a contract ("4♠", "3SA" in Italian) and
 ``{{ amount|money:club.currency }}`` for an amount of money ("€12.50", "12,50 €").
 """
 
@@ -13,7 +14,7 @@ from django import template
 from django.utils.formats import number_format
 from django.utils.translation import pgettext
 
-from scoring.i18n import explain_item
+from scoring.i18n import contract_display, explain_item
 from scoring.rules.items import Item
 from scoring.rules.two_player import PlayerItem
 
@@ -26,6 +27,12 @@ SYMBOLS = {"EUR": "€", "GBP": "£", "USD": "$"}
 @register.filter
 def explain(item: Item | PlayerItem) -> str:
     return explain_item(item)
+
+
+@register.filter
+def contract(value: str) -> str:
+    """A contract as players read it: suits as symbols, NT as "SA" in Italian ("4♠", "3SAX")."""
+    return contract_display(value)
 
 
 @register.filter

@@ -31,7 +31,10 @@ def build_night(*, director: Any, public: bool) -> Night:
     players["eve"] = add_player(club, "Eve")
     players["fay"] = add_player(club, "Fay")
     order = ["north", "east", "south", "west"]
-    planned = make_session(club, [[players[n] for n in [*order, "eve"]]], start=False)
+    # The planned table is other players: one player sits in one running session at a time,
+    # so a session sharing the running one's players could not start (issue 18).
+    later = [add_player(club, name) for name in ("Kim", "Lou", "Max", "Ned")]
+    planned = make_session(club, [[*later, players["eve"]]], start=False)
     running = make_session(club, [[players[n] for n in order]])
     other_director = UserFactory(username="other-director")
     make_club(director=other_director, slug="lakeside")

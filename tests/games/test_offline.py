@@ -71,7 +71,7 @@ def test_other_content_for_the_number_answers_409_with_both_versions(client, rub
             "version": 1,
             "entered_by": "South",  # the player's name in the club, never a login
         },
-        "mine": {"number": 1, "summary": "4S by N, 10 tricks"},
+        "mine": {"number": 1, "summary": "4♠ by N, 10 tricks"},
         "can_correct": answer["can_correct"],  # the correction policy's (below)
     }
     assert snapshot(rubber) == [(1, "3NT", "E", 8, 1)]
@@ -214,7 +214,7 @@ def test_a_conflict_speaks_the_clubs_language(client, rubber, north, south):
     client.force_login(north)
     answer = client.post(queued(rubber), TAP_4S_MADE).json()
     assert answer["detail"] == "Un altro telefono ha inserito prima la smazzata 1."
-    assert answer["mine"]["summary"] == "4S giocato da N, 10 prese"
+    assert answer["mine"]["summary"] == "4♠ giocato da N, 10 prese"
 
 
 def test_a_two_player_deal_corrected_to_mine_loses_what_mine_does_not_have(client, club, director):

@@ -10,6 +10,7 @@ runs against a real server in tests/integration/test_correction_race.py.
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import pytest
@@ -54,7 +55,10 @@ def finish_and_start_next(enter: Any, rubber: Rubber, deals: list[dict[str, Any]
 @pytest.fixture
 def fixed_rubber(club: Any, table_of_four: dict[str, Any]) -> Rubber:
     """Rubber 1 of a fixed-partnership session: the next rubber seats everyone alike."""
-    session = make_session(club, [list(table_of_four.values())], movement="fixed")
+    # Another day than `running_session`'s: one player sits in one running session of a day.
+    session = make_session(
+        club, [list(table_of_four.values())], movement="fixed", date=datetime.date(2026, 12, 1)
+    )
     return session.rubbers.get(number=1)
 
 
@@ -66,7 +70,7 @@ def test_a_reopening_correction_is_refused_naming_the_next_rubbers_deals(api, ru
     assert response.status_code == 409
     detail = response.json()["detail"]
     assert f"rubber {following.number} at this table already holds" in detail
-    assert "deal 1 (2H by E, 8 tricks); deal 2 (1NT by S, 7 tricks)" in detail
+    assert "deal 1 (2♥ by E, 8 tricks); deal 2 (1NT by S, 7 tricks)" in detail
     assert "stay saved" in detail
     assert snapshot(rubber.session) == before  # nothing changed, nothing deleted
 

@@ -42,7 +42,7 @@ def test_a_deal_already_recorded_is_summed_up_in_italian(api, director, running_
     )
     assert response.status_code == 409
     assert response.json()["detail"] == (
-        "La smazzata 1 di questa gomma è già registrata come 2S giocato da O, 8 prese, "
+        "La smazzata 1 di questa gomma è già registrata come 2♠ giocato da O, 8 prese, "
         "onori 100 a EW; correggila invece (PATCH con la sua versione)."
     )
 
@@ -64,7 +64,7 @@ def test_a_two_player_deal_already_recorded_is_summed_up_in_italian(api, directo
     )
     assert response.status_code == 409
     assert (
-        "già registrata come miseria: NT giocato dal giocatore 1, 1 presa;"
+        "già registrata come miseria: SA giocato dal giocatore 1, 1 presa;"
         in (response.json()["detail"])
     )
 
@@ -74,30 +74,32 @@ def test_a_two_player_deal_already_recorded_is_summed_up_in_italian(api, directo
     [
         (
             {"contract": "4S", "declarer": "N", "tricks": 10},
-            "4S by N, 10 tricks",
-            "4S giocato da N, 10 prese",
+            "4♠ by N, 10 tricks",
+            "4♠ giocato da N, 10 prese",
         ),
         ({"contract": "pass"}, "passed out", "passata"),
         (
             {"data": {"declarer": 0, "strain": "H", "tricks": 9, "doubled": 1}},
-            "H by player 0, 9 tricks, doubled",
-            "H giocato dal giocatore 0, 9 prese, contrato",
+            "♥ by player 0, 9 tricks, doubled",
+            "♥ giocato dal giocatore 0, 9 prese, contrato",
         ),
         (
             {"data": {"declarer": 1, "declaration": "eight", "strain": "S", "tricks": 7}},
-            "eight S by player 1, 7 tricks",
-            "otto prese: S giocato dal giocatore 1, 7 prese",
+            "eight ♠ by player 1, 7 tricks",
+            "otto prese: ♠ giocato dal giocatore 1, 7 prese",
         ),
         ({"data": {"tricks": [14, 10]}}, "tricks 14–10", "prese 14–10"),
         (
             {"data": {"contract": "3NT", "declarer": 1, "tricks": 1}},
             "3NT by player 1, 1 trick",
-            "3NT giocato dal giocatore 1, 1 presa",
+            "3SA giocato dal giocatore 1, 1 presa",
         ),
         ({"data": {"contract": "pass"}}, "passed", "passata"),
     ],
 )
 def test_a_deal_summary_speaks_the_active_language(fields, english, italian):
+    """Suits are symbols in every language, NT is SA in Italian (issue 18: "1C" reads as
+    hearts, Cuori, to an Italian)."""
     from django.utils import translation
 
     from games.models import Deal

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 from django.template import Context, Template
-from django.utils import translation
+from django.utils import timezone, translation
 
 from scoring.templatetags.scoring_i18n import money
 
@@ -35,6 +35,44 @@ def test_dates_in_the_locales_format() -> None:
     template = Template("{{ day }} · {{ day|date:'SHORT_DATE_FORMAT' }}")
     context = Context({"day": datetime.date(2025, 3, 7)})
     with translation.override("it"):
-        assert template.render(context) == "07 Marzo 2025 · 07/03/2025"
+        assert template.render(context) == "7 marzo 2025 · 07/03/2025"
     with translation.override("en"):
         assert template.render(context) == "March 7, 2025 · 03/07/2025"
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("it", "1 dicembre 2026 · martedì 1 dicembre 2026, 19:02 · 01/12/2026 19:02 · 19:02"),
+        ("en", "Dec. 1, 2026 · Tuesday Dec. 1, 2026, 7:02 PM · 12/01/2026 7:02 PM · 7:02 PM"),
+    ],
+)
+def test_dates_and_times_in_each_languages_own_style(language: str, expected: str) -> None:
+    """Issue 18: Italian writes "1 dicembre 2026" (Django's catalogue says "01 Dicembre 2026");
+    English times carry no full stop for a sentence to double ("7:02 a.m..")."""
+    moment = datetime.datetime(2026, 12, 1, 19, 2, tzinfo=datetime.UTC)
+    template = Template(
+        "{{ day }} · {{ moment|date:'l' }} {{ moment }} · "
+        "{{ moment|date:'SHORT_DATETIME_FORMAT' }} · {{ moment|time }}"
+    )
+    context = Context({"day": moment.date(), "moment": moment})
+    with translation.override(language), timezone.override(datetime.UTC):
+        assert template.render(context) == expected
+
+
+@pytest.mark.parametrize(
+    ("status", "sentence"),
+    [
+        ("unfinished", "Rubber unfinished."),
+        ("in_play", "Rubber %(number)s in play"),
+    ],
+)
+def test_a_status_has_one_word_in_the_badge_and_the_text(status: str, sentence: str) -> None:
+    """The badge ("Incompiuta") is the word its sentence uses ("Gomma incompiuta.")."""
+    from django.utils.translation import gettext
+
+    from games.models import Rubber
+
+    with translation.override("it"):
+        badge = str(Rubber.Status(status).label).lower()
+        assert badge in gettext(sentence).lower(), (badge, gettext(sentence))

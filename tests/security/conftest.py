@@ -49,7 +49,10 @@ def build_world(director: Any, *, public: bool = False) -> World:
     players["eve"] = add_player(club, "Eve")
     players["fay"] = add_player(club, "Fay")
     order = ["north", "east", "south", "west"]
-    planned = make_session(club, [[players[n] for n in [*order, "eve"]]], start=False)
+    # The planned table is other players: one player sits in one running session at a time,
+    # so a session sharing the running one's players could not start (issue 18).
+    later = [add_player(club, name) for name in ("Kim", "Lou", "Max", "Ned")]
+    planned = make_session(club, [[*later, players["eve"]]], start=False)
     running = make_session(club, [[players[n] for n in order]])
     rubber = running.rubbers.get(number=1)
     deal, _ = rubber.record_deal(

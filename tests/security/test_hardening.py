@@ -257,7 +257,19 @@ def test_a_database_outage_is_a_clean_503(db: Any, monkeypatch: Any, path: str, 
 
 
 #: URLs whose answer needs no database: they answer as usual while it is down.
-NO_DATABASE = {"bench-plain", "schema", "api-docs", "login", "set_language", "logout", "api-token"}
+NO_DATABASE = {
+    "bench-plain",
+    "schema",
+    "api-docs",
+    "login",
+    "set_language",
+    "logout",
+    "api-token",
+    # Static answers: the favicon redirect, the web app manifest, the service worker.
+    "favicon",
+    "manifest",
+    "service-worker",
+}
 
 
 @pytest.mark.parametrize("persona", ["anonymous", "director"])

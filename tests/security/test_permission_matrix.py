@@ -90,6 +90,7 @@ MATRIX: dict[str, Case] = {
     "home": Case(lambda w: "/", {"GET": EVERYONE}),
     "healthz": Case(lambda w: "/healthz", {"GET": EVERYONE}),
     "bench-plain": Case(lambda w: "/bench/plain", {"GET": EVERYONE}),
+    "favicon": Case(lambda w: "/favicon.ico", {"GET": (301,) * 6}),
     "service-worker": Case(lambda w: "/sw.js", {"GET": EVERYONE}),
     "manifest": Case(lambda w: "/manifest.webmanifest", {"GET": EVERYONE}),
     "login": Case(lambda w: "/accounts/login/", {"GET": EVERYONE}),
@@ -163,6 +164,7 @@ MATRIX: dict[str, Case] = {
     "api-session-settlement": Case(
         lambda w: f"/api/v1/sessions/{w.running.pk}/settlement", {"GET": READ}
     ),
+    "api-session-deals": Case(lambda w: f"/api/v1/sessions/{w.running.pk}/deals", {"GET": READ}),
     # --- API: rubbers and deals -----------------------------------------------------------------
     "api-rubber": Case(lambda w: f"/api/v1/rubbers/{w.rubber.pk}/", {"GET": READ}),
     "api-rubber-deals": Case(
@@ -201,6 +203,20 @@ MATRIX: dict[str, Case] = {
         {"GET": READ, "POST": (302, 404, 403, 403, 404, 302)},
         {"POST": lambda w: {"name": "Gus"}},
     ),
+    "clubs:settings": Case(
+        lambda w: f"/clubs/{w.club.slug}/settings/",
+        {"GET": PAGE_DIRECTOR_ONLY, "POST": (302, 404, 403, 403, 404, 302)},
+        {
+            "POST": lambda w: {
+                "name": "Riverside",
+                "public": "",
+                "rules_preset": "acbl",
+                "default_stake": "0.50",
+                "currency": "EUR",
+                "language": "en",
+            }
+        },
+    ),
     "clubs:console": Case(
         lambda w: f"/clubs/{w.club.slug}/console/",
         {"GET": PAGE_DIRECTOR_ONLY, "POST": (302, 404, 403, 403, 404, 302)},
@@ -224,6 +240,12 @@ MATRIX: dict[str, Case] = {
     ),
     "clubs:session_close": Case(
         lambda w: f"/clubs/{w.club.slug}/sessions/{w.running.pk}/close/",
+        {"GET": (302, 404, 403, 403, 404, 200), "POST": (302, 404, 403, 403, 404, 302)},
+        # Past the warning about unconfirmed deals (tests/clubs/test_confirmation.py).
+        {"POST": lambda w: {"anyway": "1"}},
+    ),
+    "clubs:session_delete": Case(
+        lambda w: f"/clubs/{w.club.slug}/sessions/{w.planned.pk}/delete/",
         {"POST": (302, 404, 403, 403, 404, 302)},
         # Past the warning about unconfirmed deals (tests/clubs/test_confirmation.py).
         {"POST": lambda w: {"anyway": "1"}},

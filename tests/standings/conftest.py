@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
@@ -41,4 +42,11 @@ def down_one(rubber: Any, number: int, declarer: str = "N", by: Any = None) -> N
 def room(club: Any, table_of_four: dict[str, Any]) -> Any:
     """A running pivot session at 0.50 a hundred: table 1 north..west, table 2 four more."""
     more = [add_player(club, name) for name in ("Alice", "Bob", "Carol", "Dan")]
-    return make_session(club, [list(table_of_four.values()), more], stake=Decimal("0.50"))
+    # The day after `running_session`'s (which seats the same four): one player sits in one
+    # running session of a day (issue 18).
+    return make_session(
+        club,
+        [list(table_of_four.values()), more],
+        stake=Decimal("0.50"),
+        date=datetime.date(2026, 12, 1),
+    )

@@ -3,6 +3,7 @@ record, hundreds and money over time, partnerships, recent rubbers; both languag
 
 from __future__ import annotations
 
+import datetime
 import re
 
 import pytest
@@ -147,7 +148,8 @@ def test_the_player_page_reads_a_constant_number_of_queries(
 
     with CaptureQueriesContext(connection) as before:
         client.get(f"/players/{north.pk}/")
-    more = make_session(club, [list(table_of_four.values())])
+    # Another day: one player sits in one running session of a day (issue 18).
+    more = make_session(club, [list(table_of_four.values())], date=datetime.date(2026, 12, 7))
     win_rubber(more.rubbers.get(), "EW", by=director)
     services.standings_refresh(session_id=more.pk)
     ratings.ratings_refresh(club_id=club.pk)

@@ -1,0 +1,129 @@
+"""CSV answers of the API's tables of numbers (`?format=csv`, API.md: Formats).
+
+djangorestframework-csv's renderer flattens a whole JSON answer into one row (`players.0.name`,
+`players.1.name`, ...), which suits flat lists only. Our answers are an object holding one list
+of rows (`players`, `payments`, `deals`), so `RowsCSVRenderer` renders that list, one row per
+item, under a fixed header: the JSON's own keys, in the order given. UTF-8, one header row,
+served as an attachment. An error answer (a dict without the list) is rendered flat, as the base
+renderer does, so a 404 stays a 404 with its message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from rest_framework.settings import api_settings
+from rest_framework_csv.renderers import CSVRenderer
+
+
+class RowsCSVRenderer(CSVRenderer):  # type: ignore[misc]
+    """The list under `rows_field` of an answer, one row per item, columns `header`."""
+
+    charset = "utf-8"
+    rows_field: ClassVar[str]
+    header: ClassVar[list[str]]
+    filename: ClassVar[str]
+
+    def render(
+        self,
+        data: Any,
+        media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+        writer_opts: Any = None,
+    ) -> bytes:
+        context = dict(renderer_context or {})
+        response = context.get("response")
+        if isinstance(data, Mapping) and self.rows_field in data:
+            if response is not None:
+                name = self.filename.format(**(context.get("kwargs") or {}))
+                response["Content-Disposition"] = f'attachment; filename="{name}"'
+            rows = [
+                {key: _cell(value) for key, value in row.items()} for row in data[self.rows_field]
+            ]
+            context["header"] = self.header
+            body: bytes = super().render(rows, media_type, context)
+            return body
+        context["header"] = None
+        flat: bytes = super().render(data, media_type, context)
+        return flat
+
+
+def _cell(value: Any) -> Any:
+    """None is an empty cell, booleans are true/false as in the JSON."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
+
+
+def with_csv(renderer: type[RowsCSVRenderer]) -> list[Any]:
+    """The default renderers (JSON, browsable API) and this CSV one."""
+    return [*api_settings.DEFAULT_RENDERER_CLASSES, renderer]
+
+
+class StandingsCSV(RowsCSVRenderer):
+    rows_field = "players"
+    filename = "session-{pk}-standings.csv"
+    header = [
+        "rank",
+        "player",
+        "name",
+        "table",
+        "table_rank",
+        "rubbers",
+        "won",
+        "lost",
+        "tied",
+        "points",
+        "net",
+        "hundreds",
+        "money",
+    ]
+
+
+class SettlementCSV(RowsCSVRenderer):
+    rows_field = "payments"
+    filename = "session-{pk}-settlement.csv"
+    header = ["from", "from_name", "to", "to_name", "amount"]
+
+
+class LeaderboardCSV(RowsCSVRenderer):
+    rows_field = "players"
+    filename = "{slug}-leaderboard.csv"
+    header = [
+        "rank",
+        "player",
+        "name",
+        "sessions",
+        "rubbers",
+        "won",
+        "lost",
+        "tied",
+        "hundreds",
+        "net",
+        "money",
+    ]
+
+
+class SessionDealsCSV(RowsCSVRenderer):
+    rows_field = "deals"
+    filename = "session-{pk}-deals.csv"
+    header = [
+        "table",
+        "rubber",
+        "rubber_number",
+        "kind",
+        "number",
+        "contract",
+        "contract_display",
+        "declarer",
+        "tricks",
+        "result",
+        "summary",
+        "honours_side",
+        "honours_points",
+        "total_0",
+        "total_1",
+    ]
