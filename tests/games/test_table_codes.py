@@ -153,6 +153,22 @@ def test_the_table_card_shows_the_code_and_its_qr_to_the_director(
     assert code not in html and "<svg" not in html
 
 
+def test_the_qr_svg_carries_no_text_of_its_url_even_with_a_hostile_host(
+    client, running_session, director, settings
+):
+    """The card's QR is inserted unescaped (segno's own SVG): only a viewBox and path data, so
+    nothing of the URL it encodes, here with a hostile Host header, reaches the markup."""
+    import re
+
+    settings.ALLOWED_HOSTS = ["*"]
+    url = f"/clubs/{running_session.club.slug}/sessions/{running_session.pk}/cards/"
+    client.force_login(director)
+    html = client.get(url, HTTP_HOST="evil.example").content.decode()
+    (svg,) = re.findall(r'<svg[^>]*class="segno".*?</svg>', html, flags=re.S)
+    assert "evil" not in svg and "/t/" not in svg
+    assert set(re.findall(r"<(\w+)", svg)) <= {"svg", "path"}
+
+
 def test_a_club_export_leaves_the_table_codes_out(running_session):
     from clubs.transfer import club_export
 
