@@ -23,7 +23,7 @@ from clubs.serializers import DetailOut, ErrorsOut
 
 from . import queries, ratings
 from .cache import leaderboard_answer
-from .renderers import LeaderboardCSV, SettlementCSV, StandingsCSV, with_csv
+from .renderers import LeaderboardCSV, RatingsCSV, SettlementCSV, StandingsCSV, with_csv
 from .serializers import (
     LeaderboardOut,
     LeaderboardQueryIn,
@@ -104,6 +104,7 @@ class ClubLeaderboardView(APIView):
 
 class ClubRatingsView(APIView):
     permission_classes = [permissions.AllowAny]
+    renderer_classes = with_csv(RatingsCSV)
 
     @extend_schema(
         tags=TAGS,

@@ -127,3 +127,9 @@ class SessionDealsCSV(RowsCSVRenderer):
         "total_0",
         "total_1",
     ]
+
+
+class RatingsCSV(RowsCSVRenderer):
+    rows_field = "ratings"
+    filename = "{slug}-ratings.csv"
+    header = ["player", "name", "mu", "sigma", "ordinal", "matches", "won", "lost", "drawn"]

@@ -414,3 +414,24 @@ def test_a_new_rubber_at_the_end_adds_rows_and_keeps_the_others(api, club, eveni
     assert before < after and len(after - before) == 4  # the new rubber's four steps only
     matches = rated_matches(api, club, ("rubber",))
     assert_api_matches(api, club, "bridge", openskill_replay(matches))
+
+
+def test_the_ratings_csv_has_the_json_rows_to_the_last_decimal(api, club, evening):
+    """API.md (Formats): the ratings answer `text/csv` with `?format=csv`, one header row."""
+    import csv
+    import io
+
+    refresh_all(club)
+    path = f"/api/v1/clubs/{club.slug}/ratings?pool=bridge"
+    rows = api.get(path).json()["ratings"]
+    response = api.get(path + "&format=csv")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    parsed = list(csv.DictReader(io.StringIO(response.content.decode("utf-8"))))
+    assert rows and len(parsed) == len(rows)
+    for line, row in zip(parsed, rows, strict=True):
+        assert int(line["player"]) == row["player"] and line["name"] == row["name"]
+        for field in ("mu", "sigma", "ordinal"):
+            assert float(line[field]) == row[field]
+        for field in ("matches", "won", "lost", "drawn"):
+            assert int(line[field]) == row[field]
