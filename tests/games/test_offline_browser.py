@@ -141,7 +141,7 @@ def test_another_phone_entered_the_deal_meanwhile_the_player_sees_both_and_drops
     text = conflict.inner_text()
     assert "Another phone entered deal 1 first." in text
     assert "On the server: 3NT by E, 8 tricks (entered by South)" in text
-    assert "On this phone: 4S by N, 10 tricks" in text
+    assert "On this phone: 4♠ by N, 10 tricks" in text
     # Deal 2 waits behind the choice: nothing is sent out of order.
     assert (
         "saved on this phone, not yet sent"
