@@ -86,23 +86,35 @@ def _setup() -> None:
 
     if not SessionStanding.objects.exists():
         standings_rebuild_all()
-    clubs = list(Club.objects.filter(slug__startswith="http").order_by("pk"))
+    clubs = list(
+        Club.objects.filter(slug__startswith="http").exclude(slug="httppost").order_by("pk")
+    )
     user, _ = get_user_model().objects.get_or_create(username="bench-director")
     _, token = AuthToken.objects.create(user=user)
     for club in clubs:
         Membership.objects.get_or_create(club=club, user=user, defaults={"role": "director"})
-        # Every run posts into fresh rubbers: the rubbers of an earlier run (longer by every deal
-        # it posted, so costlier to score and answer) are closed first, so runs compare.
         for session in Session.objects.filter(club=club, status=Session.Status.RUNNING):
             session_close(session=session)
-        players = list(Player.objects.filter(club=club).order_by("pk")[:40])
-        for _ in range(4):
-            session = session_create(
-                club=club,
-                date=Session.objects.filter(club=club).latest("date").date,
-                tables=[players[i : i + 4] for i in range(0, 40, 4)],
-            )
-            session_start(session=session)
+    # The deals are posted in a club of their own (480 players, one running session of 120
+    # tables: a player sits in one running session at a time), so the leaderboard measured
+    # above keeps its 50 rows whatever the posts add.
+    post_club, _ = Club.objects.get_or_create(slug="httppost", defaults={"name": "HTTP posts"})
+    Membership.objects.get_or_create(club=post_club, user=user, defaults={"role": "director"})
+    Player.objects.bulk_create(
+        [Player(club=post_club, name=f"Poster {i:03d}") for i in range(480)],
+        ignore_conflicts=True,
+    )
+    # Every run posts into fresh rubbers: the rubbers of an earlier run (longer by every deal
+    # it posted, so costlier to score and answer) are closed first, so runs compare.
+    for session in Session.objects.filter(club=post_club, status=Session.Status.RUNNING):
+        session_close(session=session)
+    players = list(Player.objects.filter(club=post_club).order_by("pk")[:480])
+    session = session_create(
+        club=post_club,
+        date=Session.objects.filter(club=clubs[0]).latest("date").date,
+        tables=[players[i : i + 4] for i in range(0, 480, 4)],
+    )
+    session_start(session=session)
     scoresheet = (
         Rubber.objects.filter(session__club=clubs[0], status="complete")
         .annotate(n=Count("deals"))
