@@ -304,7 +304,7 @@ class SessionStartView(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         session = _session(request, pk, director=True)
-        services.session_start(session=session)
+        services.session_start(session=session, by=signed_in_user(request))
         return Response(_session_out(session.pk))
 
 
@@ -319,7 +319,27 @@ class SessionCloseView(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         session = _session(request, pk, director=True)
-        services.session_close(session=session)
+        services.session_close(session=session, by=signed_in_user(request))
+        return Response(_session_out(session.pk))
+
+
+class SessionReopenView(APIView):
+    permission_classes = [IsClubDirectorOrReadOnly]
+
+    @extend_schema(
+        tags=TAGS_SESSIONS,
+        summary="Reopen a closed session for corrections; close it again to recompute",
+        description=(
+            "The session runs again (no rubber starts; rubbers closed unfinished stay as "
+            "played) so deals can be corrected; `closed_at` keeps the last close until it "
+            "closes again. 409 unless the session is closed."
+        ),
+        request=None,
+        responses={200: SessionOut, **WRITE_ERRORS, 409: E409},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        session = _session(request, pk, director=True)
+        services.session_reopen(session=session, by=signed_in_user(request))
         return Response(_session_out(session.pk))
 
 

@@ -337,6 +337,8 @@ def seated_elsewhere(
             player_id__in=player_ids,
             active=True,
             session__status=Session.Status.RUNNING,
+            # A session reopened for corrections seats nobody (`session_reopen`).
+            session__closed_at__isnull=True,
             session__date=date,
         )
         .exclude(session_id=session_id)
@@ -475,7 +477,7 @@ def session_create(
     return session
 
 
-def session_start(*, session: Session) -> Session:
+def session_start(*, session: Session, by: User | None = None) -> Session:
     """Start a planned session: every table gets its first rubber, seated by the rotation."""
     with transaction.atomic():
         locked = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
@@ -494,6 +496,7 @@ def session_start(*, session: Session) -> Session:
             raise _conflict(" ".join(busy))
         locked.status = Session.Status.RUNNING
         locked.started_at = timezone.now()
+        _record(locked, "started", by)
         locked.save(update_fields=["status", "started_at"])
         for table in locked.tables.prefetch_related("seats__player"):
             table_start_next_rubber(table=table)
@@ -502,8 +505,11 @@ def session_start(*, session: Session) -> Session:
     return session
 
 
-def session_close(*, session: Session) -> Session:
-    """Close a session: rubbers still in play close as unfinished (RULES 2.6, 8.4)."""
+def session_close(*, session: Session, by: User | None = None) -> Session:
+    """Close a session: rubbers still in play close as unfinished (RULES 2.6, 8.4).
+
+    A reopened session (`session_reopen`) closes the same way; the standings are recomputed
+    (queued, as every close). The history keeps who closed it and when."""
     from games.models import Rubber
 
     with transaction.atomic():
@@ -520,10 +526,47 @@ def session_close(*, session: Session) -> Session:
                 rubber.delete()
         locked.status = Session.Status.CLOSED
         locked.closed_at = timezone.now()
+        _record(locked, "closed", by)
         locked.save(update_fields=["status", "closed_at"])
     _queue_refresh(locked.pk)
     session.refresh_from_db()
     return session
+
+
+def session_reopen(*, session: Session, by: User | None = None) -> Session:
+    """Reopen a closed session for corrections (issue 18; docs/api.md, "Reopening").
+
+    The session runs again, so that its director (or a player at the table) can correct deals
+    (RULES 8.2); nothing else changes. The rubbers closed unfinished by RULES 2.6 stay as played
+    (unfinished, their figures from their deals), and no rubber starts: a corrected deal re-scores
+    its own rubber (`games.models.Deal.correct`). `closed_at` keeps the last close until the
+    session closes again, which recomputes the standings. The history keeps who reopened it and
+    when (`Session.history`).
+
+    The session's row is locked as `session_close` locks it, so a reopen and a close (or two
+    reopens) at the same time are serialised: the second sees the first's outcome and answers
+    409 if there is nothing left to do.
+    """
+    with transaction.atomic():
+        locked = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
+        if locked.status != Session.Status.CLOSED:
+            raise _conflict(
+                _("Only a closed session can be reopened; this one is %(status)s.")
+                % {"status": str(locked.get_status_display()).lower()}
+            )
+        locked.status = Session.Status.RUNNING
+        _record(locked, "reopened", by)
+        locked.save(update_fields=["status"])
+    _queue_refresh(locked.pk)
+    session.refresh_from_db()
+    return session
+
+
+def _record(session: Session, reason: str, by: User | None) -> None:
+    """Who changed the session's state and why, for its history (django-simple-history)."""
+    session._change_reason = reason
+    if by is not None:
+        session._history_user = by
 
 
 def session_delete(*, session: Session) -> None:

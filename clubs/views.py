@@ -28,6 +28,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from games import history
 from games.display import deal_words
 from games.models import Conflict, Deal, Rubber
 
@@ -297,8 +298,9 @@ def _tables(
         tables = list(session.tables.all())
     else:
         tables = list(table_queryset().filter(session=session).select_related("session"))
-    if session.status == Session.Status.CLOSED:
-        # A closed session shows what happened: every rubber, and who actually played.
+    if session.is_closed or session.is_reopened:
+        # A closed session shows what happened: every rubber, and who actually played; so does
+        # a session reopened for corrections, whose rubbers' pads are where deals are corrected.
         played = _played_rubbers(session)
         return [
             TableView(
@@ -747,7 +749,34 @@ def suggest(request: HttpRequest, slug: str) -> HttpResponse:
 
 def session_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     session = _session_for_page(request, slug, pk)
-    return render(request, "clubs/session.html", _session_context(request, session))
+    context = _session_context(request, session)
+    context["history"] = _session_history(session)
+    return render(request, "clubs/session.html", context)
+
+
+#: The changes of a session's state its page lists (`Session.history`'s change reasons).
+STATE_CHANGES = ("started", "closed", "reopened")
+
+
+def _session_history(session: Session) -> list[dict[str, Any]]:
+    """When the session started, closed and was reopened, and by whom, as the club names them
+    (games.history.entrants: a player's name, or "Director"; never a login). Two queries."""
+    records = list(
+        session.history.filter(history_change_reason__in=STATE_CHANGES)
+        .order_by("history_date", "history_id")
+        .values("history_change_reason", "history_date", "history_user_id")
+    )
+    names = history.entrants(session.club_id, (r["history_user_id"] for r in records))
+    words = {"started": _("Started"), "closed": _("Closed"), "reopened": _("Reopened")}
+    return [
+        {
+            "what": words[r["history_change_reason"]],
+            "reason": r["history_change_reason"],
+            "at": r["history_date"],
+            "by": history.who(names, r["history_user_id"]).name,
+        }
+        for r in records
+    ]
 
 
 def session_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
@@ -818,7 +847,7 @@ def _director_post(request: HttpRequest, slug: str, pk: int) -> Session:
 def session_start(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     session = _director_post(request, slug, pk)
     try:
-        services.session_start(session=session)
+        services.session_start(session=session, by=signed_in_user(request))
     except Conflict as err:
         messages.error(request, str(err))
     else:
@@ -874,12 +903,33 @@ def session_close(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             },
         )
     try:
-        services.session_close(session=session)
+        services.session_close(session=session, by=signed_in_user(request))
     except Conflict as err:
         messages.error(request, str(err))
     else:
         messages.success(
             request, _("Session closed. Rubbers still in play were closed as unfinished.")
+        )
+    return redirect(_next_or(request, session.get_absolute_url()))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_reopen(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """GET: what reopening does (the session runs again for corrections; the rubbers closed
+    unfinished stay as played; closing again recomputes the standings), and a button.
+    POST: reopen (`services.session_reopen`). Directors only; a player gets 403 as for close."""
+    session = _director_post(request, slug, pk)
+    if request.method == "GET":
+        return render(request, "clubs/reopen.html", {"session": session, "club": session.club})
+    try:
+        services.session_reopen(session=session, by=signed_in_user(request))
+    except Conflict as err:
+        messages.error(request, str(err))
+    else:
+        messages.success(
+            request,
+            _("Session reopened for corrections. Close it again when they are done."),
         )
     return redirect(_next_or(request, session.get_absolute_url()))
 
