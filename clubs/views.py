@@ -636,14 +636,8 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_club_for_user(request, slug, director=True)
     form = SessionForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
-        picked = list(form.cleaned_data["players"])
-        kind = form.cleaned_data["kind"]
-        movement = form.cleaned_data["movement"]
-        suggestion = _suggestion(len(picked), kind, movement)
-        sizes = suggestion["sizes"]
-        if not sizes:
-            form.add_error("players", suggestion["text"])
-        else:
+        tables = _planned_tables(form)
+        if tables is not None:
             try:
                 session = services.session_create(
                     club=club,
@@ -651,7 +645,7 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
                     kind=form.cleaned_data["kind"],
                     movement=form.cleaned_data["movement"],
                     stake_per_hundred=form.cleaned_data["stake_per_hundred"],
-                    tables=_cut_into_tables(picked, sizes),
+                    tables=tables,
                     created_by=signed_in_user(request),
                 )
             except ValidationError as err:
@@ -661,19 +655,31 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
                 return redirect(
                     reverse("clubs:console", args=[club.slug]) + f"#session-{session.pk}"
                 )
-    picked_count = len(form["players"].value() or []) if form.is_bound else 0
     return render(
         request,
         "clubs/console.html",
-        {
-            **_console_context(request, club),
-            "form": form,
-            "suggestion": _suggestion(
-                picked_count,
-                form["kind"].value() or Session.Kind.RUBBER,
-                form["movement"].value() or Session.Movement.PIVOT,
-            ),
-        },
+        {**_console_context(request, club), "form": form, "suggestion": _form_suggestion(form)},
+    )
+
+
+def _planned_tables(form: SessionForm) -> list[list[Player]] | None:
+    """The tables for a valid planning form's players (`services.plan_tables`, cut for seats),
+    or None with the planning answer as the form's error on `players`."""
+    picked = list(form.cleaned_data["players"])
+    suggestion = _suggestion(len(picked), form.cleaned_data["kind"], form.cleaned_data["movement"])
+    if not suggestion["sizes"]:
+        form.add_error("players", suggestion["text"])
+        return None
+    return _cut_into_tables(picked, suggestion["sizes"])
+
+
+def _form_suggestion(form: SessionForm) -> dict[str, Any]:
+    """The live hint as the planning form shows it first (the players ticked, if any)."""
+    picked_count = len(form["players"].value() or [])
+    return _suggestion(
+        picked_count,
+        form["kind"].value() or Session.Kind.RUBBER,
+        form["movement"].value() or Session.Movement.PIVOT,
     )
 
 
@@ -932,6 +938,70 @@ def session_reopen(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             _("Session reopened for corrections. Close it again when they are done."),
         )
     return redirect(_next_or(request, session.get_absolute_url()))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_reseat(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Re-seat a planned session with the console's planning form: the same live hint and the
+    same answer on submit (`services.plan_tables`), the same checks (`services.session_reseat`).
+    A session that has started is refused with a message, nothing changed."""
+    session = _director_post(request, slug, pk)
+    if session.status != Session.Status.PLANNED:
+        messages.error(request, _("Only a planned session can be re-seated; this one has started."))
+        return redirect(session.get_absolute_url())
+    seated = list(
+        session.table_seats.filter(active=True)
+        .order_by("player__name")
+        .values_list("player_id", flat=True)
+    )
+    initial = {
+        "date": session.date,
+        "kind": session.kind,
+        "movement": session.movement,
+        "stake_per_hundred": session.stake_per_hundred,
+        "players": seated,
+    }
+    form = SessionForm(request.POST or None, club=session.club, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        tables = _planned_tables(form)
+        if tables is not None:
+            try:
+                services.session_reseat(
+                    session=session,
+                    tables=tables,
+                    date=form.cleaned_data["date"],
+                    kind=form.cleaned_data["kind"],
+                    movement=form.cleaned_data["movement"],
+                    stake_per_hundred=form.cleaned_data["stake_per_hundred"],
+                    by=signed_in_user(request),
+                )
+            except ValidationError as err:
+                form.add_error(None, err)
+            except Conflict as err:
+                messages.error(request, str(err))
+                return redirect(session.get_absolute_url())
+            else:
+                messages.success(
+                    request, _("Tables re-seated. Check them, then start the session.")
+                )
+                ids = [p.pk for table in tables for p in table]
+                # Planning may name them; starting will refuse them until they are free.
+                for busy in services.seated_elsewhere(
+                    ids, session_id=session.pk, date=session.date
+                ):
+                    messages.warning(request, busy)
+                return redirect(session.get_absolute_url())
+    suggestion = (
+        _form_suggestion(form)
+        if form.is_bound
+        else _suggestion(len(seated), session.kind, session.movement)
+    )
+    return render(
+        request,
+        "clubs/reseat.html",
+        {"session": session, "club": session.club, "form": form, "suggestion": suggestion},
+    )
 
 
 @login_required

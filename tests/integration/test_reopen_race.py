@@ -52,3 +52,38 @@ def test_reopens_and_closes_at_once_are_one_each(table: Session, web: str) -> No
     counted = reasons(table)
     assert counted["reopened"] == ROUNDS
     assert counted["closed"] == ROUNDS + 1
+
+
+def test_a_reseat_and_a_start_at_once_never_mix_two_seatings(table: Session, web: str) -> None:
+    """Re-seat (PATCH, the table's players in another order) and start at the same moment, on
+    planned sessions: either the re-seat comes first (both 200) or the start does (the re-seat
+    409); the first rubber always seats the table's players as stored, never a half re-seat."""
+    token = sign_in(web, "td")
+    players = list(table.club.players.order_by("pk").values_list("pk", flat=True))
+    outcomes: Counter[tuple[int, int]] = Counter()
+    for r in range(ROUNDS * 2):
+        planned = services.session_create(
+            club=table.club,
+            date=table.date.replace(day=1 + r),
+            tables=[list(table.club.players.order_by("pk"))],
+        )
+        url = f"{web}/api/v1/sessions/{planned.pk}"
+        order = players[r % 4 :] + players[: r % 4]
+
+        def send(i: int, _r: int, url: str = url, order: list[int] = order) -> tuple[int, Any]:
+            if i % 2:
+                return call("POST", f"{url}/start", token)
+            return call("PATCH", f"{url}/", token, {"tables": [{"players": order}]})
+
+        answers = at_once(send, r)
+        codes = sorted(code for code, _ in answers)
+        assert set(codes) <= {200, 409}, answers
+        planned.refresh_from_db()
+        assert planned.status == Session.Status.RUNNING
+        rubber = planned.rubbers.get()
+        seated = list(planned.tables.get().seats.order_by("position").values_list("player_id"))
+        assert {rubber.north_id, rubber.east_id, rubber.south_id, rubber.west_id} == {
+            pk for (pk,) in seated
+        }
+        outcomes[(codes.count(200), codes.count(409))] += 1
+    assert sum(outcomes.values()) == ROUNDS * 2
