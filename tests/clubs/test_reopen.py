@@ -253,3 +253,14 @@ def test_a_reopened_session_does_not_hold_its_players(
     later = make_session(club, [players], date=running_session.date)
     assert later.status == Session.Status.RUNNING
     assert running_session.date == datetime.date(2026, 11, 30)
+
+
+def test_the_admin_shows_the_sessions_history(
+    django_user_model: Any, director: Any, running_session: Session, closed_unfinished: Rubber
+) -> None:
+    services.session_reopen(session=running_session, by=director)
+    staff = django_user_model.objects.create_superuser("staff", "staff@example.com", "x-pass-1")
+    page = signed_in(staff).get(f"/admin/clubs/session/{running_session.pk}/history/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "reopened" in html and "closed" in html
