@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from clubs.models import Session
-from clubs.services import plan_tables
+from games.services import plan_tables
 from tests.clubs.conftest import four
 
 pytestmark = pytest.mark.django_db
