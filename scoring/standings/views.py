@@ -115,7 +115,7 @@ def club_ratings(request: HttpRequest, slug: str) -> HttpResponse:
     pools = [(p, pool_label(p)) for p in ratings.POOLS]
     return render(
         request,
-        "scoring/standings/ratings.html",
+        "scoring/ratings.html",
         {"club": club, "form": form, "data": data, "pools": pools},
         status=200 if form.is_valid() else 400,
     )
