@@ -15,8 +15,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 
+from clubs import services
 from clubs.models import Club, Membership, Player
-from games import services
 
 pytestmark = pytest.mark.django_db
 

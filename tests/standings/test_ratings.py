@@ -370,7 +370,7 @@ def test_the_migration_marks_clubs_with_ended_results_stale(club, evening):
     for session in Session.objects.filter(club=club):
         services.standings_refresh(session_id=session.pk)
     other = make_club(director=UserFactory(username="other"), slug="empty")
-    migration = importlib.import_module("scoring.migrations.0003_club_ratings")
+    migration = importlib.import_module("scoring.standings.migrations.0003_club_ratings")
     migration._mark_clubs_with_results_stale(apps, None)
     assert ClubRatingsState.objects.get(pk=club.pk).stale
     assert not ClubRatingsState.objects.filter(pk=other.pk).exists()
