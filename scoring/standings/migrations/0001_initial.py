@@ -5,23 +5,20 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     initial = True
 
-    dependencies = []
+    dependencies = [
+    ]
 
     operations = [
         migrations.CreateModel(
-            name="WorkerHeartbeat",
+            name='WorkerHeartbeat',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("name", models.CharField(default="default", max_length=50, unique=True)),
-                ("beat_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("count", models.PositiveBigIntegerField(default=0)),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('name', models.CharField(default='default', max_length=50, unique=True)),
+                ('beat_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ('count', models.PositiveBigIntegerField(default=0)),
             ],
         ),
     ]

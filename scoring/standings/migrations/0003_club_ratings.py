@@ -16,148 +16,72 @@ def _mark_clubs_with_results_stale(apps, schema_editor):
     )
 
 
+
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("clubs", "0002_alter_session_kind"),
-        ("games", "0002_remove_deal_pass_has_no_declarer_or_tricks_deal_data_and_more"),
-        ("scoring", "0002_standings"),
+        ('clubs', '0002_alter_session_kind'),
+        ('games', '0002_remove_deal_pass_has_no_declarer_or_tricks_deal_data_and_more'),
+        ('scoring', '0002_standings'),
     ]
 
     operations = [
         migrations.CreateModel(
-            name="ClubRatingsState",
+            name='ClubRatingsState',
             fields=[
-                ("stale", models.BooleanField(default=True)),
-                ("dirty", models.PositiveBigIntegerField(default=0)),
-                ("computed_dirty", models.PositiveBigIntegerField(default=0)),
-                ("requested_at", models.DateTimeField(blank=True, null=True)),
-                ("pending_since", models.DateTimeField(blank=True, null=True)),
-                ("computed_at", models.DateTimeField(blank=True, null=True)),
-                (
-                    "club",
-                    models.OneToOneField(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        primary_key=True,
-                        related_name="ratings_state",
-                        serialize=False,
-                        to="clubs.club",
-                    ),
-                ),
+                ('stale', models.BooleanField(default=True)),
+                ('dirty', models.PositiveBigIntegerField(default=0)),
+                ('computed_dirty', models.PositiveBigIntegerField(default=0)),
+                ('requested_at', models.DateTimeField(blank=True, null=True)),
+                ('pending_since', models.DateTimeField(blank=True, null=True)),
+                ('computed_at', models.DateTimeField(blank=True, null=True)),
+                ('club', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='ratings_state', serialize=False, to='clubs.club')),
             ],
             options={
-                "indexes": [
-                    models.Index(
-                        condition=models.Q(("stale", True)),
-                        fields=["pending_since"],
-                        name="stale_ratings_state",
-                    )
-                ],
+                'indexes': [models.Index(condition=models.Q(('stale', True)), fields=['pending_since'], name='stale_ratings_state')],
             },
         ),
         migrations.CreateModel(
-            name="PlayerRating",
+            name='PlayerRating',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                (
-                    "pool",
-                    models.CharField(help_text="bridge, or a two-player game kind.", max_length=20),
-                ),
-                ("mu", models.FloatField()),
-                ("sigma", models.FloatField()),
-                ("ordinal", models.FloatField(help_text="mu - 3 sigma: the rating shown.")),
-                ("matches", models.PositiveIntegerField()),
-                ("won", models.PositiveIntegerField()),
-                ("lost", models.PositiveIntegerField()),
-                ("drawn", models.PositiveIntegerField()),
-                (
-                    "club",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="+",
-                        to="clubs.club",
-                    ),
-                ),
-                (
-                    "player",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="ratings",
-                        to="clubs.player",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('pool', models.CharField(help_text='bridge, or a two-player game kind.', max_length=20)),
+                ('mu', models.FloatField()),
+                ('sigma', models.FloatField()),
+                ('ordinal', models.FloatField(help_text='mu - 3 sigma: the rating shown.')),
+                ('matches', models.PositiveIntegerField()),
+                ('won', models.PositiveIntegerField()),
+                ('lost', models.PositiveIntegerField()),
+                ('drawn', models.PositiveIntegerField()),
+                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='clubs.club')),
+                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to='clubs.player')),
             ],
             options={
-                "indexes": [
-                    models.Index(
-                        fields=["club", "pool", "-ordinal"], name="scoring_pla_club_id_78942a_idx"
-                    )
-                ],
-                "constraints": [
-                    models.UniqueConstraint(fields=("player", "pool"), name="one_rating_per_pool")
-                ],
+                'indexes': [models.Index(fields=['club', 'pool', '-ordinal'], name='scoring_pla_club_id_78942a_idx')],
+                'constraints': [models.UniqueConstraint(fields=('player', 'pool'), name='one_rating_per_pool')],
             },
         ),
         migrations.CreateModel(
-            name="RatingStep",
+            name='RatingStep',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("pool", models.CharField(max_length=20)),
-                (
-                    "position",
-                    models.PositiveIntegerField(
-                        help_text="The match's place in the pool's replay."
-                    ),
-                ),
-                ("ended_at", models.DateTimeField(blank=True, null=True)),
-                ("outcome", models.CharField(help_text="won, lost or drawn.", max_length=5)),
-                ("mu", models.FloatField()),
-                ("sigma", models.FloatField()),
-                ("ordinal", models.FloatField()),
-                (
-                    "club",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="+",
-                        to="clubs.club",
-                    ),
-                ),
-                (
-                    "player",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="rating_steps",
-                        to="clubs.player",
-                    ),
-                ),
-                (
-                    "rubber",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="+",
-                        to="games.rubber",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('pool', models.CharField(max_length=20)),
+                ('position', models.PositiveIntegerField(help_text="The match's place in the pool's replay.")),
+                ('ended_at', models.DateTimeField(blank=True, null=True)),
+                ('outcome', models.CharField(help_text='won, lost or drawn.', max_length=5)),
+                ('mu', models.FloatField()),
+                ('sigma', models.FloatField()),
+                ('ordinal', models.FloatField()),
+                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='clubs.club')),
+                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_steps', to='clubs.player')),
+                ('rubber', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.rubber')),
             ],
             options={
-                "ordering": ["player", "pool", "position"],
-                "indexes": [
-                    models.Index(fields=["club", "pool"], name="scoring_rat_club_id_1f95e5_idx"),
-                    models.Index(fields=["player", "pool"], name="scoring_rat_player__14191d_idx"),
-                ],
-                "constraints": [
-                    models.UniqueConstraint(fields=("rubber", "player"), name="one_step_per_rubber")
-                ],
+                'ordering': ['player', 'pool', 'position'],
+                'indexes': [models.Index(fields=['club', 'pool'], name='scoring_rat_club_id_1f95e5_idx'), models.Index(fields=['player', 'pool'], name='scoring_rat_player__14191d_idx')],
+                'constraints': [models.UniqueConstraint(fields=('rubber', 'player'), name='one_step_per_rubber')],
             },
         ),
         migrations.RunPython(_mark_clubs_with_results_stale, migrations.RunPython.noop),
     ]
+
