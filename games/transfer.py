@@ -35,6 +35,7 @@ from clubs.models import (
     TableSeat,
     house_rules_options,
 )
+from clubs.serializers import ClubIn
 from games import sheets
 from games.models import Deal, DealFields, Rubber
 from scoring.rules import HouseRules, ScoringError
@@ -354,8 +355,6 @@ class _Check:
     # --- one check per section (named after the section's rows) ---
 
     def _club(self, row: dict[str, Any]) -> None:
-        from clubs.serializers import ClubIn
-
         self._fields(Club, row)
         data = ClubIn(
             data={
