@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from clubs import services
 from clubs.models import Session
+from games import services
 from games.models import Conflict, Deal, Rubber
-from scoring.models import SessionStandingsState
+from scoring.standings.models import SessionStandingsState
 from tests.factories import make_session
 
 pytestmark = pytest.mark.django_db

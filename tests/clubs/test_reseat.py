@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from clubs import services
 from clubs.models import Session, TableSeat
-from clubs.views import _suggestion
+from games import services
+from games.club_views import _suggestion
 from games.models import Conflict
 from tests.clubs.conftest import Night
 from tests.factories import add_player, make_club

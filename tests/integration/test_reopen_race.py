@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from clubs import services
 from clubs.models import Session
+from games import services
 from tests.integration.test_concurrency import call
 from tests.integration.test_correction_race import director_signs_in, sign_in, table
 from tests.integration.test_integrity_race import AT_ONCE, at_once, web

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from clubs import services
 from clubs.models import Club, Session
-from scoring import services as scoring_services
+from games import services
+from scoring.standings import services as scoring_services
 from tests.conftest import sign_in
 from tests.factories import add_player, make_session
 from tests.pages.test_director_night_browser import (
