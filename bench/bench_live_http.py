@@ -73,7 +73,7 @@ SERVER_ENV = {
     "SECRET_KEY": "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
     "SECURE_SSL_REDIRECT": "false",
     "ALLOWED_HOSTS": "127.0.0.1,localhost",
-    "REDIS_URL": "redis://127.0.0.1:6379/12",
+    "REDIS_URL": "redis://127.0.0.1:6379/11",
     "CONN_MAX_AGE": "60",
     "THROTTLE_WRITES": "off",
 }
@@ -582,11 +582,11 @@ def write(
         )
     lines = [
         f"Command: `.venv/bin/python bench/bench_live_http.py --runs {args.runs} --duration "
-        f"{args.duration} --room {args.room}`. Date: {today()}. Machine: {start} (load average "
-        f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} over 1 / 5 / 15 minutes: the machine is "
-        "shared, so the CPU time per request, read from /proc for the gunicorn workers and "
+        f"{args.duration} --room {args.room}`. Date: {today()}. Machine: {start} (1 / 5 / 15 "
+        f"minutes: {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}). The machine is shared, so "
+        "the CPU time per request, read from /proc for the gunicorn workers and "
         "their PostgreSQL backends, is the figure to trust; requests per second depend on what "
-        "else runs). gunicorn with 2 sync workers, DEBUG off, PostgreSQL with kept connections, "
+        "else runs. gunicorn with 2 sync workers, DEBUG off, PostgreSQL with kept connections, "
         "Redis as cache and broker (no Celery worker), on the scratch database "
         f"`{DB}`: one club, {TABLES} tables of four, three deals on each pad. Every phone is "
         "signed in as its own player; the director's console polls too; the poll interval is "
