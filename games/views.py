@@ -24,8 +24,8 @@ from django_htmx.middleware import HtmxDetails
 
 from clubs.models import Player, Session, Table
 from clubs.permissions import check_club_access
-from scoring.error_messages import error_line
 from scoring.rules import ScoringError, Side
+from scoring.shared.error_messages import error_line
 
 from . import codes, display, history, sheets
 from .forms import (

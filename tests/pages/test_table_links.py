@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from clubs import services
-from scoring import services as scoring_services
+from games import services
+from scoring.standings import services as scoring_services
 from tests.factories import add_player, make_session
 
 pytestmark = pytest.mark.django_db
