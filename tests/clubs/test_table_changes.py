@@ -1,0 +1,323 @@
+"""Changes at the table (issue 18): an early leaver at a table of four (a substitute, or the
+table's rubber closed unfinished, RULES 2.6, and the room re-planned, RULES 6.2), a late arrival
+at full tables (a new table, or a cut-in, RULES 6.2). Each counts from the next rubber; deals
+already entered never change; every change is kept; a refused change changes nothing."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from clubs import changes
+from clubs.models import Player, Session, Table, TableChange, TableSeat
+from games.models import Conflict, Deal, Rubber
+from tests.factories import add_player, make_session
+
+pytestmark = pytest.mark.django_db
+
+GAME = {"contract": "4S", "declarer": "N", "tricks": 10}
+
+
+def state(session: Session) -> Any:
+    """Everything a change at the tables may touch, to compare before and after a refusal."""
+    return (
+        sorted(
+            TableSeat.objects.filter(session=session).values_list(
+                "player_id", "table_id", "position", "active"
+            )
+        ),
+        sorted(
+            Rubber.objects.filter(session=session).values_list(
+                "pk", "number", "status", "north_id", "east_id", "south_id", "west_id"
+            )
+        ),
+        sorted(Deal.objects.filter(rubber__session=session).values_list("pk", "version")),
+        list(Table.objects.filter(session=session).values_list("pk", "number")),
+        TableChange.objects.count(),
+        Player.objects.count(),
+        Session.objects.get(pk=session.pk).status,
+    )
+
+
+def table(session: Session, number: int = 1) -> Table:
+    return Table.objects.select_related("session").get(session=session, number=number)
+
+
+def in_play(session: Session, number: int = 1) -> Rubber:
+    return Rubber.objects.get(table__session=session, table__number=number, status="in_play")
+
+
+# --- an early leaver at a table of four: a substitute ------------------------------------------
+
+
+def test_a_substitute_takes_the_seat_at_once_when_no_deal_was_played(
+    running_session: Session, table_of_four: dict[str, Player], director: Any
+) -> None:
+    ann = add_player(running_session.club, "Ann")
+    rubber = in_play(running_session)
+    change = changes.table_substitute(
+        table=table(running_session), leaver=table_of_four["east"], substitute=ann, by=director
+    )
+    rubber.refresh_from_db()
+    assert rubber.east_id == ann.pk  # the rubber had no deal: Ann plays it
+    assert [p.name for p in table(running_session).present_players()] == [
+        "North",
+        "Ann",
+        "South",
+        "West",
+    ]
+    assert (change.kind, change.player, change.replaced, change.by) == (
+        "substitute",
+        ann,
+        table_of_four["east"],
+        director,
+    )
+    assert change.from_rubber == rubber.number
+
+
+def test_a_substitute_comes_from_the_next_rubber_and_the_deals_stay(
+    running_session: Session, table_of_four: dict[str, Player], director: Any
+) -> None:
+    rubber = in_play(running_session)
+    rubber.record_deal(number=1, **GAME, entered_by=director)
+    change = changes.table_substitute(
+        table=table(running_session),
+        leaver=table_of_four["east"],
+        new_name="Zoe",
+        by=director,
+    )
+    zoe = Player.objects.get(club=running_session.club, name="Zoe")
+    rubber.refresh_from_db()
+    assert rubber.east_id == table_of_four["east"].pk  # the rubber in play keeps its seats
+    assert change.from_rubber == rubber.number + 1
+    rubber.record_deal(number=2, **GAME, entered_by=director)  # NS win the rubber
+    rubber.refresh_from_db()
+    assert rubber.status == Rubber.Status.COMPLETE
+    assert [d.number for d in rubber.ordered_deals()] == [1, 2]
+    nxt = in_play(running_session)
+    assert zoe.pk in nxt.seat_ids.values()
+    assert table_of_four["east"].pk not in nxt.seat_ids.values()
+
+
+@pytest.mark.parametrize(
+    ("who", "name", "message"),
+    [
+        ("north", "", "already sits at table 1"),
+        (None, "", "Choose a player or type a new name."),
+        ("ann", "Zed", "not both"),
+        (None, "North", "already a player of this club"),
+    ],
+)
+def test_a_refused_substitute_changes_nothing(
+    running_session: Session,
+    table_of_four: dict[str, Player],
+    who: str | None,
+    name: str,
+    message: str,
+) -> None:
+    players = {**table_of_four, "ann": add_player(running_session.club, "Ann")}
+    before = state(running_session)
+    with pytest.raises(ValidationError) as err:
+        changes.table_substitute(
+            table=table(running_session),
+            leaver=table_of_four["east"],
+            substitute=players[who] if who else None,
+            new_name=name,
+        )
+    assert message in " ".join(err.value.message_dict["substitute"])
+    assert state(running_session) == before
+
+
+def test_a_substitute_seated_in_another_running_session_is_refused_naming_it(
+    running_session: Session, table_of_four: dict[str, Player]
+) -> None:
+    club = running_session.club
+    other = [add_player(club, n) for n in ("Kim", "Lou", "Max", "Ned")]
+    make_session(club, [other])
+    before = state(running_session)
+    with pytest.raises(ValidationError) as err:
+        changes.table_substitute(
+            table=table(running_session), leaver=table_of_four["east"], substitute=other[0]
+        )
+    assert "Kim already sits at table 1 of the running session of" in str(err.value)
+    assert state(running_session) == before
+
+
+def test_a_leaver_who_does_not_sit_there_or_a_closed_session_is_refused(
+    running_session: Session, table_of_four: dict[str, Player]
+) -> None:
+    ann, bob = (add_player(running_session.club, n) for n in ("Ann", "Bob"))
+    before = state(running_session)
+    with pytest.raises(ValidationError, match="Ann does not sit at this table"):
+        changes.table_substitute(table=table(running_session), leaver=ann, substitute=bob)
+    assert state(running_session) == before
+    Session.objects.filter(pk=running_session.pk).update(status=Session.Status.CLOSED)
+    before = state(running_session)
+    with pytest.raises(Conflict, match="this one is closed"):
+        changes.table_substitute(
+            table=table(running_session), leaver=table_of_four["east"], substitute=bob
+        )
+    assert state(running_session) == before
+
+
+# --- an early leaver: close the rubber unfinished and re-plan the room -------------------------
+
+
+@pytest.fixture
+def room(club: Any) -> Session:
+    """Two tables: one of five (A1..A5), one of four (B1..B4); rubbers in play at both."""
+    five = [add_player(club, f"A{i}") for i in range(1, 6)]
+    four = [add_player(club, f"B{i}") for i in range(1, 5)]
+    return make_session(club, [five, four])
+
+
+def test_closing_for_a_leaver_keeps_the_deals_and_moves_the_waiting_player_in(
+    room: Session, director: Any
+) -> None:
+    rubber = in_play(room, 2)
+    rubber.record_deal(number=1, **GAME, entered_by=director)
+    waiting = Player.objects.get(pk=in_play(room, 1).sitting_out[0])
+    leaver = rubber.south
+    made = changes.table_leave_and_replan(table=table(room, 2), leaver=leaver, by=director)
+    rubber.refresh_from_db()
+    # RULES 2.6: NS have the only game: 300 more when the rubber stops (120 + 300).
+    assert rubber.status == Rubber.Status.UNFINISHED
+    assert rubber.scoresheet().result.totals == (420, 0)
+    assert [d.number for d in rubber.ordered_deals()] == [1]
+    nxt = in_play(room, 2)
+    assert nxt.number == rubber.number + 1
+    assert waiting.pk in nxt.seat_ids.values() and leaver.pk not in nxt.seat_ids.values()
+    assert [(c.kind, c.replaced, c.player, c.closed_rubber) for c in made] == [
+        ("replan", leaver, None, rubber.number),
+        ("move", None, waiting, None),
+    ]
+    assert len(table(room, 1).present_players()) == 4
+
+
+def test_a_table_that_cannot_keep_four_breaks_up_into_the_others(club: Any) -> None:
+    tables = [[add_player(club, f"{t}{i}") for i in range(1, 5)] for t in "ABC"]
+    session = make_session(club, tables)
+    leaver = tables[2][0]
+    changes.table_leave_and_replan(table=table(session, 3), leaver=leaver)
+    assert not Rubber.objects.filter(table=table(session, 3)).exists()  # no deal: withdrawn
+    assert table(session, 3).present_players() == []
+    sizes = sorted(len(table(session, n).present_players()) for n in (1, 2))
+    assert sizes == [5, 6]
+    # The rubbers in play at the other tables keep their seats; the newcomers wait for the next.
+    assert all(len(in_play(session, n).seat_ids) == 4 for n in (1, 2))
+
+
+def test_closing_for_a_leaver_is_refused_when_the_room_cannot_be_seated(
+    club: Any, director: Any
+) -> None:
+    tables = [[add_player(club, f"{t}{i}") for i in range(1, 5)] for t in "AB"]
+    session = make_session(club, tables)
+    in_play(session, 2).record_deal(number=1, **GAME, entered_by=director)
+    before = state(session)
+    with pytest.raises(ValidationError) as err:
+        changes.table_leave_and_replan(table=table(session, 2), leaver=tables[1][0])
+    assert "7 players would remain" in str(err.value)
+    assert state(session) == before
+
+
+def test_the_replan_preview_says_who_moves(room: Session) -> None:
+    leaver = in_play(room, 2).north
+    plan = changes.replan_for_leaver(table=table(room, 2), leaver=leaver)
+    assert plan.remaining == 8 and not plan.dissolved and not plan.refusal
+    assert [(m.from_table, m.to_table) for m in plan.moves] == [(1, 2)]
+
+
+# --- late arrivals ------------------------------------------------------------------------------
+
+
+def test_four_arrivals_make_a_new_table_that_starts_at_once(
+    running_session: Session, director: Any
+) -> None:
+    club = running_session.club
+    late = [add_player(club, n) for n in ("Kim", "Lou", "Max")]
+    plan = changes.arrival_plan(session=running_session, count=4)
+    assert (plan.suggested, plan.new_tables, plan.cut_in) == ("table", [4], [])
+    made = changes.session_add_arrivals(
+        session=running_session, players=late, names=["Ned"], by=director
+    )
+    assert {c.kind for c in made} == {"new_table"} and len(made) == 4
+    rubber = in_play(running_session, 2)
+    assert rubber.number == 1
+    assert {p.name for p in rubber.seats.values()} == {"Kim", "Lou", "Max", "Ned"}
+
+
+def test_one_arrival_cuts_in_from_the_next_rubber(
+    running_session: Session, director: Any, table_of_four: dict[str, Player]
+) -> None:
+    ann = add_player(running_session.club, "Ann")
+    plan = changes.arrival_plan(session=running_session, count=1)
+    assert (plan.suggested, plan.new_tables, plan.cut_in) == ("cut_in", [], [1])
+    rubber = in_play(running_session)
+    [change] = changes.session_add_arrivals(session=running_session, players=[ann], by=director)
+    assert (change.kind, change.from_rubber) == ("arrive", rubber.number + 1)
+    rubber.refresh_from_db()
+    assert ann.pk not in rubber.seat_ids.values()  # the rubber in play keeps its four
+    rubber.record_deal(number=1, **GAME, entered_by=director)
+    rubber.record_deal(number=2, **GAME, entered_by=director)
+    nxt = in_play(running_session)
+    assert ann.pk in nxt.seat_ids.values()  # RULES 6.2: a newcomer comes in at once
+    assert len(nxt.sitting_out) == 1
+
+
+def test_two_arrivals_at_a_two_player_session_make_a_table_of_two(club: Any) -> None:
+    pair = [add_player(club, n) for n in ("Ann", "Bob")]
+    session = make_session(club, [pair], kind="bridge_for_two")
+    late = [add_player(club, n) for n in ("Cy", "Di")]
+    changes.session_add_arrivals(session=session, players=late)
+    rubber = in_play(session, 2)
+    assert {rubber.north_id, rubber.east_id} == {p.pk for p in late}
+
+
+@pytest.mark.parametrize(
+    ("count", "mode", "message"),
+    [
+        (0, "", "Choose the players who arrived"),
+        (1, "table", "cannot make a table of their own"),
+        (3, "cut_in", "seats at most six"),
+    ],
+)
+def test_refused_arrivals_change_nothing(
+    running_session: Session, count: int, mode: str, message: str
+) -> None:
+    club = running_session.club
+    late = [add_player(club, f"Late {i}") for i in range(count)]
+    before = state(running_session)
+    with pytest.raises(ValidationError) as err:
+        changes.session_add_arrivals(
+            session=running_session,
+            players=late,
+            names=["New One"] if count == 3 else [],
+            mode=mode,
+            table_number=1 if mode == "cut_in" else None,
+        )
+    assert message in str(err.value)
+    assert state(running_session) == before
+
+
+def test_an_arrival_already_playing_elsewhere_is_refused_naming_the_session(
+    running_session: Session,
+) -> None:
+    club = running_session.club
+    other = [add_player(club, n) for n in ("Kim", "Lou", "Max", "Ned")]
+    make_session(club, [other], date=running_session.date)
+    before = state(running_session)
+    with pytest.raises(ValidationError) as err:
+        changes.session_add_arrivals(session=running_session, players=[other[1]])
+    assert "Lou already sits at table 1 of the running session of" in str(err.value)
+    assert state(running_session) == before
+
+
+def test_fixed_partnerships_take_arrivals_only_as_a_new_table(club: Any) -> None:
+    four = [add_player(club, f"F{i}") for i in range(4)]
+    session = make_session(club, [four], movement="fixed", date=datetime.date(2026, 12, 1))
+    plan = changes.arrival_plan(session=session, count=1)
+    assert plan.refusal and not plan.cut_in
+    assert changes.arrival_plan(session=session, count=4).new_tables == [4]
