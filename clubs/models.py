@@ -412,3 +412,33 @@ class TableChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} at {self.table}"
+
+    def sentence(self) -> str:
+        """The change in words, for the session's history (players and tables read with it)."""
+        from django.utils.translation import gettext
+
+        values = {
+            "player": self.player.name if self.player else "",
+            "replaced": self.replaced.name if self.replaced else "",
+            "table": self.table.number,
+            "rubber": self.from_rubber,
+            "closed": self.closed_rubber or 0,
+        }
+        if self.kind == self.Kind.SUBSTITUTE:
+            text = gettext(
+                "%(player)s replaces %(replaced)s at table %(table)d from rubber %(rubber)d."
+            )
+        elif self.kind == self.Kind.REPLAN and self.closed_rubber:
+            text = gettext(
+                "%(replaced)s left table %(table)d: rubber %(closed)d closed unfinished "
+                "(RULES 2.6), the room re-planned."
+            )
+        elif self.kind == self.Kind.REPLAN:
+            text = gettext("%(replaced)s left table %(table)d: the room re-planned.")
+        elif self.kind == self.Kind.MOVE:
+            text = gettext("%(player)s moves to table %(table)d from rubber %(rubber)d.")
+        elif self.kind == self.Kind.ARRIVE:
+            text = gettext("%(player)s joins table %(table)d from rubber %(rubber)d.")
+        else:
+            text = gettext("%(player)s arrives at the new table %(table)d.")
+        return text % values

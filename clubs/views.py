@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.display import deal_words
+from games.history import entrants, who
 from games.models import Conflict, Deal, Rubber
 
 from . import rules_text, services
@@ -40,6 +41,7 @@ from .models import (
     Player,
     Session,
     Table,
+    TableChange,
     TableSeat,
     is_prefetched,
 )
@@ -365,12 +367,26 @@ def _session_context(
     return {
         "session": session,
         "club": session.club,
+        "table_changes": _table_changes(session),
         "unconfirmed": unconfirmed,
         "standings_url": _reverse_or_none("scoring:session-standings", session.pk),
         "tables": _tables(session, ahead=AHEAD_ON_CONSOLE, names=names),
         "is_director": director,
         "unseated": [p for p in players or [] if p.pk not in seated] if director else [],
     }
+
+
+def _table_changes(session: Session) -> list[TableChange]:
+    """The changes at the session's tables (issue 18), each with who made it, as the club
+    names them (`games.history.entrants`: never a login)."""
+    found = getattr(session, "change_list", None)
+    if found is None:
+        found = list(session.changes.select_related("table", "player", "replaced"))
+    if found:
+        names = entrants(session.club_id, (c.by_id for c in found))
+        for change in found:
+            change.by_name = who(names, change.by_id).name
+    return list(found)
 
 
 def _unconfirmed(sessions: Sequence[Session]) -> dict[int, list[Deal]]:
@@ -416,6 +432,11 @@ def _console_sessions(club: Club) -> Sequence[Session]:
                 "table_seats",
                 queryset=TableSeat.objects.filter(active=True),
                 to_attr="active_seats",
+            ),
+            Prefetch(
+                "changes",
+                queryset=TableChange.objects.select_related("table", "player", "replaced"),
+                to_attr="change_list",
             ),
         )
     )
