@@ -78,7 +78,7 @@ def table_leaver(request: HttpRequest, slug: str, pk: int, number: int) -> HttpR
     if request.method == "POST" and form.is_valid():
         leaver = form.cleaned_data["leaver"]
         try:
-            if form.cleaned_data["action"] == "substitute":
+            if "replan" not in request.POST:
                 change = changes.table_substitute(
                     table=table,
                     leaver=leaver,

@@ -183,13 +183,9 @@ def _free_players(session: Session) -> Any:
 
 class LeaverForm(forms.Form):
     """An early leaver at a table (issue 18): a substitute (a player of the club, or a new name),
-    or the table's rubber closed unfinished and the room re-planned (`action`)."""
+    or the table's rubber closed unfinished and the room re-planned (the button pressed)."""
 
     leaver = forms.ModelChoiceField(label=_("Who leaves"), queryset=Player.objects.none())
-    action = forms.ChoiceField(
-        choices=[("substitute", _("Substitute")), ("replan", _("Close and re-plan"))],
-        widget=forms.HiddenInput,
-    )
     substitute = forms.ModelChoiceField(
         label=_("Substitute"), queryset=Player.objects.none(), required=False
     )
