@@ -321,3 +321,146 @@ def test_fixed_partnerships_take_arrivals_only_as_a_new_table(club: Any) -> None
     plan = changes.arrival_plan(session=session, count=1)
     assert plan.refusal and not plan.cut_in
     assert changes.arrival_plan(session=session, count=4).new_tables == [4]
+
+
+# --- the pages ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def director_client(director: Any) -> Any:
+    from django.test import Client
+
+    client = Client()
+    client.force_login(director)
+    return client
+
+
+def leaver_url(session: Session, number: int = 1) -> str:
+    return f"/clubs/riverside/sessions/{session.pk}/tables/{number}/leaver/"
+
+
+def test_the_console_links_each_table_of_a_running_session_to_its_leaver_page(
+    director_client: Any, running_session: Session
+) -> None:
+    html = director_client.get("/clubs/riverside/console/").content.decode()
+    assert leaver_url(running_session) in html
+    assert f"/clubs/riverside/sessions/{running_session.pk}/arrivals/" in html
+
+
+def test_the_leaver_page_shows_the_figures_the_rubber_would_keep(
+    director_client: Any, room: Session, director: Any
+) -> None:
+    rubber = in_play(room, 2)
+    rubber.record_deal(number=1, **GAME, entered_by=director)
+    html = director_client.get(leaver_url(room, 2)).content.decode()
+    assert "RULES 2.6" in html
+    # NS now 120; closed unfinished they keep 420 (300 for the only game, RULES 2.6).
+    ns = html.split('data-side="ns"')[1].split("</tr>")[0]
+    assert ">120<" in ns and ">420<" in ns
+    assert "moves from table 1 to table 2" in html
+    assert in_play(room, 2).pk == rubber.pk  # a GET changes nothing
+
+
+def test_the_leaver_page_substitutes_and_the_session_lists_the_change(
+    director_client: Any, running_session: Session, table_of_four: dict[str, Player]
+) -> None:
+    answer = director_client.post(
+        leaver_url(running_session),
+        {"leaver": table_of_four["west"].pk, "new_name": "Zoe", "substitute_now": ""},
+    )
+    assert answer.status_code == 302
+    assert "Zoe" in {p.name for p in table(running_session).present_players()}
+    html = director_client.get(f"/clubs/riverside/sessions/{running_session.pk}/").content
+    assert "Zoe replaces West at table 1 from rubber 1." in html.decode()
+
+
+def test_a_refused_substitute_answers_400_with_the_field_message_and_changes_nothing(
+    director_client: Any, running_session: Session, table_of_four: dict[str, Player]
+) -> None:
+    before = state(running_session)
+    answer = director_client.post(
+        leaver_url(running_session), {"leaver": table_of_four["west"].pk, "substitute_now": ""}
+    )
+    assert answer.status_code == 400
+    assert "Choose a player or type a new name." in answer.content.decode()
+    assert state(running_session) == before
+
+
+def test_the_replan_button_closes_and_replans(
+    director_client: Any, room: Session, director: Any
+) -> None:
+    leaver = in_play(room, 2).west
+    answer = director_client.post(leaver_url(room, 2), {"leaver": leaver.pk, "replan": ""})
+    assert answer.status_code == 302
+    assert leaver not in table(room, 2).present_players()
+    assert len(table(room, 2).present_players()) == 4
+
+
+def test_arrivals_page_hint_and_post(
+    director_client: Any, running_session: Session, director: Any
+) -> None:
+    club = running_session.club
+    late = [add_player(club, n) for n in ("Kim", "Lou")]
+    url = f"/clubs/riverside/sessions/{running_session.pk}/arrivals/"
+    hint = director_client.get(
+        url + "suggest/", {"players": [p.pk for p in late], "names": "Max\nNed"}
+    ).content.decode()
+    assert "4 arrivals: a new table of 4." in hint
+    answer = director_client.post(
+        url, {"players": [p.pk for p in late], "names": "Max\nNed", "mode": "table"}
+    )
+    assert answer.status_code == 302
+    assert {p.name for p in table(running_session, 2).present_players()} == {
+        "Kim",
+        "Lou",
+        "Max",
+        "Ned",
+    }
+    [change] = TableChange.objects.filter(player__name="Kim")
+    assert change.by == director
+
+
+def test_a_refused_arrival_answers_400_and_changes_nothing(
+    director_client: Any, running_session: Session
+) -> None:
+    kim = add_player(running_session.club, "Kim")
+    before = state(running_session)
+    answer = director_client.post(
+        f"/clubs/riverside/sessions/{running_session.pk}/arrivals/",
+        {"players": [kim.pk], "mode": "table"},
+    )
+    assert answer.status_code == 400
+    assert "cannot make a table of their own" in answer.content.decode()
+    assert state(running_session) == before
+
+
+@pytest.mark.parametrize("who", ["anonymous", "outsider", "player"])
+def test_only_the_director_reaches_the_change_pages_and_nothing_changes(
+    who: str, running_session: Session, outsider: Any, north: Any, table_of_four: Any
+) -> None:
+    from django.test import Client
+
+    client = Client()
+    if who != "anonymous":
+        client.force_login({"outsider": outsider, "player": north}[who])
+    before = state(running_session)
+    for url, data in [
+        (leaver_url(running_session), {"leaver": table_of_four["west"].pk, "new_name": "Zed"}),
+        (f"/clubs/riverside/sessions/{running_session.pk}/arrivals/", {"names": "Zed"}),
+    ]:
+        answer = client.post(url, data)
+        if who == "anonymous":
+            assert answer.status_code == 302
+            assert "/accounts/login/" in answer["Location"]
+        else:
+            assert answer.status_code in (403, 404)
+    assert state(running_session) == before
+
+
+def test_the_change_pages_are_missing_for_a_closed_session(
+    director_client: Any, running_session: Session
+) -> None:
+    Session.objects.filter(pk=running_session.pk).update(status=Session.Status.CLOSED)
+    assert director_client.get(leaver_url(running_session)).status_code == 404
+    url = f"/clubs/riverside/sessions/{running_session.pk}/arrivals/"
+    assert director_client.get(url).status_code == 404
