@@ -392,12 +392,16 @@ def table_leave_and_replan(
     with transaction.atomic():
         session = _lock_session(session)
         rubber = _lock_rubber_in_play(table)
+        # The other tables' rubbers too: one ending now would seat its next rubber with a
+        # player this re-planning moves away (who waits there now, and is free only so).
+        for other in session.tables.exclude(pk=table.pk).order_by("number"):
+            _lock_rubber_in_play(other)
         _seat_of_leaver(table, leaver)
         table = Table.objects.select_related("session").get(pk=table.pk)
         plan = replan_for_leaver(table=table, leaver=leaver)
         if plan.refusal:
             raise _refuse("leaver", plan.refusal)
-        # The other tables' rubbers in play are left alone: the movers are free (waiting) or
+        # The other tables' rubbers in play keep their seats: the movers are free (waiting) or
         # join their new table from its next rubber.
         TableSeat.objects.filter(session=session, player=leaver).update(
             active=False, position=_next_position(table)
@@ -549,9 +553,10 @@ def _cut_in(
     changes = []
     for player, number in zip(arrivals, targets, strict=True):
         table = tables[number]
+        # As for a substitute: a rubber ending now seats its next one after this change.
+        in_play = _lock_rubber_in_play(table)
         list(table.seats.select_for_update())
         _seat(session, table, player, _next_position(table))
-        in_play = Rubber.objects.filter(table=table).in_play().first()
         changes.append(
             TableChange.objects.create(
                 session=session,
