@@ -529,7 +529,6 @@ def _cut_in(
     table_number: int | None,
     by: User | None,
 ) -> list[TableChange]:
-    from games.models import Rubber
 
     if session.is_two_player:
         raise _refuse("mode", services._two_player_tables())
