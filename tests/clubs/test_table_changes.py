@@ -464,3 +464,81 @@ def test_the_change_pages_are_missing_for_a_closed_session(
     assert director_client.get(leaver_url(running_session)).status_code == 404
     url = f"/clubs/riverside/sessions/{running_session.pk}/arrivals/"
     assert director_client.get(url).status_code == 404
+
+
+# --- the API ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def director_api(director: Any) -> Any:
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(director)
+    return client
+
+
+def test_the_api_substitutes_and_answers_the_change(
+    director_api: Any, running_session: Session, table_of_four: dict[str, Player]
+) -> None:
+    url = f"/api/v1/sessions/{running_session.pk}/tables/1/substitute"
+    answer = director_api.post(url, {"leaver": table_of_four["west"].pk, "name": "Zoe"}, "json")
+    assert answer.status_code == 200, answer.json()
+    zoe = Player.objects.get(name="Zoe")
+    body = answer.json()
+    assert {k: body[k] for k in ("kind", "table", "player", "replaced", "from_rubber")} == {
+        "kind": "substitute",
+        "table": 1,
+        "player": zoe.pk,
+        "replaced": table_of_four["west"].pk,
+        "from_rubber": 1,
+    }
+    session = director_api.get(f"/api/v1/sessions/{running_session.pk}/").json()
+    assert zoe.pk in session["tables"][0]["players"]
+
+
+def test_the_api_refuses_with_field_messages_and_changes_nothing(
+    director_api: Any, running_session: Session, table_of_four: dict[str, Player]
+) -> None:
+    base = f"/api/v1/sessions/{running_session.pk}"
+    before = state(running_session)
+    cases = [
+        (f"{base}/tables/1/substitute", {"leaver": table_of_four["west"].pk}, "substitute"),
+        (f"{base}/tables/1/substitute", {"leaver": 10**9, "name": "Zoe"}, "leaver"),
+        (f"{base}/tables/1/leave", {"leaver": table_of_four["west"].pk}, "leaver"),
+        (f"{base}/arrivals", {"players": [table_of_four["north"].pk]}, "players"),
+        (f"{base}/arrivals", {"names": ["Zoe"], "mode": "table"}, "mode"),
+        (f"{base}/arrivals", {"mode": "sideways"}, "mode"),
+    ]
+    for url, body, field_name in cases:
+        answer = director_api.post(url, body, "json")
+        assert answer.status_code == 400, (url, body, answer.content)
+        assert list(answer.json()["errors"]) == [field_name], (url, body, answer.json())
+    assert state(running_session) == before
+
+
+def test_the_api_leave_and_arrivals(director_api: Any, room: Session) -> None:
+    leaver = in_play(room, 2).east
+    answer = director_api.post(
+        f"/api/v1/sessions/{room.pk}/tables/2/leave", {"leaver": leaver.pk}, "json"
+    )
+    assert answer.status_code == 200, answer.json()
+    assert [c["kind"] for c in answer.json()] == ["replan", "move"]
+    answer = director_api.post(
+        f"/api/v1/sessions/{room.pk}/arrivals", {"names": ["Kim", "Lou", "Max", "Ned"]}, "json"
+    )
+    assert answer.status_code == 201, answer.json()
+    assert {c["table"] for c in answer.json()} == {3}
+    assert in_play(room, 3).number == 1
+
+
+def test_the_api_answers_409_once_the_session_is_closed(
+    director_api: Any, running_session: Session, table_of_four: dict[str, Player]
+) -> None:
+    Session.objects.filter(pk=running_session.pk).update(status=Session.Status.CLOSED)
+    before = state(running_session)
+    answer = director_api.post(
+        f"/api/v1/sessions/{running_session.pk}/arrivals", {"names": ["Zoe"]}, "json"
+    )
+    assert answer.status_code == 409
+    assert state(running_session) == before
