@@ -210,6 +210,25 @@ def test_a_table_that_cannot_keep_four_breaks_up_into_the_others(club: Any) -> N
     assert all(len(in_play(session, n).seat_ids) == 4 for n in (1, 2))
 
 
+def test_a_broken_up_table_still_shows_on_every_page(
+    club: Any, director: Any, director_client: Any
+) -> None:
+    tables = [[add_player(club, f"{t}{i}") for i in range(1, 5)] for t in "ABC"]
+    session = make_session(club, tables)
+    in_play(session, 3).record_deal(number=1, **GAME, entered_by=director)
+    changes.table_leave_and_replan(table=table(session, 3), leaver=tables[2][0])
+    for url in (
+        "/clubs/riverside/console/",
+        f"/clubs/riverside/sessions/{session.pk}/",
+        f"/clubs/riverside/sessions/{session.pk}/cards/",
+        f"/api/v1/sessions/{session.pk}/tables/3/rotation",
+        f"/api/v1/sessions/{session.pk}/",
+    ):
+        assert director_client.get(url).status_code == 200, url
+    html = director_client.get(f"/clubs/riverside/sessions/{session.pk}/").content.decode()
+    assert "rubber 1 closed unfinished (RULES 2.6)" in html
+
+
 def test_closing_for_a_leaver_is_refused_when_the_room_cannot_be_seated(
     club: Any, director: Any
 ) -> None:
