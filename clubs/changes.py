@@ -93,6 +93,18 @@ def replan_for_leaver(*, table: Table, leaver: Player) -> Replan:
     others = {pk: seats for pk, seats in by_table.items() if pk != table.pk and seats}
     remaining = sum(len(s) for s in others.values()) + len(here)
     answer = services.plan_tables(count=remaining, kind=session.kind, movement=session.movement)
+    if not answer.sizes and answer.reason == "fixed":
+        return Replan(
+            remaining,
+            refusal=ngettext(
+                "%(count)d player would remain: fixed partnerships need exactly four at every "
+                "table. Substitute a player instead.",
+                "%(count)d players would remain: fixed partnerships need exactly four at every "
+                "table. Substitute a player instead.",
+                remaining,
+            )
+            % {"count": remaining},
+        )
     if not answer.sizes:
         return Replan(
             remaining,

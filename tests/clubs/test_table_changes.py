@@ -561,3 +561,10 @@ def test_the_api_answers_409_once_the_session_is_closed(
     )
     assert answer.status_code == 409
     assert state(running_session) == before
+
+
+def test_fixed_partnerships_cannot_close_a_table_for_a_leaver(club: Any) -> None:
+    tables = [[add_player(club, f"{t}{i}") for i in range(1, 5)] for t in "AB"]
+    session = make_session(club, tables, movement="fixed")
+    plan = changes.replan_for_leaver(table=table(session, 1), leaver=tables[0][0])
+    assert "fixed partnerships need exactly four at every table" in plan.refusal
