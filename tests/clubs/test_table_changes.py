@@ -568,3 +568,20 @@ def test_fixed_partnerships_cannot_close_a_table_for_a_leaver(club: Any) -> None
     session = make_session(club, tables, movement="fixed")
     plan = changes.replan_for_leaver(table=table(session, 1), leaver=tables[0][0])
     assert "fixed partnerships need exactly four at every table" in plan.refusal
+
+
+def test_the_admin_lists_the_changes_read_only(
+    running_session: Session, table_of_four: dict[str, Player]
+) -> None:
+    from django.test import Client
+
+    from tests.factories import UserFactory
+
+    changes.table_substitute(
+        table=table(running_session), leaver=table_of_four["east"], new_name="Zoe"
+    )
+    client = Client()
+    client.force_login(UserFactory(username="root", is_staff=True, is_superuser=True))
+    page = client.get("/admin/clubs/tablechange/")
+    assert page.status_code == 200 and "Zoe" in page.content.decode()
+    assert client.get("/admin/clubs/tablechange/add/").status_code == 403
