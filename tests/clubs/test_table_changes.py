@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 
-from clubs import changes
 from clubs.models import Player, Session, Table, TableChange, TableSeat
+from games import changes
 from games.models import Conflict, Deal, Rubber
 from tests.factories import add_player, make_session
 

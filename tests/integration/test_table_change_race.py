@@ -2,7 +2,7 @@
 
 On PostgreSQL, ROUNDS times, two threads released together: one enters the deal that wins the
 rubber (the next rubber is seated by the rotation), the other replaces East by a substitute
-(`clubs.changes.table_substitute`). Whichever lands first, the deal is kept, the rubber is
+(`games.changes.table_substitute`). Whichever lands first, the deal is kept, the rubber is
 complete, exactly one rubber is in play and East does not sit in it: the substitute does (from
 the next rubber, or at once in a rubber with no deal yet). Without the lock on the rubber in
 play, read again until it is the one in play, the change read the finished rubber, missed the
@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from clubs import changes
 from clubs.models import Player, Table, TableChange
+from games import changes
 from games.models import Rubber
 from tests.factories import UserFactory, add_player, make_club, make_session
 

@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from . import change_views, views
+from . import change_views
+from . import club_views as views
 
 app_name = "clubs"
 

@@ -1,6 +1,6 @@
 """The director's pages for changes at the tables of a running session (issue 18): an early
 leaver (a substitute, or the table's rubber closed unfinished and the room re-planned) and late
-arrivals (a new table, or a cut-in). Forms validate; `clubs.changes` writes."""
+arrivals (a new table, or a cut-in). Forms validate; `games.changes` writes."""
 
 from __future__ import annotations
 
@@ -16,13 +16,13 @@ from django.urls import reverse
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games.models import Conflict, Rubber
+from clubs.forms import ArrivalsForm, LeaverForm
+from clubs.models import Session, Table
+from clubs.permissions import signed_in_user
 
 from . import changes
-from .forms import ArrivalsForm, LeaverForm
-from .models import Session, Table
-from .permissions import signed_in_user
-from .views import _director_post
+from .club_views import _director_post
+from .models import Conflict, Rubber
 
 
 def _console(session: Session) -> str:

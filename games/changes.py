@@ -3,8 +3,8 @@
 Each change counts from the next rubber at the table (RULES 6: the rotation is re-planned from
 there); deals already entered never change, and every change is kept as a `TableChange` (who
 left, who came, who made it). Keyword-only functions in one transaction, raising
-`ValidationError` (bad input, 400 with field messages) or `games.models.Conflict` (409), as
-`clubs.services` does.
+`ValidationError` (bad input, 400 with field messages) or `scoring.shared.errors.Conflict` (409),
+as `games.services` does.
 
 Locks, always in this order: the session row (room changes one at a time), then the table's
 rubber in play (the lock `Rubber.record_deal` takes, so a deal entered at the same moment is
@@ -22,13 +22,13 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from clubs.models import Player, Session, Table, TableChange, TableSeat
+
 from . import services
-from .models import Player, Session, Table, TableChange, TableSeat
+from .models import Rubber
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
-
-    from games.models import Rubber
 
 SEAT_FIELDS = {"N": "north_id", "E": "east_id", "S": "south_id", "W": "west_id"}
 
@@ -70,8 +70,6 @@ def _active_by_table(session: Session) -> dict[int, list[TableSeat]]:
 
 def _in_play_seated(session: Session) -> set[int]:
     """The players seated (N, E, S, W) in a rubber in play: they cannot move before it ends."""
-    from games.models import Rubber
-
     seated: set[int] = set()
     for rubber in Rubber.objects.filter(session=session).in_play():
         seated.update(rubber.seat_ids.values())
@@ -246,8 +244,6 @@ def _lock_session(session: Session) -> Session:
 def _lock_rubber_in_play(table: Table) -> Rubber | None:
     """Lock the table's rubber in play, as `Rubber.record_deal` does. A deal finishing it at this
     moment starts the next rubber: read again until the rubber locked is the one in play."""
-    from games.models import Rubber
-
     in_play = Rubber.objects.filter(table=table).in_play()
     while True:
         rubber = in_play.select_for_update(no_key=True).first()
@@ -396,8 +392,6 @@ def table_leave_and_replan(
     rubber in play closes now as unfinished (RULES 2.6; withdrawn when it has no deal) and the
     room's players are re-planned from the next rubber (`replan_for_leaver`). Refused, with
     nothing changed, when the room cannot be seated."""
-    from games.models import Rubber
-
     session = table.session
     if session.is_two_player:
         raise _refuse("leaver", services._two_player_tables())
