@@ -158,9 +158,7 @@ def club_leaderboard(
     (``Club.objects.visibility``).
     """
     kinds = ladder_kinds(kind)
-    states = SessionStandingsState.objects.filter(
-        session__club_id=club_id, session__kind__in=kinds
-    )
+    states = SessionStandingsState.objects.filter(session__club_id=club_id, session__kind__in=kinds)
     if start is not None:
         states = states.filter(session__date__gte=start)
     if end is not None:

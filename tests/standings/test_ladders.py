@@ -109,9 +109,7 @@ def test_the_csv_of_a_ladder_has_the_json_rows(api, two_games):
     assert sorted(int(r["hundreds"]) for r in default) == [-9, -9, 9, 9]
 
 
-def test_a_ladder_reads_in_as_few_queries_as_the_default(
-    api, two_games, django_assert_num_queries
-):
+def test_a_ladder_reads_in_as_few_queries_as_the_default(api, two_games, django_assert_num_queries):
     # The club, the freshness, the rows: whatever the ladder and the number of players.
     for query in ("", "?kind=bridge_for_two", "?kind=misery&from=2026-01-01"):
         with django_assert_num_queries(3):
@@ -131,9 +129,9 @@ def test_the_cache_keeps_each_ladder_apart(api, two_games, settings):
 
 
 def test_the_schema_documents_the_kind_parameter(api):
-    board = api.get("/api/schema/?format=json").json()["paths"][
-        "/api/v1/clubs/{slug}/leaderboard"
-    ]["get"]
+    board = api.get("/api/schema/?format=json").json()["paths"]["/api/v1/clubs/{slug}/leaderboard"][
+        "get"
+    ]
     kind = next(p for p in board["parameters"] if p["name"] == "kind")
     assert set(kind["schema"]["enum"]) == {
         "bridge",
