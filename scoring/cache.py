@@ -72,8 +72,9 @@ def leaderboard_answer(
     request: Request, club_id: int, period: tuple[Any, ...], build: Callable[[], Any]
 ) -> HttpResponseBase:
     """The club's board for ``period`` (its dates and ladder), from the cache when it holds the
-    current generation's, else ``build()`` (then cached). The body does not depend on the language, but a translated
-    field added later must not be served in another one, so the language is in the key."""
+    current generation's, else ``build()`` (then cached). The body does not depend on the
+    language, but a translated field added later must not be served in another one, so the
+    language is in the key."""
     seconds = leaderboard_cache_seconds()
     if not seconds or not wants_plain_json(request):
         return Response(build())
