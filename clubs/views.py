@@ -349,7 +349,9 @@ def _tables(
                     "number": deals[-1].number,
                     "deal": deal_words(deals[-1])
                     if deals[-1].data is None
-                    else deals[-1].summary(),
+                    else deals[-1].summary(
+                        [names.get(live[0].north_id, "?"), names.get(live[0].east_id, "?")]
+                    ),
                 }
         seatings = services.table_rotation(table=table, ahead=ahead)
         if full_history:
