@@ -92,7 +92,7 @@ class ClubLeaderboardView(APIView):
                 "kind",
                 OpenApiTypes.STR,
                 enum=list(queries.LADDERS),
-                default=queries.BRIDGE,
+                default=ratings.BRIDGE,
                 description="bridge (rubber and Chicago together) or a two-player game kind.",
             ),
         ],
@@ -102,7 +102,7 @@ class ClubLeaderboardView(APIView):
         # The club's id and the read check only: a cached board needs nothing more.
         club_id = get_club_id_for_user(request, slug)
         start = end = None
-        kind = queries.BRIDGE
+        kind = ratings.BRIDGE
         if request.query_params:
             query = LeaderboardQueryIn(data=request.query_params)
             query.is_valid(raise_exception=True)

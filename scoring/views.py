@@ -90,7 +90,7 @@ def club_leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
             club.slug,
             form.cleaned_data.get("start"),
             form.cleaned_data.get("end"),
-            kind=form.cleaned_data.get("kind") or queries.BRIDGE,
+            kind=form.cleaned_data.get("kind") or ratings.BRIDGE,
         )
     played = set(
         Session.objects.filter(club=club).order_by().values_list("kind", flat=True).distinct()
@@ -102,12 +102,12 @@ def club_leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
         .distinct()
         .order_by("-year")
     )
-    kind = board["kind"] if board else queries.BRIDGE
+    kind = board["kind"] if board else ratings.BRIDGE
     # A tab for every ladder the club has played a session of (rubber bridge always).
     ladders = [
         {"kind": k, "label": pool_label(k), "current": k == kind}
         for k in queries.LADDERS
-        if k in (queries.BRIDGE, kind) or any(s in played for s in queries.ladder_kinds(k))
+        if k in (ratings.BRIDGE, kind) or any(s in played for s in queries.ladder_kinds(k))
     ]
     return render(
         request,
@@ -119,7 +119,7 @@ def club_leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
             "years": list(years),
             "ladders": ladders,
             "kind": kind,
-            "two_player": kind != queries.BRIDGE,
+            "two_player": kind != ratings.BRIDGE,
             "back_score": any(k in sheets.WITH_BACK_SCORE for k in queries.ladder_kinds(kind)),
         },
         status=200 if form.is_valid() else 400,
