@@ -187,6 +187,11 @@ def _swapped(rubber: Rubber) -> bool:
     return rubber.is_two_player and two_player_order(rubber.seat_ids)[0] == "E"
 
 
+def _places(rubber: Rubber) -> tuple[int, int]:
+    """The engine's places (player 0, player 1) in the order the page shows the players."""
+    return (1, 0) if _swapped(rubber) else (0, 1)
+
+
 def two_player_order(seats: dict[str, int]) -> list[str]:
     """The seats of a two-player match in the order its players are shown everywhere: by player
     id, so two players stand in the same order in every match whoever deals first (issue 17;
@@ -361,7 +366,9 @@ def _entry_form(rubber: Rubber, viewer: Viewer, data: Any = None, **kwargs: Any)
     """The deal entry form of the rubber's game: contract and seats, or the game's own fields."""
     if rubber.is_two_player:
         names = [player.name for player in rubber.players]
-        return TwoPlayerDealForm(data, kind=rubber.kind, players=names, **kwargs)
+        return TwoPlayerDealForm(
+            data, kind=rubber.kind, players=names, order=_places(rubber), **kwargs
+        )
     return DealEntryForm(data, we_side=viewer.we_side, **kwargs)
 
 
@@ -370,7 +377,9 @@ def _correction_form(rubber: Rubber, deal: Deal, viewer: Viewer, data: Any = Non
     own buttons."""
     if rubber.is_two_player:
         names = [player.name for player in rubber.players]
-        return TwoPlayerCorrectionForm.for_deal(deal, kind=rubber.kind, players=names, data=data)
+        return TwoPlayerCorrectionForm.for_deal(
+            deal, kind=rubber.kind, players=names, order=_places(rubber), data=data
+        )
     return DealCorrectionForm.for_deal(deal, data=data, we_side=viewer.we_side)
 
 

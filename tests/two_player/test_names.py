@@ -98,6 +98,10 @@ def test_the_columns_keep_their_order_when_the_dealer_changes(client, director, 
     text = main_text(client, second)
     assert "Bea declared ♠ and won 4 odd tricks: 120 below the line (RULES 7.1)" in text
     assert "Games: Ann 0, Bea 1" in text
+    # The entry and correction buttons keep the order too: Ann (player 1 now) first.
+    assert re.findall(r'name="declarer" value="(\d)"', html)[:2] == ["1", "0"]
+    honours = re.findall(r'name="honours" value="(\d:\d+)"', html)
+    assert honours[:4] == ["1:100", "1:150", "0:100", "0:150"]
     deals_head = re.search(r"<thead><tr><th>#</th>.*?</tr></thead>", html, re.S)
     assert deals_head is not None
     assert re.findall(r'class="num">([^<]+)<', deals_head.group(0)) == ["Ann", "Bea"]
@@ -118,6 +122,8 @@ def test_turnover_and_the_race_show_the_winner_by_name_and_margin(
     text = main_text(client, session.rubbers.get(number=1))
     assert "Ann won by 5 tricks." in text
     html = client.get(f"/rubbers/{second.pk}/").content.decode()
+    # The correction form of the deal asks Ann's tricks first too (its fields keep their places).
+    assert re.findall(r'name="deal\d+-tricks_(\d)"', html) == ["1", "0"]
     counters = re.findall(
         r'<strong>(\w+)</strong>\s*<span class="num" id="tricks-(\d)">(\d+)<', html
     )
