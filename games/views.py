@@ -430,10 +430,19 @@ def table_code(request: HttpRequest, code: str) -> HttpResponse:
         codes.remember(response, table, seat)
         return response
     rubber.fetch_players()
+    seats = rubber.seats
+    # A table of two lists its players by name, in the pad's stable order (no compass seats).
+    order = two_player_order(rubber.seat_ids) if rubber.is_two_player else list(seats)
     return render(
         request,
         "games/table_code.html",
-        {"table": table, "session": table.session, "club": table.session.club, "rubber": rubber},
+        {
+            "table": table,
+            "session": table.session,
+            "club": table.session.club,
+            "rubber": rubber,
+            "choices": [(seat, seats[seat]) for seat in order],
+        },
     )
 
 

@@ -142,3 +142,21 @@ def test_the_console_and_cards_read_in_a_fixed_number_of_queries(
         return len(console.captured_queries), len(cards.captured_queries)
 
     assert measure(2) == measure(6)
+
+
+def test_a_table_code_at_a_table_of_two_offers_the_players_by_name(client, api, director, club):
+    """/t/<code> (issue 17): the two players' names in the stable order, no compass letter."""
+    from django.core.cache import cache
+
+    cache.clear()  # the wrong-code throttle
+    ann, bea = (add_player(club, name) for name in ("Ann", "Bea"))
+    session = make_session(club, [[ann, bea]], kind="turnover")
+    play(api, session.rubbers.get(number=1), [{"tricks": [14, 3]}], as_user=director)
+    second = session.rubbers.get(number=2)  # Bea is player 0, at N
+    code = second.table.code
+    html = client.get(f"/t/{code}").content.decode()
+    buttons = re.findall(r'name="seat" value="(\w)"[^>]*>([^<]+)<', html)
+    assert buttons == [("E", "Ann"), ("N", "Bea")]
+    assert "Which player is this phone?" in html
+    response = client.post(f"/t/{code}", {"seat": "E"})
+    assert response.status_code == 302 and response["Location"] == f"/rubbers/{second.pk}/"
