@@ -28,7 +28,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games.display import deal_words
+from games.display import deal_words, two_player_order
 from games.models import Conflict, Deal, Rubber
 
 from . import rules_text, services
@@ -280,9 +280,8 @@ def _with_codes(request: HttpRequest, session: Session, tables: list[TableView])
 
 
 def two_seats(seats: dict[str, int]) -> list[tuple[str, int]]:
-    """The two players of a match in a stable order, by player id: the same two players stand
-    in the same order in every match, whoever deals first (issue 17)."""
-    return sorted(seats.items(), key=lambda item: item[1])
+    """The two players of a match in the pad's stable order (games.display.two_player_order)."""
+    return [(seat, seats[seat]) for seat in two_player_order(seats)]
 
 
 def _seating_views(

@@ -183,20 +183,13 @@ def _oriented(pad: dict[str, Any], we_side: str | None) -> dict[str, Any]:
 
 
 def _swapped(rubber: Rubber) -> bool:
-    """Whether a two-player match shows its engine's player 1 first (`two_player_order`)."""
-    return rubber.is_two_player and two_player_order(rubber.seat_ids)[0] == "E"
+    """Whether a two-player match shows its engine's player 1 first (display.two_player_order)."""
+    return rubber.is_two_player and display.two_player_order(rubber.seat_ids)[0] == "E"
 
 
 def _places(rubber: Rubber) -> tuple[int, int]:
     """The engine's places (player 0, player 1) in the order the page shows the players."""
     return (1, 0) if _swapped(rubber) else (0, 1)
-
-
-def two_player_order(seats: dict[str, int]) -> list[str]:
-    """The seats of a two-player match in the order its players are shown everywhere: by player
-    id, so two players stand in the same order in every match whoever deals first (issue 17;
-    the console and table cards use the same order)."""
-    return sorted(seats, key=lambda seat: seats[seat])
 
 
 def _percent(value: int, whole: int) -> int:
@@ -264,7 +257,7 @@ def _context(
     )
     totals = {number: (ns, ew) for number, ns, ew in rubber.running_totals(deals)}
     we_side = None if rubber.is_two_player else viewer.we_side
-    # Two players in a stable order (`two_player_order`): the engine's player 1 stands first
+    # Two players in a stable order (display.two_player_order): the engine's player 1 is first
     # when their id is the lower, so the columns do not swap when the dealer does.
     pad = _oriented(_pad(rubber, deals), "EW" if _swapped(rubber) else we_side)
     flip = pad["left"] == "ew"
@@ -432,7 +425,7 @@ def table_code(request: HttpRequest, code: str) -> HttpResponse:
     rubber.fetch_players()
     seats = rubber.seats
     # A table of two lists its players by name, in the pad's stable order (no compass seats).
-    order = two_player_order(rubber.seat_ids) if rubber.is_two_player else list(seats)
+    order = display.two_player_order(rubber.seat_ids) if rubber.is_two_player else list(seats)
     return render(
         request,
         "games/table_code.html",
