@@ -13,8 +13,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from scoring.error_messages import error_sentence
 from scoring.rules import Contract, ScoringError
+from scoring.shared.error_messages import error_sentence
 
 from .models import SEATS, DealFields
 
@@ -221,7 +221,7 @@ class TwoPlayerDealForm(forms.Form):
         **kwargs: Any,
     ) -> None:
         """``players``: player 0's and player 1's names; ``order``: the places in the order the
-        page shows the players (the pad's stable order, games.views.two_player_order)."""
+        page shows the players (the pad's stable order, games.display.two_player_order)."""
         super().__init__(*args, **kwargs)
         self.kind = kind
         you = [(str(place), players[place]) for place in order]

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from scoring.i18n import MARKED, NAMED
+from scoring.shared.i18n import MARKED, NAMED
 from tests.factories import add_player, make_session
 from tests.two_player.conftest import play
 from tests.two_player.test_api import BRIDGE_FOR_TWO

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 
-from clubs import services as club_services
-from scoring import services
+from games import services as club_services
+from scoring.standings import services
 from tests.factories import make_session
 from tests.standings.conftest import win_rubber
 from tests.two_player.conftest import engine, play

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from clubs import services as club_services
+from games import services as club_services
 from tests.factories import UserFactory, add_player, make_session
 from tests.two_player.conftest import play
 

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from clubs import services as club_services
-from scoring import services
+from games import services as club_services
+from scoring.standings import services
 from tests.conftest import sign_in
 from tests.factories import UserFactory, add_player, make_club, make_session
 from tests.standings.conftest import win_rubber
