@@ -312,6 +312,10 @@ class Table(models.Model):
     def __str__(self) -> str:
         return f"Table {self.number}"
 
+    def get_absolute_url(self) -> str:
+        """Where every link naming a table goes: its rubber in play, or its rubbers (games)."""
+        return reverse("games:table", args=[self.pk])
+
     def regenerate_code(self) -> str:
         """A new code: the old one, and every phone that used it, stop working."""
         self.code = new_table_code()

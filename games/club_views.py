@@ -116,6 +116,7 @@ class ActiveTable:
     players: list[str]
     rubber_url: str | None
     rubber_number: int | None
+    url: str | None = None  # the table's own link, once its session runs
 
 
 @dataclass
@@ -150,6 +151,9 @@ def _active_sessions(clubs: Sequence[Club]) -> dict[int, list[ActiveSession]]:
                     players=[p.name for p in table.present_players()],
                     rubber_url=_reverse_or_none("games:rubber", rubber.pk) if rubber else None,
                     rubber_number=rubber.number if rubber else None,
+                    url=table.get_absolute_url()
+                    if session.status == Session.Status.RUNNING
+                    else None,
                 )
             )
         found.setdefault(session.club_id, []).append(ActiveSession(session, tables))
