@@ -18,7 +18,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Max, Prefetch, Q, Sum
+from django.db.models import Count, Max, Prefetch, Q, QuerySet, Sum, prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
@@ -43,7 +43,7 @@ from clubs.models import (
 from clubs.permissions import get_club_for_user, get_session_for_user, is_director, signed_in_user
 from games import history, services
 from games.club_api import table_queryset
-from games.display import deal_words
+from games.display import deal_words, two_player_order
 from games.history import entrants, who
 from games.models import Conflict, Deal, Rubber
 
@@ -232,6 +232,17 @@ class TableView:
     #: The table's code and its QR (inline SVG), shown to the director only (issue 17).
     code_url: str | None = None
     qr: str | None = None
+    #: At a table of two: whom each player of the match in play meets next, and where.
+    next_opponents: list[NextOpponent] = field(default_factory=list)
+
+
+@dataclass
+class NextOpponent:
+    """A player of a two-player match and their next opponent in the round robin (RULES 7)."""
+
+    name: str
+    opponent: str
+    table: int
 
 
 def _played_rubbers(session: Session) -> dict[int, list[Rubber]]:
@@ -274,11 +285,21 @@ def _with_codes(request: HttpRequest, session: Session, tables: list[TableView])
         view.qr = mark_safe(qr.svg_inline(omitsize=True, border=2))  # noqa: S308  # nosec B308 B703
 
 
-def _seating_views(seatings: list[Any], names: dict[int, str], current: int | None) -> list[Any]:
+def two_seats(seats: dict[str, int]) -> list[tuple[str, int]]:
+    """The two players of a match in the pad's stable order (games.display.two_player_order)."""
+    return [(seat, seats[seat]) for seat in two_player_order(seats)]
+
+
+def _seating_views(
+    seatings: list[Any], names: dict[int, str], current: int | None, *, two_player: bool = False
+) -> list[Any]:
     return [
         SeatingView(
             rubber=s.rubber,
-            seats=[(seat, names.get(pid, "?")) for seat, pid in s.seats.items()],
+            seats=[
+                (seat, names.get(pid, "?"))
+                for seat, pid in (two_seats(s.seats) if two_player else s.seats.items())
+            ],
             sitting_out=[names.get(pid, "?") for pid in s.sitting_out],
             current=s.rubber == current,
         )
@@ -318,6 +339,10 @@ def _tables(
             for table in tables
         ]
     views = []
+    upcoming: dict[int, dict[int, Any]] = {}
+    if session.is_two_player:
+        numbers = {r.number + 1 for t in tables for r in getattr(t, "rubbers_in_play", [])}
+        upcoming = services.round_robin_opponents(session=session, rounds=sorted(numbers))
     for table in tables:
         in_play = getattr(table, "rubbers_in_play", [])
         rubber = in_play[0] if in_play else None
@@ -330,7 +355,9 @@ def _tables(
                     "number": deals[-1].number,
                     "deal": deal_words(deals[-1])
                     if deals[-1].data is None
-                    else deals[-1].summary(),
+                    else deals[-1].summary(
+                        [names.get(live[0].north_id, "?"), names.get(live[0].east_id, "?")]
+                    ),
                 }
         seatings = services.table_rotation(table=table, ahead=ahead)
         if full_history:
@@ -341,11 +368,31 @@ def _tables(
                 players=table.present_players(),
                 current_rubber=rubber,
                 current_rubber_url=_reverse_or_none("games:rubber", rubber.pk) if rubber else None,
-                rotation=_seating_views(seatings, names, rubber.number if rubber else None),
+                rotation=_seating_views(
+                    seatings,
+                    names,
+                    rubber.number if rubber else None,
+                    two_player=session.is_two_player,
+                ),
                 last_deal=last_deal,
+                next_opponents=_next_opponents(rubber, upcoming, names),
             )
         )
     return views
+
+
+def _next_opponents(
+    rubber: Rubber | None, upcoming: dict[int, dict[int, Any]], names: dict[int, str]
+) -> list[NextOpponent]:
+    """Whom the two players of the match in play meet in the next round (RULES 7)."""
+    after = upcoming.get(rubber.number + 1) if rubber is not None else None
+    if rubber is None or not after:
+        return []
+    found = []
+    for _seat, pid in two_seats(rubber.seat_ids):
+        opponent, table = after[pid]
+        found.append(NextOpponent(names.get(pid, "?"), names.get(opponent, "?"), table))
+    return found
 
 
 def _session_context(
@@ -410,11 +457,10 @@ def _unconfirmed(sessions: Sequence[Session]) -> dict[int, list[Deal]]:
     return found
 
 
-def _console_sessions(club: Club) -> Sequence[Session]:
-    """The club's planned and running sessions with their tables, seats and rubbers, read with
-    a fixed number of queries however many sessions and tables there are (no N+1; guarded in
-    tests/scale/test_query_counts.py)."""
-    tables = (
+def _tables_with_rubbers() -> QuerySet[Table]:
+    """Tables with their seats, every rubber in order and the one in play with its deals: what
+    ``_tables`` reads, in a fixed number of queries however many tables there are."""
+    return (
         table_queryset()
         .order_by("number")
         .prefetch_related(
@@ -428,6 +474,13 @@ def _console_sessions(club: Club) -> Sequence[Session]:
             ),
         )
     )
+
+
+def _console_sessions(club: Club) -> Sequence[Session]:
+    """The club's planned and running sessions with their tables, seats and rubbers, read with
+    a fixed number of queries however many sessions and tables there are (no N+1; guarded in
+    tests/scale/test_query_counts.py)."""
+    tables = _tables_with_rubbers()
     sessions = list(
         club.sessions.filter(status__in=[Session.Status.PLANNED, Session.Status.RUNNING])
         .order_by("date", "id")
@@ -812,6 +865,8 @@ def _session_history(session: Session) -> list[dict[str, Any]]:
 def session_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Printable table cards: one page per table, who sits where for each rubber."""
     session = _session_for_page(request, slug, pk)
+    # Every table's rubbers at once: a query per table made a long night's cards slow.
+    prefetch_related_objects([session], Prefetch("tables", queryset=_tables_with_rubbers()))
     tables = _tables(session, ahead=AHEAD_ON_CARDS, full_history=True)
     director = is_director(request.user, session.club)
     if director:

@@ -27,6 +27,13 @@ SEAT_NAMES = {
 DOUBLED = {"": "", "X": "×", "XX": "××"}
 
 
+def two_player_order(seats: dict[str, int]) -> list[str]:
+    """The seats of a two-player match (N: player 0, E: player 1) in the order its players are
+    shown everywhere, pad, buttons, console and cards: by player id, so two players stand in the
+    same order in every match whoever deals first (issue 17)."""
+    return sorted(seats, key=lambda seat: seats[seat])
+
+
 def contract_label(contract: str) -> str:
     """ "4SX" as a pad writes it: "4♠×" (a pass is "passed out")."""
     parsed = Contract.parse(contract)

@@ -212,12 +212,22 @@ class TwoPlayerDealForm(forms.Form):
         "contract": "level",
     }
 
-    def __init__(self, *args: Any, kind: str, players: list[str], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        kind: str,
+        players: list[str],
+        order: tuple[int, int] = (0, 1),
+        **kwargs: Any,
+    ) -> None:
+        """``players``: player 0's and player 1's names; ``order``: the places in the order the
+        page shows the players (the pad's stable order, games.display.two_player_order)."""
         super().__init__(*args, **kwargs)
         self.kind = kind
-        you = [("0", players[0]), ("1", players[1])]
+        you = [(str(place), players[place]) for place in order]
         if kind == "turnover":
-            for index, name in enumerate(players):
+            for index in order:
+                name = players[index]
                 self.fields[f"tricks_{index}"] = forms.IntegerField(
                     label=_("Tricks won by %(name)s") % {"name": name},
                     min_value=0,
@@ -258,10 +268,11 @@ class TwoPlayerDealForm(forms.Form):
                 label=_("Honours"),
                 choices=[
                     ("", _("None")),
-                    ("0:100", f"{players[0]} 100"),
-                    ("0:150", f"{players[0]} 150"),
-                    ("1:100", f"{players[1]} 100"),
-                    ("1:150", f"{players[1]} 150"),
+                    *(
+                        (f"{place}:{points}", f"{players[place]} {points}")
+                        for place in order
+                        for points in (100, 150)
+                    ),
                 ],
                 required=False,
                 widget=ChoiceButtons,

@@ -7,7 +7,7 @@ anyone but the club's director"; the director sees logins on the club's players 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,20 +77,23 @@ TRACKED = (
 KINDS = {"+": "entered", "~": "changed", "-": "deleted"}
 
 
-def _snapshot(record: Any) -> dict[str, Any]:
+def _snapshot(record: Any, players: Sequence[str] | None = None) -> dict[str, Any]:
     data = {name: getattr(record, name) for name in TRACKED}
     data["version"] = record.version
-    data["summary"] = Deal.summary(record)
+    data["summary"] = Deal.summary(record, players)
     return data
 
 
-def entries(records: Iterable[Any], names: dict[int, Entrant]) -> list[dict[str, Any]]:
-    """One deal's history records (any order) as entries, oldest first; `names` by login id."""
+def entries(
+    records: Iterable[Any], names: dict[int, Entrant], players: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
+    """One deal's history records (any order) as entries, oldest first; `names` by login id.
+    A two-player deal's summaries name its `players` when given (player 0's and 1's names)."""
     ordered = sorted(records, key=lambda r: (r.history_date, r.history_id))
     result: list[dict[str, Any]] = []
     before: dict[str, Any] | None = None
     for record in ordered:
-        after = _snapshot(record)
+        after = _snapshot(record, players)
         changed = [
             {"field": name, "before": before[name], "after": after[name]}
             for name in (*TRACKED, "version")
@@ -119,11 +122,15 @@ def for_deal(deal: Deal, club_id: int) -> list[dict[str, Any]]:
 
 
 def for_rubber(
-    rubber_id: int, club_id: int, known: Iterable[Player] = ()
+    rubber_id: int,
+    club_id: int,
+    known: Iterable[Player] = (),
+    players: Sequence[str] | None = None,
 ) -> dict[int, list[dict[str, Any]]]:
-    """Every deal's history in a rubber, by deal id (one query, and `entrants`')."""
+    """Every deal's history in a rubber, by deal id (one query, and `entrants`'); a two-player
+    match's summaries name its `players`."""
     grouped: dict[int, list[Any]] = defaultdict(list)
     for record in Deal.history.filter(rubber_id=rubber_id):
         grouped[record.id].append(record)
     names = entrants(club_id, (r.history_user_id for rs in grouped.values() for r in rs), known)
-    return {deal_id: entries(records, names) for deal_id, records in grouped.items()}
+    return {deal_id: entries(records, names, players) for deal_id, records in grouped.items()}

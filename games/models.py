@@ -711,10 +711,12 @@ class Deal(models.Model):
         over = self.tricks - (Contract.parse(self.contract).level + 6)
         return "=" if over == 0 else (f"+{over}" if over > 0 else f"−{-over}")
 
-    def summary(self) -> str:
-        """The deal in a few words, in the active language: "4S by N, 10 tricks"."""
+    def summary(self, names: Sequence[str] | None = None) -> str:
+        """The deal in a few words, in the active language: "4S by N, 10 tricks". A two-player
+        deal names its players with ``names`` (player 0's and player 1's): "♣ by Bea, 8 tricks";
+        without, it numbers them as the engine does ("by player 1")."""
         if self.data is not None:
-            return _two_player_summary(self.data)
+            return _two_player_summary(self.data, names)
         if self.contract == "pass":
             return pgettext("deal summary", "passed out")
         tricks = self.tricks or 0
@@ -898,9 +900,9 @@ DECLARATION_NAMES = {
 }
 
 
-def _two_player_summary(data: dict[str, Any]) -> str:
+def _two_player_summary(data: dict[str, Any], names: Sequence[str] | None = None) -> str:
     """A two-player deal in a few words, in the active language, for the history, the deal list
-    and conflict messages."""
+    and conflict messages; by the players' names when ``names`` are given."""
     if "tricks" in data and isinstance(data["tricks"], list):
         return pgettext("deal summary", "tricks %(first)s–%(second)s") % {
             "first": data["tricks"][0],
@@ -913,12 +915,22 @@ def _two_player_summary(data: dict[str, Any]) -> str:
     else:
         played, player = strain_display(str(data.get("strain"))), data.get("declarer")
     tricks = data.get("tricks")
-    text = npgettext(
-        "deal summary",
-        "%(played)s by player %(player)s, %(count)s trick",
-        "%(played)s by player %(player)s, %(count)s tricks",
-        tricks if isinstance(tricks, int) else 0,
-    ) % {"played": played, "player": player, "count": tricks}
+    count = tricks if isinstance(tricks, int) else 0
+    if names and player in (0, 1):
+        # The four-player sentence, with the declarer's name for the seat.
+        text = npgettext(
+            "deal summary",
+            "%(contract)s by %(declarer)s, %(count)s trick",
+            "%(contract)s by %(declarer)s, %(count)s tricks",
+            count,
+        ) % {"contract": played, "declarer": names[player], "count": tricks}
+    else:
+        text = npgettext(
+            "deal summary",
+            "%(played)s by player %(player)s, %(count)s trick",
+            "%(played)s by player %(player)s, %(count)s tricks",
+            count,
+        ) % {"played": played, "player": player, "count": tricks}
     declaration = data.get("declaration", "ordinary")
     if declaration in DECLARATION_NAMES:
         # Translators: a two-player declaration ("misery"), then the deal it was made on.
@@ -930,10 +942,17 @@ def _two_player_summary(data: dict[str, Any]) -> str:
     if data.get("doubled"):
         parts.append(pgettext("deal summary", "doubled"))
     if data.get("honours"):
-        parts.append(
-            pgettext("deal summary", "honours %(points)s to player %(player)s")
-            % {"points": data["honours"]["points"], "player": data["honours"]["player"]}
-        )
+        holder = data["honours"]["player"]
+        if names and holder in (0, 1):
+            parts.append(
+                pgettext("deal summary", "honours %(points)s to %(side)s")
+                % {"points": data["honours"]["points"], "side": names[holder]}
+            )
+        else:
+            parts.append(
+                pgettext("deal summary", "honours %(points)s to player %(player)s")
+                % {"points": data["honours"]["points"], "player": holder}
+            )
     return ", ".join(parts)
 
 

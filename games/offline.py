@@ -40,12 +40,17 @@ def _sign_in() -> JsonResponse:
     return JsonResponse({"status": "sign in", "detail": detail}, status=403)
 
 
+def _players(rubber: Rubber) -> list[str] | None:
+    """A two-player match's players by name (player 0, player 1), as its pad names them."""
+    return [p.name for p in rubber.players] if rubber.is_two_player else None
+
+
 def _deal_json(rubber: Rubber, deal: Deal) -> dict[str, Any]:
     # Who entered it as the club shows them, never a login (games/history.py).
     names = history.entrants(rubber.session.club_id, [deal.entered_by_id])
     return {
         "number": deal.number,
-        "summary": deal.summary(),
+        "summary": deal.summary(_players(rubber)),
         "version": deal.version,
         "entered_by": history.who(names, deal.entered_by_id).name or "",
     }
@@ -63,7 +68,7 @@ def _conflict(
             "status": "conflict",
             "detail": _("Another phone entered deal %(number)s first.") % {"number": number},
             "server": _deal_json(rubber, stored),
-            "mine": {"number": number, "summary": mine.summary()},
+            "mine": {"number": number, "summary": mine.summary(_players(rubber))},
             "can_correct": viewer.can_correct(stored) and not rubber.session.is_closed,
         }
     return JsonResponse(answer, status=409)

@@ -366,6 +366,21 @@ def _two_player_rotation(table: Table, ahead: int) -> list[Any]:
     return current + planned
 
 
+def round_robin_opponents(*, session: Session, rounds: Sequence[int]) -> dict[int, dict[int, Any]]:
+    """Each player's opponent and table in each of ``rounds`` of a two-player session's round
+    robin (RULES 7; `scoring.rules.round_robin`): ``{round: {player id: (opponent id, table
+    number)}}``. One read of the tables as first set, none when the page prefetched them."""
+    pairs = _table_pairs(session)
+    found: dict[int, dict[int, Any]] = {}
+    for number in rounds:
+        found[number] = {}
+        for table_number in range(1, len(pairs) + 1):
+            zero, one = pairing(pairs, number, table_number)
+            found[number][zero] = (one, table_number)
+            found[number][one] = (zero, table_number)
+    return found
+
+
 def table_history(table: Table) -> list[Any]:
     """The seatings already played (or in play) at a table, as the rotation sees them (from
     ``table.rubbers_in_order`` when a page prefetched it)."""

@@ -144,6 +144,7 @@ def _pad(rubber: Rubber, deals: list[Any]) -> dict[str, Any]:
         "hundreds_ns": result.hundreds[0],
         "hundreds_ew": result.hundreds[1],
         "net_ns": result.net[0],
+        "margin": abs(result.net[0]),
     }
 
 
@@ -162,8 +163,11 @@ def _oriented(pad: dict[str, Any], we_side: str | None) -> dict[str, Any]:
     player the columns change places; `left` names the side shown on the left and `true` keeps
     the figures by their real sides (N–S first) for what names the sides."""
     if we_side != "EW":
-        return {**pad, "left": "ns", "right": "ew", "true": pad}
+        return {**pad, "left": "ns", "right": "ew", "true": pad, "places": (0, 1)}
     flipped = dict(pad)
+    if "values" in pad:  # a trick counter or a race: the two players' bars change places
+        flipped["values"] = pad["values"][::-1]
+        flipped["bars"] = pad["bars"][::-1]
     for first, second in PAIRS:
         if first in pad:
             flipped[first], flipped[second] = pad[second], pad[first]
@@ -176,7 +180,17 @@ def _oriented(pad: dict[str, Any], we_side: str | None) -> dict[str, Any]:
             flipped[key] = OTHER[pad[key]]
     if "net_ns" in pad:
         flipped["net_ns"] = -pad["net_ns"]
-    return {**flipped, "left": "ew", "right": "ns", "true": pad}
+    return {**flipped, "left": "ew", "right": "ns", "true": pad, "places": (1, 0)}
+
+
+def _swapped(rubber: Rubber) -> bool:
+    """Whether a two-player match shows its engine's player 1 first (display.two_player_order)."""
+    return rubber.is_two_player and display.two_player_order(rubber.seat_ids)[0] == "E"
+
+
+def _places(rubber: Rubber) -> tuple[int, int]:
+    """The engine's places (player 0, player 1) in the order the page shows the players."""
+    return (1, 0) if _swapped(rubber) else (0, 1)
 
 
 def _percent(value: int, whole: int) -> int:
@@ -190,7 +204,9 @@ def _turnover_pad(sheet: Any) -> dict[str, Any]:
     return {
         "template": "games/_turnover.html",
         "tricks": tricks,
+        "values": list(tricks) if tricks else [None, None],
         "bars": [_percent(t, 14) for t in tricks] if tricks else [0, 0],
+        "margin": abs(tricks[0] - tricks[1]) if tricks else 0,
         "winner_place": sheet.result.winner,
         "tie": sheet.score is not None and sheet.score.tie,
         "total_ns": tricks[0] if tricks else 0,
@@ -206,7 +222,9 @@ def _race_pad(sheet: Any) -> dict[str, Any]:
         "template": "games/_race.html",
         "target": target,
         "scores": scores,
+        "values": list(scores),
         "bars": [_percent(score, target) for score in scores],
+        "margin": abs(scores[0] - scores[1]),
         "winner_place": sheet.score.winner,
         "total_ns": scores[0],
         "total_ew": scores[1],
@@ -230,14 +248,19 @@ def _context(
 ) -> dict[str, Any]:
     deals = rubber.ordered_deals()
     seated = rubber.seats.values()
-    histories = history.for_rubber(rubber.pk, rubber.session.club_id, seated)
+    # The two players' names in the engine's order (player 0, player 1): the explanations,
+    # deal summaries and history name them (issue 17).
+    player_names = [p.name for p in rubber.players] if rubber.is_two_player else None
+    histories = history.for_rubber(rubber.pk, rubber.session.club_id, seated, player_names)
     # Who wrote what, by their names in the club: a login is never shown (API.md).
     entrant_names = history.entrants(
         rubber.session.club_id, [d.entered_by_id for d in deals], seated
     )
     totals = {number: (ns, ew) for number, ns, ew in rubber.running_totals(deals)}
     we_side = None if rubber.is_two_player else viewer.we_side
-    pad = _oriented(_pad(rubber, deals), we_side)
+    # Two players in a stable order (display.two_player_order): the engine's player 1 is first
+    # when their id is the lower, so the columns do not swap when the dealer does.
+    pad = _oriented(_pad(rubber, deals), "EW" if _swapped(rubber) else we_side)
     flip = pad["left"] == "ew"
     # Vulnerability changes no value in the two-player games (scoring.rules.two_player).
     played = () if rubber.is_two_player else pad["sheet"].deals
@@ -264,7 +287,9 @@ def _context(
         rows.append(
             {
                 "deal": deal,
-                "words": None if rubber.is_two_player else display.deal_words(deal),
+                "words": deal.summary(player_names)
+                if rubber.is_two_player
+                else display.deal_words(deal),
                 "totals": row_totals[::-1] if flip and row_totals else row_totals,
                 "vulnerable": vulnerable.get(deal.number),
                 "history": changes,
@@ -280,8 +305,16 @@ def _context(
     next_rubber = rubber.next_rubber() if rubber.status == Rubber.Status.COMPLETE else None
     seats = rubber.seats
     if rubber.is_two_player:
-        labels = [player.name for player in rubber.players]
+        assert player_names is not None
+        labels = player_names[::-1] if flip else list(player_names)
         we, they = labels
+        if pad.get("winner_place") is not None:
+            pad["winner_name"] = player_names[pad["winner_place"]]
+        if "values" in pad:
+            pad["counters"] = [
+                {"name": player_names[place], "place": place, "value": value, "bar": bar}
+                for place, value, bar in zip(pad["places"], pad["values"], pad["bars"], strict=True)
+            ]
     else:
         names = side_names(we_side)
         labels = [names[pad["left"].upper()], names[pad["right"].upper()]]
@@ -300,6 +333,7 @@ def _context(
         "we": we,
         "they": they,
         "labels": labels,
+        "player_names": player_names,
         "at_table": we_side is not None,
         "two_player": rubber.is_two_player,
         "game": _game_name(rubber.kind),
@@ -326,7 +360,9 @@ def _entry_form(rubber: Rubber, viewer: Viewer, data: Any = None, **kwargs: Any)
     """The deal entry form of the rubber's game: contract and seats, or the game's own fields."""
     if rubber.is_two_player:
         names = [player.name for player in rubber.players]
-        return TwoPlayerDealForm(data, kind=rubber.kind, players=names, **kwargs)
+        return TwoPlayerDealForm(
+            data, kind=rubber.kind, players=names, order=_places(rubber), **kwargs
+        )
     return DealEntryForm(data, we_side=viewer.we_side, **kwargs)
 
 
@@ -335,7 +371,9 @@ def _correction_form(rubber: Rubber, deal: Deal, viewer: Viewer, data: Any = Non
     own buttons."""
     if rubber.is_two_player:
         names = [player.name for player in rubber.players]
-        return TwoPlayerCorrectionForm.for_deal(deal, kind=rubber.kind, players=names, data=data)
+        return TwoPlayerCorrectionForm.for_deal(
+            deal, kind=rubber.kind, players=names, order=_places(rubber), data=data
+        )
     return DealCorrectionForm.for_deal(deal, data=data, we_side=viewer.we_side)
 
 
@@ -394,10 +432,19 @@ def table_code(request: HttpRequest, code: str) -> HttpResponse:
         codes.remember(response, table, seat)
         return response
     rubber.fetch_players()
+    seats = rubber.seats
+    # A table of two lists its players by name, in the pad's stable order (no compass seats).
+    order = display.two_player_order(rubber.seat_ids) if rubber.is_two_player else list(seats)
     return render(
         request,
         "games/table_code.html",
-        {"table": table, "session": table.session, "club": table.session.club, "rubber": rubber},
+        {
+            "table": table,
+            "session": table.session,
+            "club": table.session.club,
+            "rubber": rubber,
+            "choices": [(seat, seats[seat]) for seat in order],
+        },
     )
 
 
@@ -506,7 +553,9 @@ def _already_entered(rubber: Rubber, number: int) -> str | None:
     return _("Deal %(number)s was already entered by %(name)s: %(deal)s. Correct it?") % {
         "number": number,
         "name": _who(rubber, deal.entered_by_id),
-        "deal": display.deal_words(deal) if not rubber.is_two_player else deal.summary(),
+        "deal": display.deal_words(deal)
+        if not rubber.is_two_player
+        else deal.summary([p.name for p in rubber.players]),
     }
 
 
@@ -610,7 +659,7 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                     "name": _who(deal.rubber, _last_writer(current)),
                     "deal": display.deal_words(current)
                     if current.data is None
-                    else current.summary(),
+                    else current.summary([p.name for p in deal.rubber.players]),
                 }
                 data = request.POST.copy()
                 data[f"{form.prefix}-version"] = str(current.version)

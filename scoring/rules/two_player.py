@@ -161,13 +161,17 @@ def _form(item: PlayerItem, forms: Mapping[str, str]) -> str:
 
 
 def explain_player_item(
-    item: PlayerItem, templates: Mapping[str, Mapping[str, str]] = TEMPLATES
+    item: PlayerItem,
+    templates: Mapping[str, Mapping[str, str]] = TEMPLATES,
+    names: Sequence[str] | None = None,
 ) -> str:
     """A sentence for a two-player item, from ``templates`` (``explain.TEMPLATES`` or a
     translated copy), naming the rule it applies, e.g.
     "Player 1 won 2 odd tricks against ♥ doubled: 120 below the line (RULES 7.1)".
     Placeholders: ``{player}``, ``{points}``, ``{count}``, ``{strain}``, ``{doubling}`` (" doubled",
     " redoubled" or nothing) and ``{contract}`` ("4♠ doubled", Draw and Discard only).
+    With ``names`` (player 0's and player 1's), ``{player}`` is the player's name, for templates
+    written for a name ("Bea won 2 odd tricks against ♥ doubled: ...").
     """
     words = templates["_words"]
     doubling = ""
@@ -179,7 +183,7 @@ def explain_player_item(
     contract = "" if item.level is None else f"{item.level}{strain}{doubling}"
     forms = templates[item.reason]
     sentence = forms[_form(item, forms)].format(
-        player=item.player,
+        player=item.player if names is None else names[item.player],
         points=item.points,
         count=item.count,
         strain=strain,

@@ -69,17 +69,18 @@ def json_answer(body: bytes) -> HttpResponse:
 
 
 def leaderboard_answer(
-    request: Request, club_id: int, period: tuple[Any, Any], build: Callable[[], Any]
+    request: Request, club_id: int, period: tuple[Any, ...], build: Callable[[], Any]
 ) -> HttpResponseBase:
-    """The club's board for ``period``, from the cache when it holds the current generation's,
-    else ``build()`` (then cached). The body does not depend on the language, but a translated
-    field added later must not be served in another one, so the language is in the key."""
+    """The club's board for ``period`` (its dates and ladder), from the cache when it holds the
+    current generation's, else ``build()`` (then cached). The body does not depend on the
+    language, but a translated field added later must not be served in another one, so the
+    language is in the key."""
     seconds = leaderboard_cache_seconds()
     if not seconds or not wants_plain_json(request):
         return Response(build())
     generation_key = _generation_key(club_id)
     key = (
-        f"standings:leaderboard:{club_id}:{period[0]}:{period[1]}:"
+        f"standings:leaderboard:{club_id}:{':'.join(str(part) for part in period)}:"
         f"{translation.get_language() or ''}"
     )
     found = cache.get_many([generation_key, key])

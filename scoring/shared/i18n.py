@@ -14,7 +14,7 @@ translated copy that ``explain`` and ``explain_player_item`` accept, once per la
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -231,6 +231,106 @@ MARKED: dict[str, dict[str, Promise]] = {
 }
 
 
+#: The two-player sentences of ``MARKED`` with the players named (issue 17): ``{player}`` is a
+#: player's name ("Bea won 2 odd tricks against ♥ doubled"), for the pages, where the players
+#: are known; the API keeps the engine's numbering (player 0 and player 1), as the CLI prints.
+NAMED: dict[str, dict[str, Promise]] = {
+    "two_player_declarer_tricks": {
+        "one": pgettext_lazy(
+            "scoresheet, by name",
+            "{player} declared {strain}{doubling} and won the odd trick: {points} below the line",
+        ),
+        "other": pgettext_lazy(
+            "scoresheet, by name",
+            "{player} declared {strain}{doubling} and won {count} odd tricks: "
+            "{points} below the line",
+        ),
+    },
+    "two_player_opponent_tricks": {
+        "one": pgettext_lazy(
+            "scoresheet, by name",
+            "{player} won the odd trick against {strain}{doubling}: {points} below the line",
+        ),
+        "other": pgettext_lazy(
+            "scoresheet, by name",
+            "{player} won {count} odd tricks against {strain}{doubling}: {points} below the line",
+        ),
+    },
+    "two_player_honours": {
+        "four": pgettext_lazy(
+            "scoresheet, by name",
+            "{player} held four trump honours in one hand: {points} for honours",
+        ),
+        "five": pgettext_lazy(
+            "scoresheet, by name",
+            "{player} held all five trump honours in one hand: {points} for honours",
+        ),
+        "aces": pgettext_lazy(
+            "scoresheet, by name",
+            "{player} held all four aces in one hand at no trumps: {points} for honours",
+        ),
+    },
+    "two_player_rubber_bonus": {
+        "two_nil": pgettext_lazy(
+            "scoresheet, by name",
+            "{player} won the rubber by two games to none: {points} rubber bonus",
+        ),
+        "two_one": pgettext_lazy(
+            "scoresheet, by name",
+            "{player} won the rubber by two games to one: {points} rubber bonus",
+        ),
+    },
+    "two_player_unfinished_game": {
+        "other": pgettext_lazy(
+            "scoresheet, by name",
+            "Rubber unfinished: {points} to {player} for the only completed game",
+        ),
+    },
+    "two_player_unfinished_partscore": {
+        "other": pgettext_lazy(
+            "scoresheet, by name",
+            "Rubber unfinished: {points} to {player} for a part score in the unfinished game",
+        ),
+    },
+    "eight_tricks": {
+        "other": pgettext_lazy(
+            "scoresheet, by name",
+            "{player} declared eight tricks in {strain} and made them: "
+            "{points} below the line for {count} odd tricks at double value",
+        ),
+    },
+    "eight_tricks_failed": {
+        "other": pgettext_lazy(
+            "scoresheet, by name",
+            "Eight tricks in {strain} declared, only {count} taken: "
+            "{points} to {player}, whatever the strain",
+        ),
+    },
+    "misery_penalty": {
+        "other": pgettext_lazy(
+            "scoresheet, by name",
+            "Misery lost, the dealer took {count} tricks: {points} to {player}, 5 a trick",
+        ),
+    },
+    "misery_made": {
+        "other": pgettext_lazy(
+            "scoresheet, by name",
+            "Misery made, {player} took one trick or none: {points} for the "
+            "{count} tricks the opponent took over six",
+        ),
+    },
+    "draw_discard_tricks": {
+        "one": pgettext_lazy(
+            "scoresheet, by name", "{contract} made: {points} to {player} for the trick over six"
+        ),
+        "other": pgettext_lazy(
+            "scoresheet, by name",
+            "{contract} made: {points} to {player} for {count} tricks over six",
+        ),
+    },
+}
+
+
 @lru_cache(maxsize=16)
 def templates_for(language: str) -> Templates:
     """The engine's sentence table in ``language`` (built once per language, then cached)."""
@@ -269,9 +369,28 @@ def strain_display(strain: str) -> str:
     return parsed.symbol
 
 
-def explain_item(item: Item | PlayerItem) -> str:
-    """The sentence for one scoresheet item, in the active language."""
+def named_templates_for(language: str) -> Templates:
+    """``templates_for(language)`` with the two-player sentences that name the players."""
+    return _named_templates(language)
+
+
+@lru_cache(maxsize=16)
+def _named_templates(language: str) -> Templates:
+    with translation.override(language):
+        named = {
+            reason: {form: str(text) for form, text in forms.items()}
+            for reason, forms in NAMED.items()
+        }
+    return {**templates_for(language), **named}
+
+
+def explain_item(item: Item | PlayerItem, names: Sequence[str] | None = None) -> str:
+    """The sentence for one scoresheet item, in the active language; a two-player item names
+    its player when ``names`` (player 0's and player 1's) are given."""
     if isinstance(item, PlayerItem):
+        if names:
+            language = translation.get_language() or "en"
+            return explain_player_item(item, named_templates_for(language), names)
         return explain_player_item(item, _active_templates())
     return explain(item, _active_templates())
 

@@ -86,10 +86,21 @@ class ClubLeaderboardView(APIView):
 
     @extend_schema(
         tags=TAGS,
-        summary="The club's leaderboard over a period (all time without dates)",
+        summary="The club's leaderboard of one game over a period (all time without dates)",
+        description=(
+            "Rubber bridge and Chicago make one ladder (`kind=bridge`, the default); each "
+            "two-player game has its own: a hundred of one game never counts in another's."
+        ),
         parameters=[
             OpenApiParameter("from", OpenApiTypes.DATE, description="First day (inclusive)."),
             OpenApiParameter("to", OpenApiTypes.DATE, description="Last day (inclusive)."),
+            OpenApiParameter(
+                "kind",
+                OpenApiTypes.STR,
+                enum=list(queries.LADDERS),
+                default=ratings.BRIDGE,
+                description="bridge (rubber and Chicago together) or a two-player game kind.",
+            ),
         ],
         responses={200: LeaderboardOut, 400: E400, 404: E404},
     )
@@ -97,15 +108,18 @@ class ClubLeaderboardView(APIView):
         # The club's id and the read check only: a cached board needs nothing more.
         club_id = get_club_id_for_user(request, slug)
         start = end = None
+        kind = ratings.BRIDGE
         if request.query_params:
-            period = LeaderboardQueryIn(data=request.query_params)
-            period.is_valid(raise_exception=True)
-            start, end = period.validated_data.get("from"), period.validated_data.get("to")
+            query = LeaderboardQueryIn(data=request.query_params)
+            query.is_valid(raise_exception=True)
+            start, end = query.validated_data.get("from"), query.validated_data.get("to")
+            kind = query.validated_data["kind"]
 
         def build() -> dict[str, Any]:
-            return LeaderboardOut(queries.club_leaderboard(club_id, slug, start, end)).data
+            board = queries.club_leaderboard(club_id, slug, start, end, kind=kind)
+            return LeaderboardOut(board).data
 
-        return leaderboard_answer(request, club_id, (start, end), build)
+        return leaderboard_answer(request, club_id, (start, end, kind), build)
 
 
 class ClubRatingsView(APIView):

@@ -14,9 +14,11 @@ from typing import Any
 from django.db.models import Count, F, Max, Q
 
 from clubs.models import Player, Session
+from games import sheets
 from scoring.rules.ranking import Entry, rank_entries
 
 from .models import RubberResult, SessionPayment, SessionStanding, SessionStandingsState
+from .ratings import BRIDGE, POOLS
 
 
 @dataclass(frozen=True)
@@ -129,16 +131,34 @@ def session_settlement(session: Session) -> dict[str, Any]:
     }
 
 
-def club_leaderboard(
-    club_id: int, slug: str, start: datetime.date | None = None, end: datetime.date | None = None
-) -> dict[str, Any]:
-    """Players over the club's sessions in ``[start, end]`` (all time without dates). Two queries.
+#: The ladders a club keeps apart (issue 18), the ratings' pools (docs/ratings.md): four-player
+#: bridge, rubber and Chicago together, and each two-player game of RULES 7 on its own.
+LADDERS = POOLS
 
-    Summed from the stored session standings; ranked by hundreds, then net points, equal
+
+def ladder_kinds(ladder: str) -> tuple[str, ...]:
+    """The session kinds whose standings a ladder sums."""
+    return sheets.FOUR_PLAYER if ladder == BRIDGE else (ladder,)
+
+
+def club_leaderboard(
+    club_id: int,
+    slug: str,
+    start: datetime.date | None = None,
+    end: datetime.date | None = None,
+    *,
+    kind: str = BRIDGE,
+) -> dict[str, Any]:
+    """Players over the club's sessions of one ladder (``kind``: ``LADDERS``) in
+    ``[start, end]`` (all time without dates). Two queries.
+
+    Summed from the stored session standings of the ladder's sessions only: a hundred of Bridge
+    for Two is not a hundred of rubber bridge. Ranked by hundreds, then net points, equal
     figures sharing a rank. The club by its id and slug: the API reads no Club row
     (``Club.objects.visibility``).
     """
-    states = SessionStandingsState.objects.filter(session__club_id=club_id)
+    kinds = ladder_kinds(kind)
+    states = SessionStandingsState.objects.filter(session__club_id=club_id, session__kind__in=kinds)
     if start is not None:
         states = states.filter(session__date__gte=start)
     if end is not None:
@@ -146,7 +166,11 @@ def club_leaderboard(
     freshness = states.aggregate(
         computed_at=Max("computed_at"), stale=Count("pk", filter=Q(stale=True))
     )
-    rows = list(SessionStanding.objects.in_period(club_id, start, end).leaderboard())
+    rows = list(
+        SessionStanding.objects.in_period(club_id, start, end)
+        .filter(session__kind__in=kinds)
+        .leaderboard()
+    )
     entries = [
         Entry(
             player=r["player_id"],
@@ -162,6 +186,7 @@ def club_leaderboard(
     rank = {p.player: p.rank for p in rank_entries(entries, "net")}
     return {
         "club": slug,
+        "kind": kind,
         "from": start,
         "to": end,
         "computed_at": freshness["computed_at"],

@@ -11,13 +11,15 @@ from .ratings import POOLS
 
 
 class LeaderboardQueryIn(serializers.Serializer[Any]):
-    """`?from=YYYY-MM-DD&to=YYYY-MM-DD`, both optional (all time without them)."""
+    """`?from=YYYY-MM-DD&to=YYYY-MM-DD`, both optional (all time without them), and the ladder:
+    `?kind=bridge` (the default: rubber and Chicago) or a two-player game kind."""
 
     def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         # `from` is a Python keyword, so the fields are named here rather than as attributes.
         return {
             "from": serializers.DateField(required=False, allow_null=True),
             "to": serializers.DateField(required=False, allow_null=True),
+            "kind": serializers.ChoiceField(choices=list(POOLS), required=False, default="bridge"),
         }
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -111,6 +113,9 @@ class LeaderboardPlayerOut(serializers.Serializer[Any]):
 
 class LeaderboardOut(FreshnessOut):
     club = serializers.CharField()
+    kind = serializers.CharField(
+        help_text="The ladder: bridge (rubber and Chicago) or a two-player game kind."
+    )
     players = LeaderboardPlayerOut(many=True)
 
     def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 
 from clubs.models import Player, Session, Table
 from clubs.permissions import check_club_access, get_club_for_user, get_session_for_user
+from games import sheets
 
 from . import queries, ratings
 from .charts import Point, cumulative_chart, line_chart
@@ -32,6 +33,11 @@ class PeriodForm(forms.Form):
     end = forms.DateField(
         label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
+    kind = forms.ChoiceField(label=_("Game"), required=False)
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["kind"].choices = [(k, pool_label(k)) for k in queries.LADDERS]  # type: ignore[attr-defined]
 
     def clean(self) -> dict[str, datetime.date | None]:
         data = super().clean() or {}
@@ -88,13 +94,28 @@ def session_settlement(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def club_leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's ladder of one game (rubber bridge and Chicago by default; each two-player
+    game on its own tab) over a season or all time."""
     club = get_club_for_user(request, slug)
-    form = PeriodForm({"start": request.GET.get("from", ""), "end": request.GET.get("to", "")})
+    form = PeriodForm(
+        {
+            "start": request.GET.get("from", ""),
+            "end": request.GET.get("to", ""),
+            "kind": request.GET.get("kind", ""),
+        }
+    )
     board = None
     if form.is_valid():
         board = queries.club_leaderboard(
-            club.pk, club.slug, form.cleaned_data.get("start"), form.cleaned_data.get("end")
+            club.pk,
+            club.slug,
+            form.cleaned_data.get("start"),
+            form.cleaned_data.get("end"),
+            kind=form.cleaned_data.get("kind") or ratings.BRIDGE,
         )
+    played = set(
+        Session.objects.filter(club=club).order_by().values_list("kind", flat=True).distinct()
+    )
     years = (
         Session.objects.filter(club=club)
         .annotate(year=ExtractYear("date"))
@@ -102,10 +123,26 @@ def club_leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
         .distinct()
         .order_by("-year")
     )
+    kind = board["kind"] if board else ratings.BRIDGE
+    # A tab for every ladder the club has played a session of (rubber bridge always).
+    ladders = [
+        {"kind": k, "label": pool_label(k), "current": k == kind}
+        for k in queries.LADDERS
+        if k in (ratings.BRIDGE, kind) or any(s in played for s in queries.ladder_kinds(k))
+    ]
     return render(
         request,
         "scoring/leaderboard.html",
-        {"club": club, "form": form, "board": board, "years": list(years)},
+        {
+            "club": club,
+            "form": form,
+            "board": board,
+            "years": list(years),
+            "ladders": ladders,
+            "kind": kind,
+            "two_player": kind != ratings.BRIDGE,
+            "back_score": any(k in sheets.WITH_BACK_SCORE for k in queries.ladder_kinds(kind)),
+        },
         status=200 if form.is_valid() else 400,
     )
 

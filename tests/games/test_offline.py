@@ -237,6 +237,9 @@ def test_a_two_player_deal_corrected_to_mine_loses_what_mine_does_not_have(clien
     client.force_login(director)
     conflict = client.post(queued(match), mine)
     assert conflict.status_code == 409
+    # Both versions name the players, as the pad does (issue 17).
+    assert conflict.json()["server"]["summary"] == "♠ by Anna, 8 tricks, honours 100 to Anna"
+    assert conflict.json()["mine"]["summary"] == "misery NT by Bruno, 1 trick"
     response = client.post(queued(match), {**mine, "replace_version": "1"})
     assert response.status_code == 200, response.json()
     deal = Deal.objects.get(rubber=match)

@@ -28,12 +28,13 @@ def compile_catalogue() -> None:
 def _italian_catalogue() -> Iterator[None]:
     from django.utils.translation import trans_real
 
-    from scoring.shared.i18n import templates_for
+    from scoring.shared.i18n import _named_templates, templates_for
 
     compile_catalogue()
     # A catalogue loaded before the compile would be stale: load them afresh.
     trans_real._translations = {}
     templates_for.cache_clear()
+    _named_templates.cache_clear()
     yield
 
 

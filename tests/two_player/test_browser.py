@@ -71,7 +71,7 @@ def test_turnover_on_a_phone(live_server, browser, two_player_session):
     record(page, "#entry-errors", "RULES 7.3")
     page.fill("#id_tricks_0", "9")
     page.fill("#id_tricks_1", "14")
-    record(page, "#result", "East won.")
+    record(page, "#result", "East won by 5 tricks.")
     assert page.locator("#tricks-1").inner_text() == "14"
 
 

@@ -52,7 +52,7 @@ def test_turnover_counter_shows_the_tricks_and_the_winner(client, two_player_ses
     )
     assert response.status_code == 302
     html = page(client, match)
-    assert 'id="tricks-0">14<' in html and "pct-100" in html and "North won." in html
+    assert 'id="tricks-0">14<' in html and "pct-100" in html and "North won by 6 tricks." in html
 
 
 def test_turnover_form_refuses_15_10(client, two_player_session, north):

@@ -28,7 +28,7 @@ def test_turnover_standings_count_wins_losses_and_ties(api, two_player_session, 
     assert rows["East"]["points"] == 14 and rows["North"]["points"] == 3  # tricks won
     assert all(row["hundreds"] == 0 for row in rows.values())  # Turnover has no back score
 
-    board = by_name(api.get("/api/v1/clubs/riverside/leaderboard").json()["players"])
+    board = by_name(api.get("/api/v1/clubs/riverside/leaderboard?kind=turnover").json()["players"])
     assert (board["West"]["won"], board["West"]["lost"], board["West"]["tied"]) == (0, 0, 1)
     assert (board["North"]["lost"], board["East"]["won"]) == (1, 1)
 
@@ -43,5 +43,7 @@ def test_bridge_for_two_standings_carry_the_engines_back_score(api, two_player_s
     assert rows["East"]["hundreds"] == sheet["back_score_hundreds"][1]
     assert rows["North"]["points"] == sheet["players"][0]["total"]
     assert (rows["North"]["won"], rows["East"]["lost"]) == (1, 1)
-    board = by_name(api.get("/api/v1/clubs/riverside/leaderboard").json()["players"])
+    assert api.get("/api/v1/clubs/riverside/leaderboard").json()["players"] == []  # not bridge
+    path = "/api/v1/clubs/riverside/leaderboard?kind=bridge_for_two"
+    board = by_name(api.get(path).json()["players"])
     assert board["North"]["hundreds"] == sheet["back_score_hundreds"][0]

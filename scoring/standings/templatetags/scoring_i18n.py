@@ -1,6 +1,7 @@
 """Template filters for what players read in their own language (docs/i18n.md).
 
-``{% load scoring_i18n %}``, then ``{{ item|explain }}`` for a scoresheet item's sentence,
+``{% load scoring_i18n %}``, then ``{{ item|explain }}`` for a scoresheet item's sentence
+(``{{ item|explain:player_names }}`` names the players of a two-player game),
 ``{{ deal.contract|contract }}`` for a contract ("4♠", "3SA" in Italian) and
 ``{{ amount|money:club.currency }}`` for an amount of money ("€12.50", "12,50 €").
 """
@@ -25,8 +26,10 @@ SYMBOLS = {"EUR": "€", "GBP": "£", "USD": "$"}
 
 
 @register.filter
-def explain(item: Item | PlayerItem) -> str:
-    return explain_item(item)
+def explain(item: Item | PlayerItem, names: Any = None) -> str:
+    """``{{ item|explain }}``, or ``{{ item|explain:player_names }}`` to name the two players
+    (player 0's and player 1's names) in a two-player item's sentence."""
+    return explain_item(item, list(names) if names else None)
 
 
 @register.filter
