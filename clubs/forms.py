@@ -18,7 +18,9 @@ RESERVED_SLUGS = frozenset({"new"})
 
 
 class ClubSettingsForm(forms.ModelForm):  # type: ignore[type-arg]
-    """The club settings a director changes (issue 18); the house rules by their names."""
+    """The club settings a director changes (issue 18); the house rules by their names, and the
+    defaults of new sessions: opponent confirmation and table codes (the console turns either on
+    or off for a running session)."""
 
     rules_preset = forms.ChoiceField(label=_("House rules"), choices=preset_choices)
     default_stake = forms.DecimalField(
@@ -35,11 +37,22 @@ class ClubSettingsForm(forms.ModelForm):  # type: ignore[type-arg]
 
     class Meta:
         model = Club
-        fields = ["name", "public", "rules_preset", "default_stake", "currency", "language"]
+        fields = [
+            "name",
+            "public",
+            "rules_preset",
+            "default_stake",
+            "currency",
+            "language",
+            "confirm_entries",
+            "table_codes",
+        ]
         labels = {
             "name": _("Name"),
             "public": _("Public: anyone may read the sessions and leaderboard"),
             "language": _("Language"),
+            "confirm_entries": _("Opponent confirmation: the other side confirms each deal"),
+            "table_codes": _("Table codes: phones open their table by its code, with no account"),
         }
 
     def clean_currency(self) -> str:

@@ -60,6 +60,10 @@ class Club(models.Model):
     confirm_entries = models.BooleanField(
         default=False, help_text=_("Ask an opponent to confirm each deal entered.")
     )
+    table_codes = models.BooleanField(
+        default=True,
+        help_text=_("New sessions let phones open a table by its code (/t/<code>) while they run."),
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     objects = ClubQuerySet.as_manager()

@@ -115,6 +115,7 @@ def session_create(
             movement=movement,
             stake_per_hundred=stake,
             rules=club.house_rules().to_dict(),
+            table_codes=club.table_codes,
             created_by=created_by,
         )
         _seat_tables(session, tables)

@@ -101,3 +101,41 @@ def test_a_player_may_not_change_the_settings(club: Club, north: Any) -> None:
     )
     club.refresh_from_db()
     assert club.name == "Riverside"
+
+
+def test_opponent_confirmation_and_table_codes_are_club_settings(
+    director: Any, club: Club, table_of_four: dict[str, Any]
+) -> None:
+    """Issue 18: the settings page carries opponent confirmation and table codes; new sessions
+    take them (the console still turns either on or off for one running session)."""
+    import datetime
+
+    from games import services
+
+    client = Client()
+    client.force_login(director)
+    html = client.get(URL).content.decode()
+    assert 'name="confirm_entries"' in html and 'name="table_codes"' in html
+    form = {
+        "name": "Riverside",
+        "public": "on",
+        "rules_preset": "acbl",
+        "default_stake": "0",
+        "currency": "EUR",
+        "language": "en",
+        "confirm_entries": "on",
+    }
+    assert client.post(URL, form).status_code == 302  # table_codes left unticked: off
+    club.refresh_from_db()
+    assert (club.confirm_entries, club.table_codes) == (True, False)
+    session = services.session_create(
+        club=club, date=datetime.date(2026, 12, 1), tables=[list(table_of_four.values())]
+    )
+    assert session.table_codes is False and session.asks_confirmation is True
+
+    assert client.post(URL, {**form, "table_codes": "on"}).status_code == 302
+    club.refresh_from_db()
+    later = services.session_create(
+        club=club, date=datetime.date(2026, 12, 2), tables=[list(table_of_four.values())]
+    )
+    assert later.table_codes is True
