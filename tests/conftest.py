@@ -26,18 +26,40 @@ hypothesis_settings.load_profile("ci" if services.in_ci() else "default")
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
-def _missing(reason: str) -> None:
+def missing(reason: str) -> None:
     """Skip with the reason on a developer's machine; fail under CI (a missing service is a bug)."""
     if services.in_ci():
         pytest.fail(f"CI=true and a required service is missing: {reason}", pytrace=False)
     pytest.skip(reason)
 
 
+def fail_a_skip_under_ci(report: pytest.TestReport | pytest.CollectReport) -> None:
+    """Under CI=true a skip from anywhere (a plugin, a module's importorskip, a skip marker)
+    fails: a full run in CI runs every test it selects."""
+    if services.in_ci() and report.skipped and not hasattr(report, "wasxfail"):
+        report.outcome = "failed"
+        report.longrepr = f"CI=true and this was skipped: {report.longrepr}"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    fail_a_skip_under_ci(report)
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Any:
+    report = yield
+    fail_a_skip_under_ci(report)
+    return report
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Chromium is checked before any fixture: pytest-playwright's session-scoped browser would
     otherwise try to launch (and error) before an autouse fixture could skip the test."""
     if item.get_closest_marker("browser") and (reason := services.chromium()):
-        _missing(reason)
+        missing(reason)
 
 
 @pytest.fixture(autouse=True)
@@ -46,9 +68,9 @@ def _real_services_guard(request: pytest.FixtureRequest) -> None:
         from django.conf import settings
 
         if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
-            _missing(services.postgres() or "DATABASE_URL does not point at PostgreSQL")
+            missing(services.postgres() or "DATABASE_URL does not point at PostgreSQL")
         if not settings.REDIS_URL:
-            _missing(services.redis() or "REDIS_URL is not set")
+            missing(services.redis() or "REDIS_URL is not set")
         _empty_cache()
 
 
