@@ -23,21 +23,23 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def checks_miss(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """`checks_miss(n)`: the next n checks for a club or player answer "none", as if the other
-    request's row came just after them."""
+    """`checks_miss(n)`: the next n checks for a club or a player (or for the given models)
+    answer "none", as if the other request's row came just after them."""
     real = QuerySet.exists
     left = [0]
+    missing: list[Any] = []
 
     def exists(self: QuerySet[Any]) -> bool:
-        if self.model in (Club, Player) and left[0] > 0:
+        if self.model in missing and left[0] > 0:
             left[0] -= 1
             return False
         return real(self)
 
     monkeypatch.setattr(QuerySet, "exists", exists)
 
-    def miss(count: int) -> None:
+    def miss(count: int, *models: Any) -> None:
         left[0] = count
+        missing[:] = models or (Club, Player)
 
     return miss
 
@@ -67,15 +69,10 @@ def test_a_player_name_taken_at_the_same_time_is_a_400(api, club, director, firs
     assert Player.objects.filter(club=club).count() == 1
 
 
-def test_a_login_created_at_the_same_time_is_a_400(api, club, director, monkeypatch):
+def test_a_login_created_at_the_same_time_is_a_400(api, club, director, checks_miss):
     get_user_model().objects.create(username="newcomer")
     users = get_user_model().objects.count()
-
-    def create_anyway(*, username: str, password: str | None) -> Any:
-        # The other request created the login after this one looked for it.
-        return get_user_model().objects.create(username=username)
-
-    monkeypatch.setattr(services, "_create_login", create_anyway)
+    checks_miss(1, get_user_model())  # the other request created the login after the check
     api.force_authenticate(director)
     response = api.post(
         f"/api/v1/clubs/{club.slug}/players/",
