@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -169,6 +170,57 @@ def running_session(club: Any, table_of_four: dict[str, Any]) -> Any:
     from tests.factories import make_session
 
     return make_session(club, [list(table_of_four.values())])
+
+
+# --- a refused write changes nothing -------------------------------------------------------------
+
+
+def _owned_models() -> list[Any]:
+    """The models a write of the product can touch: the project's own apps (found by their
+    path, whatever their names), its logins and their API tokens."""
+    from django.apps import apps
+    from django.contrib.auth import get_user_model
+
+    ours = [
+        config
+        for config in apps.get_app_configs()
+        if Path(config.path).is_relative_to(ROOT) and "site-packages" not in Path(config.path).parts
+    ]
+    return [
+        *(model for config in ours for model in config.get_models()),
+        get_user_model(),
+        apps.get_model("knox", "AuthToken"),
+    ]
+
+
+def _rows(target: Any) -> tuple[str, list[tuple[Any, ...]]]:
+    """A model (all its rows), a queryset or a saved instance (its row), as stored now."""
+    from django.db.models import Model, QuerySet
+
+    if isinstance(target, QuerySet):
+        queryset = target
+    elif isinstance(target, Model):
+        queryset = type(target)._default_manager.filter(pk=target.pk)
+    else:
+        queryset = target._default_manager.all()
+    return queryset.model._meta.label, list(queryset.order_by("pk").values_list())
+
+
+@contextmanager
+def unchanged(*targets: Any) -> Iterator[None]:
+    """Assert that the block leaves `targets` (models, querysets, saved instances) as they were,
+    every field of every row; with no targets, every row of `_owned_models()`. For the writes a
+    test expects to be refused (issue 16: a refused write asserts that nothing changed)."""
+    targets = targets or tuple(_owned_models())
+    before = [_rows(target) for target in targets]
+    yield
+    after = [_rows(target) for target in targets]
+    changed = [
+        f"{label}: {sorted(set(map(repr, was)) ^ set(map(repr, now)))[:6]}"
+        for (label, was), (_, now) in zip(before, after, strict=True)
+        if was != now
+    ]
+    assert not changed, "a refused write changed rows:\n" + "\n".join(changed)
 
 
 # --- a real Celery worker -----------------------------------------------------------------------
