@@ -206,21 +206,32 @@ def _rows(target: Any) -> tuple[str, list[tuple[Any, ...]]]:
     return queryset.model._meta.label, list(queryset.order_by("pk").values_list())
 
 
-@contextmanager
-def unchanged(*targets: Any) -> Iterator[None]:
-    """Assert that the block leaves `targets` (models, querysets, saved instances) as they were,
-    every field of every row; with no targets, every row of `_owned_models()`. For the writes a
-    test expects to be refused (issue 16: a refused write asserts that nothing changed)."""
-    targets = targets or tuple(_owned_models())
-    before = [_rows(target) for target in targets]
-    yield
-    after = [_rows(target) for target in targets]
+Snapshot = list[tuple[str, list[tuple[Any, ...]]]]
+
+
+def snapshot(*targets: Any) -> Snapshot:
+    """Every row of `targets` (models, querysets, saved instances) as stored now; with no
+    targets, every row of `_owned_models()`."""
+    return [_rows(target) for target in targets or _owned_models()]
+
+
+def assert_same(before: Snapshot, after: Snapshot) -> None:
     changed = [
         f"{label}: {sorted(set(map(repr, was)) ^ set(map(repr, now)))[:6]}"
         for (label, was), (_, now) in zip(before, after, strict=True)
         if was != now
     ]
     assert not changed, "a refused write changed rows:\n" + "\n".join(changed)
+
+
+@contextmanager
+def unchanged(*targets: Any) -> Iterator[None]:
+    """Assert that the block leaves `targets` as they were, every field of every row (see
+    `snapshot`). For the writes a test expects to be refused (issue 16: a refused write
+    asserts that nothing changed)."""
+    before = snapshot(*targets)
+    yield
+    assert_same(before, snapshot(*targets))
 
 
 # --- a real Celery worker -----------------------------------------------------------------------

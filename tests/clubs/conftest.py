@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from clubs.models import Club, Player, Session
-from tests.factories import UserFactory, add_player, make_club, make_session
+from tests.factories import UserFactory, club_night, make_club
 
 
 @dataclass
@@ -21,31 +21,24 @@ class Night:
 
 
 def build_night(*, director: Any, public: bool) -> Night:
-    """A club with north..west (logins) plus Eve and Fay (no logins); a planned session with a
-    table of five, a running one with a table of four; and a director of another club."""
-    club = make_club(director=director, slug="riverside", public=public)
-    players = {
-        name: add_player(club, name.title(), user=UserFactory(username=name))
-        for name in ("north", "east", "south", "west")
-    }
-    players["eve"] = add_player(club, "Eve")
-    players["fay"] = add_player(club, "Fay")
-    order = ["north", "east", "south", "west"]
-    # The planned table is other players: one player sits in one running session at a time,
-    # so a session sharing the running one's players could not start (issue 18).
-    later = [add_player(club, name) for name in ("Kim", "Lou", "Max", "Ned")]
-    planned = make_session(club, [[*later, players["eve"]]], start=False)
-    running = make_session(club, [[players[n] for n in order]])
-    other_director = UserFactory(username="other-director")
-    make_club(director=other_director, slug="lakeside")
+    """The club night of tests/factories.py (`club_night`), the other director's club, and the
+    personas by name."""
+    base = club_night(director=director, public=public)
+    make_club(director=base.other_director, slug="lakeside")
     users = {
         "anonymous": None,
         "outsider": UserFactory(username="outsider"),
-        "player": players["north"].user,
-        "other_director": other_director,
+        "player": base.players["north"].user,
+        "other_director": base.other_director,
         "director": director,
     }
-    return Night(club=club, players=players, planned=planned, running=running, users=users)
+    return Night(
+        club=base.club,
+        players=base.players,
+        planned=base.planned,
+        running=base.running,
+        users=users,
+    )
 
 
 @pytest.fixture
@@ -56,7 +49,3 @@ def night(director: Any) -> Night:
 @pytest.fixture
 def private_night(director: Any) -> Night:
     return build_night(director=director, public=False)
-
-
-def four(club: Club, prefix: str, count: int = 4) -> list[Player]:
-    return [add_player(club, f"{prefix} {i}") for i in range(1, count + 1)]

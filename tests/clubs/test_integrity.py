@@ -17,6 +17,7 @@ from django.db.models import QuerySet
 
 from clubs import services
 from clubs.models import Club, Membership, Player
+from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +62,7 @@ def test_a_slug_taken_at_the_same_time_is_a_400(api, director, outsider, checks_
 
 
 def test_a_player_name_taken_at_the_same_time_is_a_400(api, club, director, first_check_misses):
-    Player.objects.create(club=club, name="Ann")
+    PlayerFactory(club=club, name="Ann")
     api.force_authenticate(director)
     response = api.post(f"/api/v1/clubs/{club.slug}/players/", {"name": "Ann"}, format="json")
     assert response.status_code == 400

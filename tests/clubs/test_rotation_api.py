@@ -13,7 +13,7 @@ import pytest
 
 from clubs.models import Club, Player
 from games.models import Rubber
-from tests.clubs.conftest import four
+from tests.factories import add_players
 
 
 def _plan_and_start(api: Any, club: Club, players: list[Player], movement: str = "pivot") -> int:
@@ -103,7 +103,7 @@ def test_five_and_six_players_sit_out_evenly(
     api: Any, director: Any, club: Club, count: int, movement: str
 ) -> None:
     api.force_authenticate(director)
-    players = four(club, "Cut", count)
+    players = add_players(club, "Cut", count)
     session_id = _plan_and_start(api, club, players, movement=movement)
     rubbers = count * (2 if count == 5 else 3) // (count - 4)  # each sits out equally often
     played = _play(api, session_id, rubbers)
@@ -121,7 +121,7 @@ def test_late_arrival_joins_the_rotation_from_the_next_rubber(
     api.force_authenticate(director)
     session_id = _plan_and_start(api, club, list(table_of_four.values()))
     in_play = _current(api, session_id)
-    late = four(club, "Late", 1)[0]
+    late = add_players(club, "Late", 1)[0]
     url = f"/api/v1/sessions/{session_id}/tables/1/players"
     joined = api.post(url, {"player": late.pk}, format="json")
     assert joined.status_code == 201

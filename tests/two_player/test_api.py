@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import unchanged
 from tests.two_player.conftest import engine, play, post_deal
 
 pytestmark = pytest.mark.django_db
@@ -135,11 +136,16 @@ def test_a_session_of_two_player_tables_needs_exactly_two_at_each(api, director,
 
     players = [add_player(club, f"P{i}") for i in range(3)]
     api.force_authenticate(director)
-    response = api.post(
-        f"/api/v1/clubs/{club.slug}/sessions/",
-        {"date": "2026-12-01", "kind": "misery", "tables": [{"players": [p.pk for p in players]}]},
-        format="json",
-    )
+    with unchanged():
+        response = api.post(
+            f"/api/v1/clubs/{club.slug}/sessions/",
+            {
+                "date": "2026-12-01",
+                "kind": "misery",
+                "tables": [{"players": [p.pk for p in players]}],
+            },
+            format="json",
+        )
     assert response.status_code == 400
     assert "RULES 7" in response.json()["errors"]["tables"][0]
 
@@ -158,4 +164,5 @@ def test_closing_the_session_closes_a_match_in_play_as_unfinished(
         "bridge-for-two", {"deals": BRIDGE_FOR_TWO[:2], "closed": True, "preset": "acbl"}
     )
     assert data["scoresheet"] == closed
-    assert post_deal(api, match, 3, BRIDGE_FOR_TWO[2], as_user=north).status_code == 409
+    with unchanged():
+        assert post_deal(api, match, 3, BRIDGE_FOR_TWO[2], as_user=north).status_code == 409
