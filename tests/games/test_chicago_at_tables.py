@@ -9,7 +9,7 @@ import pytest
 from scoring.standings import services
 from tests.conftest import unchanged
 from tests.factories import make_session
-from tests.two_player.conftest import engine
+from tests.games.two_player.conftest import engine
 
 pytestmark = pytest.mark.django_db
 

@@ -243,13 +243,13 @@ MATRIX: dict[str, Case] = {
     "clubs:session_close": Case(
         lambda w: f"/clubs/{w.club.slug}/sessions/{w.running.pk}/close/",
         {"GET": (302, 404, 403, 403, 404, 200), "POST": (302, 404, 403, 403, 404, 302)},
-        # Past the warning about unconfirmed deals (tests/clubs/test_confirmation.py).
+        # Past the warning about unconfirmed deals (tests/games/test_confirmation.py).
         {"POST": lambda w: {"anyway": "1"}},
     ),
     "clubs:session_delete": Case(
         lambda w: f"/clubs/{w.club.slug}/sessions/{w.planned.pk}/delete/",
         {"POST": (302, 404, 403, 403, 404, 302)},
-        # Past the warning about unconfirmed deals (tests/clubs/test_confirmation.py).
+        # Past the warning about unconfirmed deals (tests/games/test_confirmation.py).
         {"POST": lambda w: {"anyway": "1"}},
     ),
     "clubs:confirmation_setting": Case(

@@ -19,7 +19,7 @@ from games.services import session_close, table_start_next_rubber
 from scoring.standings import ratings, services
 from scoring.standings.models import ClubRatingsState, PlayerRating, RatingStep
 from tests.factories import UserFactory, add_player, make_club, make_session
-from tests.standings.conftest import down_one, win_rubber
+from tests.scoring.standings.conftest import down_one, win_rubber
 
 pytestmark = pytest.mark.django_db
 
@@ -237,8 +237,8 @@ def test_rubber_and_chicago_share_the_bridge_pool(api, club, table_of_four, dire
 
 
 def test_each_two_player_game_is_its_own_pool(api, club, table_of_four, director, north):
-    from tests.two_player.conftest import play
-    from tests.two_player.test_api import BRIDGE_FOR_TWO
+    from tests.games.two_player.conftest import play
+    from tests.games.two_player.test_api import BRIDGE_FOR_TWO
 
     players = table_of_four
     tables = [[players["north"], players["east"]], [players["south"], players["west"]]]

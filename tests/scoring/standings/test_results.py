@@ -12,7 +12,7 @@ import pytest
 from games.services import session_close
 from scoring.standings import services
 from scoring.standings.models import RubberResult, SessionPayment, SessionStanding
-from tests.standings.conftest import down_one, win_rubber
+from tests.scoring.standings.conftest import down_one, win_rubber
 
 pytestmark = pytest.mark.django_db
 

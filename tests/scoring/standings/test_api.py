@@ -9,7 +9,7 @@ import pytest
 
 from scoring.standings import services
 from tests.factories import add_player, make_club, make_session
-from tests.standings.conftest import win_rubber
+from tests.scoring.standings.conftest import win_rubber
 
 pytestmark = pytest.mark.django_db
 

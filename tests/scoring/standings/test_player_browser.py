@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from tests.standings.test_player_page import night  # noqa: F401  (the fixture)
+from tests.conftest import ROOT
+from tests.scoring.standings.test_player_page import night  # noqa: F401  (the fixture)
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SHOTS = ROOT / "docs" / "screenshots"
 
 
 @pytest.mark.browser

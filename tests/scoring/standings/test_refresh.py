@@ -20,7 +20,7 @@ from scoring.standings.tasks import (
     rebuild_all_standings,
     refresh_session_standings,
 )
-from tests.standings.conftest import down_one, win_rubber
+from tests.scoring.standings.conftest import down_one, win_rubber
 
 
 @pytest.fixture

@@ -5,13 +5,11 @@ JSON Lines batches, exit status 2 with one line naming the field and the rule on
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from scoring.rules.cli import COMMANDS
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.conftest import ROOT
 
 
 def run(command, text):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.standings import services
-from tests.standings.conftest import win_rubber
+from tests.scoring.standings.conftest import win_rubber
 
 pytestmark = pytest.mark.django_db
 

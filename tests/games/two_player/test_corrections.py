@@ -17,8 +17,8 @@ import pytest
 
 from games import services, sheets
 from games.forms import TwoPlayerCorrectionForm, two_player_initial
-from tests.two_player.conftest import engine, play
-from tests.two_player.test_api import (
+from tests.games.two_player.conftest import engine, play
+from tests.games.two_player.test_api import (
     BRIDGE_FOR_TWO,
     DRAW_DISCARD,
     MISERY,

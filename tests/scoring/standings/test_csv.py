@@ -14,7 +14,7 @@ from django.test import Client
 from scoring.shared.renderers import LeaderboardCSV, SessionDealsCSV, SettlementCSV, StandingsCSV
 from scoring.standings import services
 from tests.factories import UserFactory, add_player, make_club, make_session
-from tests.standings.conftest import down_one, win_rubber
+from tests.scoring.standings.conftest import down_one, win_rubber
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.two_player.conftest import play
-from tests.two_player.test_api import BRIDGE_FOR_TWO, DRAW_DISCARD, MISERY, first_match
+from tests.games.two_player.conftest import play
+from tests.games.two_player.test_api import BRIDGE_FOR_TWO, DRAW_DISCARD, MISERY, first_match
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from games.models import Deal
-from tests.two_player.conftest import engine, play
-from tests.two_player.test_api import BRIDGE_FOR_TWO, DRAW_DISCARD, TURNOVER, first_match
+from tests.games.two_player.conftest import engine, play
+from tests.games.two_player.test_api import BRIDGE_FOR_TWO, DRAW_DISCARD, TURNOVER, first_match
 
 pytestmark = pytest.mark.django_db
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from scoring.standings import services
-from tests.two_player.conftest import engine, play
-from tests.two_player.test_api import BRIDGE_FOR_TWO, first_match
+from tests.games.two_player.conftest import engine, play
+from tests.games.two_player.test_api import BRIDGE_FOR_TWO, first_match
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import unchanged
-from tests.two_player.conftest import engine, play, post_deal
+from tests.games.two_player.conftest import engine, play, post_deal
 
 pytestmark = pytest.mark.django_db
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.two_player.conftest import play, post_deal
-from tests.two_player.test_api import DRAW_DISCARD, first_match
+from tests.games.two_player.conftest import play, post_deal
+from tests.games.two_player.test_api import DRAW_DISCARD, first_match
 
 pytestmark = pytest.mark.django_db
 

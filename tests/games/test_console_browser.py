@@ -3,15 +3,14 @@ both tables' first seatings (the screenshot in docs/ comes from this test)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import sign_in
+from tests.conftest import ROOT, sign_in
 from tests.factories import UserFactory, add_player, make_club
 
-SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "director-console.png"
+SCREENSHOT = ROOT / "docs" / "screenshots" / "director-console.png"
 NAMES = ["Ada", "Ben", "Cleo", "Dev", "Edith", "Farid", "Gwen", "Hugo"]
 
 

@@ -3,9 +3,8 @@
 import os
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.conftest import ROOT
 
 
 def _run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:

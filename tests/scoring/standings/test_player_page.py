@@ -12,7 +12,7 @@ from games.services import table_start_next_rubber
 from scoring.standings import ratings, services
 from scoring.standings.models import PlayerRating
 from tests.factories import UserFactory, add_player, make_club, make_session
-from tests.standings.conftest import down_one, win_rubber
+from tests.scoring.standings.conftest import down_one, win_rubber
 
 pytestmark = pytest.mark.django_db
 

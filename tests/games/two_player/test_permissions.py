@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.two_player.conftest import post_deal
-from tests.two_player.test_api import first_match
+from tests.games.two_player.conftest import post_deal
+from tests.games.two_player.test_api import first_match
 
 pytestmark = pytest.mark.django_db
 RESULT = {"tricks": [14, 5]}

@@ -12,7 +12,7 @@ from django.core.cache import cache
 from scoring.shared.cache import leaderboard_cache_seconds
 from scoring.standings import services
 from scoring.standings.tasks import refresh_session_standings
-from tests.standings.conftest import down_one, win_rubber
+from tests.scoring.standings.conftest import down_one, win_rubber
 
 pytestmark = pytest.mark.django_db
 

@@ -4,13 +4,11 @@ import io
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from scoring.rules.cli import COMMANDS, main
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.conftest import ROOT
 
 
 def run(command, text, *flags):

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import sign_in
-from tests.two_player.conftest import engine, play
-from tests.two_player.test_api import MISERY
+from tests.games.two_player.conftest import engine, play
+from tests.games.two_player.test_api import MISERY
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import unchanged
-from tests.two_player.conftest import play
-from tests.two_player.test_api import BRIDGE_FOR_TWO, DRAW_DISCARD, first_match
+from tests.games.two_player.conftest import play
+from tests.games.two_player.test_api import BRIDGE_FOR_TWO, DRAW_DISCARD, first_match
 
 pytestmark = pytest.mark.django_db
 
