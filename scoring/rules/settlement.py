@@ -160,8 +160,9 @@ def most_zero_sum_groups(values: list[int]) -> list[int]:
     Whether a set splits into ``t`` groups is a depth-first search (``_Search.splits``).
 
     These are the groups the earlier search over every subset at once (a ``2**n``-bit int, layer
-    by layer) picked, so stored payments did not change; tests/scoring/rules/test_settlement.py keeps
-    that search as the oracle. It took ~20 ms at 20 players; this one ~2 ms on the seeded data.
+    by layer) picked, so stored payments did not change; tests/scoring/rules/test_settlement.py
+    keeps that search as the oracle. It took ~20 ms at 20 players; this one ~2 ms on the seeded
+    data.
     """
     if not values:
         return []
