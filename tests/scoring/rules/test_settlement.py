@@ -297,7 +297,12 @@ def bitset_groups(values: list[int]) -> list[int]:
     sums = [0]
     for value in values:
         sums += [total + value for total in sums]
-    zero_sum = sum(1 << mask for mask, total in enumerate(sums) if total == 0) & ~1
+    # One bit per zero-sum subset, set in a byte array (summing 2**n ints of 2**n bits is slow).
+    bitmap = bytearray((len(sums) + 7) // 8)
+    for mask, total in enumerate(sums):
+        if total == 0:
+            bitmap[mask >> 3] |= 1 << (mask & 7)
+    zero_sum = int.from_bytes(bitmap, "little") & ~1
     layers = [zero_sum]
     while True:
         deeper = zero_sum & grown(layers[-1])
