@@ -16,7 +16,8 @@ from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 
 from clubs import services
-from clubs.models import Club, Membership, Player
+from clubs.models import Club, Player
+from tests.conftest import unchanged
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -54,57 +55,54 @@ def test_a_slug_taken_at_the_same_time_is_a_400(api, director, outsider, checks_
     services.club_create(slug="twin", name="First", director=director)
     checks_miss(2)  # the serializer's check and the service's
     api.force_authenticate(outsider)
-    response = api.post("/api/v1/clubs/", {"slug": "twin", "name": "Second"}, format="json")
+    with unchanged():
+        response = api.post("/api/v1/clubs/", {"slug": "twin", "name": "Second"}, format="json")
     assert response.status_code == 400
     assert response.json() == {"errors": {"slug": ["A club with this slug already exists."]}}
-    assert list(Club.objects.values_list("name", flat=True)) == ["First"]
-    assert not Membership.objects.filter(user=outsider).exists()
 
 
 def test_a_player_name_taken_at_the_same_time_is_a_400(api, club, director, first_check_misses):
     PlayerFactory(club=club, name="Ann")
     api.force_authenticate(director)
-    response = api.post(f"/api/v1/clubs/{club.slug}/players/", {"name": "Ann"}, format="json")
+    with unchanged():
+        response = api.post(f"/api/v1/clubs/{club.slug}/players/", {"name": "Ann"}, format="json")
     assert response.status_code == 400
     assert response.json() == {"errors": {"name": ["'Ann' is already a player of this club."]}}
-    assert Player.objects.filter(club=club).count() == 1
 
 
 def test_a_login_created_at_the_same_time_is_a_400(api, club, director, checks_miss):
     get_user_model().objects.create(username="newcomer")
-    users = get_user_model().objects.count()
     checks_miss(1, get_user_model())  # the other request created the login after the check
     api.force_authenticate(director)
-    response = api.post(
-        f"/api/v1/clubs/{club.slug}/players/",
-        {"name": "Newcomer", "username": "newcomer", "password": "a-long-enough-password-7"},
-        format="json",
-    )
+    with unchanged():
+        response = api.post(
+            f"/api/v1/clubs/{club.slug}/players/",
+            {"name": "Newcomer", "username": "newcomer", "password": "a-long-enough-password-7"},
+            format="json",
+        )
     assert response.status_code == 400
     assert response.json()["errors"] == {
         "username": [
             "This login already exists. Leave the password empty to invite its holder instead."
         ]
     }
-    assert not Player.objects.filter(club=club, name="Newcomer").exists()
-    assert get_user_model().objects.count() == users
 
 
 def test_the_club_page_answers_a_taken_slug_on_the_form(client, outsider, director, checks_miss):
     services.club_create(slug="twin", name="First", director=director)
     checks_miss(2)  # the form's check and the service's
     client.force_login(outsider)
-    response = client.post(
-        "/clubs/new/",
-        {
-            "slug": "twin",
-            "name": "Second",
-            "rules_preset": "acbl",
-            "default_stake": "0",
-            "currency": "EUR",
-            "language": "en",
-        },
-    )
+    with unchanged():
+        response = client.post(
+            "/clubs/new/",
+            {
+                "slug": "twin",
+                "name": "Second",
+                "rules_preset": "acbl",
+                "default_stake": "0",
+                "currency": "EUR",
+                "language": "en",
+            },
+        )
     assert response.status_code == 200
     assert response.context["form"].errors == {"slug": ["A club with this slug already exists."]}
-    assert Club.objects.count() == 1
