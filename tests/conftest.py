@@ -172,6 +172,21 @@ def running_session(club: Any, table_of_four: dict[str, Any]) -> Any:
     return make_session(club, [list(table_of_four.values())])
 
 
+@pytest.fixture
+def night(director: Any) -> Any:
+    """The club night of the clubs and games tests (tests/factories.build_night)."""
+    from tests.factories import build_night
+
+    return build_night(director=director, public=True)
+
+
+@pytest.fixture
+def private_night(director: Any) -> Any:
+    from tests.factories import build_night
+
+    return build_night(director=director, public=False)
+
+
 # --- a refused write changes nothing -------------------------------------------------------------
 
 

@@ -117,3 +117,33 @@ def club_night(*, director: Any, public: bool, logins: tuple[str, ...] = ()) -> 
         running=running,
         other_director=UserFactory(username="other-director"),
     )
+
+
+@dataclass
+class Night:
+    club: Club
+    players: dict[str, Player]
+    planned: Session
+    running: Session
+    users: dict[str, Any]
+
+
+def build_night(*, director: Any, public: bool) -> Night:
+    """The club night of tests/factories.py (`club_night`), the other director's club, and the
+    personas by name."""
+    base = club_night(director=director, public=public)
+    make_club(director=base.other_director, slug="lakeside")
+    users = {
+        "anonymous": None,
+        "outsider": UserFactory(username="outsider"),
+        "player": base.players["north"].user,
+        "other_director": base.other_director,
+        "director": director,
+    }
+    return Night(
+        club=base.club,
+        players=base.players,
+        planned=base.planned,
+        running=base.running,
+        users=users,
+    )

@@ -17,9 +17,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from clubs.models import Invitation, Membership, Player
-from tests.clubs.conftest import Night
 from tests.conftest import unchanged
-from tests.factories import PASSWORD, PlayerFactory, UserFactory
+from tests.factories import PASSWORD, Night, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

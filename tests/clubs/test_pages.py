@@ -10,9 +10,8 @@ from django.urls import reverse
 
 from clubs.models import Club, Player, Session
 from games.models import Rubber
-from tests.clubs.conftest import Night
 from tests.conftest import unchanged
-from tests.factories import add_players, make_session
+from tests.factories import Night, add_players, make_session
 
 
 @pytest.fixture

@@ -16,8 +16,7 @@ from clubs.models import Session, TableSeat
 from games import services
 from games.club_views import _suggestion
 from games.models import Conflict
-from tests.clubs.conftest import Night
-from tests.factories import add_player, make_club
+from tests.factories import Night, add_player, make_club
 
 pytestmark = pytest.mark.django_db
 
@@ -79,7 +78,7 @@ def test_the_page_shows_the_seated_players_and_replans_the_tables(
 
 @pytest.fixture
 def night(director: Any) -> Night:
-    from tests.clubs.conftest import build_night
+    from tests.factories import build_night
 
     night = build_night(director=director, public=True)
     for name in ("Gus", "Hal"):
