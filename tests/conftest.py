@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,18 +27,40 @@ hypothesis_settings.load_profile("ci" if services.in_ci() else "default")
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
-def _missing(reason: str) -> None:
+def missing(reason: str) -> None:
     """Skip with the reason on a developer's machine; fail under CI (a missing service is a bug)."""
     if services.in_ci():
         pytest.fail(f"CI=true and a required service is missing: {reason}", pytrace=False)
     pytest.skip(reason)
 
 
+def fail_a_skip_under_ci(report: pytest.TestReport | pytest.CollectReport) -> None:
+    """Under CI=true a skip from anywhere (a plugin, a module's importorskip, a skip marker)
+    fails: a full run in CI runs every test it selects."""
+    if services.in_ci() and report.skipped and not hasattr(report, "wasxfail"):
+        report.outcome = "failed"
+        report.longrepr = f"CI=true and this was skipped: {report.longrepr}"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    fail_a_skip_under_ci(report)
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Any:
+    report = yield
+    fail_a_skip_under_ci(report)
+    return report
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Chromium is checked before any fixture: pytest-playwright's session-scoped browser would
     otherwise try to launch (and error) before an autouse fixture could skip the test."""
     if item.get_closest_marker("browser") and (reason := services.chromium()):
-        _missing(reason)
+        missing(reason)
 
 
 @pytest.fixture(autouse=True)
@@ -46,9 +69,9 @@ def _real_services_guard(request: pytest.FixtureRequest) -> None:
         from django.conf import settings
 
         if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
-            _missing(services.postgres() or "DATABASE_URL does not point at PostgreSQL")
+            missing(services.postgres() or "DATABASE_URL does not point at PostgreSQL")
         if not settings.REDIS_URL:
-            _missing(services.redis() or "REDIS_URL is not set")
+            missing(services.redis() or "REDIS_URL is not set")
         _empty_cache()
 
 
@@ -147,6 +170,83 @@ def running_session(club: Any, table_of_four: dict[str, Any]) -> Any:
     from tests.factories import make_session
 
     return make_session(club, [list(table_of_four.values())])
+
+
+@pytest.fixture
+def night(director: Any) -> Any:
+    """The club night of the clubs and games tests (tests/factories.build_night)."""
+    from tests.factories import build_night
+
+    return build_night(director=director, public=True)
+
+
+@pytest.fixture
+def private_night(director: Any) -> Any:
+    from tests.factories import build_night
+
+    return build_night(director=director, public=False)
+
+
+# --- a refused write changes nothing -------------------------------------------------------------
+
+
+def _owned_models() -> list[Any]:
+    """The models a write of the product can touch: the project's own apps (found by their
+    path, whatever their names), its logins and their API tokens."""
+    from django.apps import apps
+    from django.contrib.auth import get_user_model
+
+    ours = [
+        config
+        for config in apps.get_app_configs()
+        if Path(config.path).is_relative_to(ROOT) and "site-packages" not in Path(config.path).parts
+    ]
+    return [
+        *(model for config in ours for model in config.get_models()),
+        get_user_model(),
+        apps.get_model("knox", "AuthToken"),
+    ]
+
+
+def _rows(target: Any) -> tuple[str, list[tuple[Any, ...]]]:
+    """A model (all its rows), a queryset or a saved instance (its row), as stored now."""
+    from django.db.models import Model, QuerySet
+
+    if isinstance(target, QuerySet):
+        queryset = target
+    elif isinstance(target, Model):
+        queryset = type(target)._default_manager.filter(pk=target.pk)
+    else:
+        queryset = target._default_manager.all()
+    return queryset.model._meta.label, list(queryset.order_by("pk").values_list())
+
+
+Snapshot = list[tuple[str, list[tuple[Any, ...]]]]
+
+
+def snapshot(*targets: Any) -> Snapshot:
+    """Every row of `targets` (models, querysets, saved instances) as stored now; with no
+    targets, every row of `_owned_models()`."""
+    return [_rows(target) for target in targets or _owned_models()]
+
+
+def assert_same(before: Snapshot, after: Snapshot) -> None:
+    changed = [
+        f"{label}: {sorted(set(map(repr, was)) ^ set(map(repr, now)))[:6]}"
+        for (label, was), (_, now) in zip(before, after, strict=True)
+        if was != now
+    ]
+    assert not changed, "a refused write changed rows:\n" + "\n".join(changed)
+
+
+@contextmanager
+def unchanged(*targets: Any) -> Iterator[None]:
+    """Assert that the block leaves `targets` as they were, every field of every row (see
+    `snapshot`). For the writes a test expects to be refused (issue 16: a refused write
+    asserts that nothing changed)."""
+    before = snapshot(*targets)
+    yield
+    assert_same(before, snapshot(*targets))
 
 
 # --- a real Celery worker -----------------------------------------------------------------------

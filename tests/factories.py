@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -49,10 +50,15 @@ def make_club(*, director: Any, slug: str = "riverside", public: bool = True, **
 
 
 def add_player(club: Club, name: str, *, user: Any = None, role: str = "player") -> Player:
-    player = Player.objects.create(club=club, name=name, user=user)
+    player = PlayerFactory(club=club, name=name, user=user)
     if user is not None:
         Membership.objects.get_or_create(club=club, user=user, defaults={"role": role})
     return player
+
+
+def add_players(club: Club, prefix: str, count: int = 4) -> list[Player]:
+    """`count` players without logins: "<prefix> 1", "<prefix> 2", ..."""
+    return [add_player(club, f"{prefix} {i}") for i in range(1, count + 1)]
 
 
 def make_session(
@@ -76,3 +82,68 @@ def make_session(
     if start:
         services.session_start(session=session)
     return session
+
+
+@dataclass
+class ClubNight:
+    """A club night (the clubs and security tests' world): north..west and any further `logins`
+    (players with logins), Eve and Fay (without), a planned session with a table of five and a
+    running one with north..west at table 1; and the director of another club."""
+
+    club: Club
+    players: dict[str, Player]
+    planned: Session
+    running: Session
+    other_director: Any
+
+
+def club_night(*, director: Any, public: bool, logins: tuple[str, ...] = ()) -> ClubNight:
+    home = make_club(director=director, slug="riverside", public=public)
+    players = {
+        name: add_player(home, name.title(), user=UserFactory(username=name))
+        for name in ("north", "east", "south", "west", *logins)
+    }
+    players["eve"] = add_player(home, "Eve")
+    players["fay"] = add_player(home, "Fay")
+    # The planned table is other players: one player sits in one running session at a time,
+    # so a session sharing the running one's players could not start (issue 18).
+    later = [add_player(home, name) for name in ("Kim", "Lou", "Max", "Ned")]
+    planned = make_session(home, [[*later, players["eve"]]], start=False)
+    running = make_session(home, [[players[n] for n in ("north", "east", "south", "west")]])
+    return ClubNight(
+        club=home,
+        players=players,
+        planned=planned,
+        running=running,
+        other_director=UserFactory(username="other-director"),
+    )
+
+
+@dataclass
+class Night:
+    club: Club
+    players: dict[str, Player]
+    planned: Session
+    running: Session
+    users: dict[str, Any]
+
+
+def build_night(*, director: Any, public: bool) -> Night:
+    """The club night of tests/factories.py (`club_night`), the other director's club, and the
+    personas by name."""
+    base = club_night(director=director, public=public)
+    make_club(director=base.other_director, slug="lakeside")
+    users = {
+        "anonymous": None,
+        "outsider": UserFactory(username="outsider"),
+        "player": base.players["north"].user,
+        "other_director": base.other_director,
+        "director": director,
+    }
+    return Night(
+        club=base.club,
+        players=base.players,
+        planned=base.planned,
+        running=base.running,
+        users=users,
+    )

@@ -21,7 +21,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from scoring.rules.errors import ScoringError
 
-__all__ = ["EXACT_LIMIT", "Payment", "PlayerKey", "player_money", "settle"]
+__all__ = ["EXACT_LIMIT", "Payment", "PlayerKey", "most_zero_sum_groups", "player_money", "settle"]
 
 _RULE = "RULES 4.2"
 
@@ -146,12 +146,12 @@ def _zero_sum_groups(balances: list[tuple[K, int]]) -> list[list[tuple[K, int]]]
     rest.sort()
     if len(rest) > EXACT_LIMIT:
         return [*groups, rest]
-    for mask in _most_zero_sum_groups([cents for _, cents in rest]):
+    for mask in most_zero_sum_groups([cents for _, cents in rest]):
         groups.append([rest[i] for i in range(len(rest)) if mask >> i & 1])
     return groups
 
 
-def _most_zero_sum_groups(values: list[int]) -> list[int]:
+def most_zero_sum_groups(values: list[int]) -> list[int]:
     """Partition ``values`` (non-zero, summing to zero) into the most zero-sum groups, as masks.
 
     A subset of the ``n`` values is an ``n``-bit mask. Groups are taken off one at a time: each
@@ -160,8 +160,9 @@ def _most_zero_sum_groups(values: list[int]) -> list[int]:
     Whether a set splits into ``t`` groups is a depth-first search (``_Search.splits``).
 
     These are the groups the earlier search over every subset at once (a ``2**n``-bit int, layer
-    by layer) picked, so stored payments did not change; tests/scoring/test_settlement.py keeps
-    that search as the oracle. It took ~20 ms at 20 players; this one ~2 ms on the seeded data.
+    by layer) picked, so stored payments did not change; tests/scoring/rules/test_settlement.py
+    keeps that search as the oracle. It took ~20 ms at 20 players; this one ~2 ms on the seeded
+    data.
     """
     if not values:
         return []

@@ -15,8 +15,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from clubs.permissions import can_read_club, is_director, is_member
-from tests.clubs.conftest import Night, build_night
-from tests.factories import make_club
+from tests.factories import Night, build_night, make_club
 
 PERSONAS = ["anonymous", "outsider", "player", "other_director", "director"]
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import sign_in
+from tests.conftest import ROOT, sign_in
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SHOTS = ROOT / "docs" / "screenshots"
 LEVELS = ["1", "2", "3", "4", "5", "6", "7", "pass"]
 STRAINS = ["C", "D", "H", "S", "NT"]
 SEATS = ["N", "E", "S", "W"]

@@ -6,7 +6,7 @@ import pytest
 
 from tests.factories import make_session
 from tests.games.test_browser import tap_deal
-from tests.two_player.test_browser import open_match
+from tests.games.two_player.test_browser import open_match
 
 # (level, strain, doubling index, declarer, result offset from "=", honours)
 DEALS = [

@@ -17,6 +17,7 @@ import pytest
 from django.utils import translation
 
 from games.models import Conflict, Deal, Rubber
+from tests.conftest import unchanged
 from tests.factories import make_session
 from tests.games.conftest import SIX_DEALS
 from tests.games.test_corrections import patch
@@ -79,12 +80,13 @@ def test_the_refusal_is_translated(api, rubber, enter, north):
     finish_and_start_next(enter, rubber, NEXT_DEALS[:1])
     deal = rubber.deals.get(number=6)
     api.force_authenticate(north)
-    response = api.patch(
-        f"/api/v1/deals/{deal.pk}/",
-        {"version": 1, **REOPEN},
-        format="json",
-        HTTP_ACCEPT_LANGUAGE="it",
-    )
+    with unchanged():
+        response = api.patch(
+            f"/api/v1/deals/{deal.pk}/",
+            {"version": 1, **REOPEN},
+            format="json",
+            HTTP_ACCEPT_LANGUAGE="it",
+        )
     assert response.status_code == 409
     with translation.override("it"):
         summary = Deal.objects.get(rubber__number=2, number=1).summary()
@@ -105,13 +107,13 @@ def test_an_empty_next_rubber_is_withdrawn_and_an_entry_into_it_is_then_refused(
     with pytest.raises(Conflict, match="no longer exists"):
         following.record_deal(number=1, contract="1C", declarer="N", tricks=7, entered_by=north)
     api.force_authenticate(north)
-    response = api.post(
-        f"/api/v1/rubbers/{following.pk}/deals/",
-        {"number": 1, "contract": "1C", "declarer": "N", "tricks": 7},
-        format="json",
-    )
+    with unchanged():
+        response = api.post(
+            f"/api/v1/rubbers/{following.pk}/deals/",
+            {"number": 1, "contract": "1C", "declarer": "N", "tricks": 7},
+            format="json",
+        )
     assert response.status_code == 404
-    assert not Deal.objects.filter(rubber_id=following.pk).exists()
 
 
 def test_a_director_moves_the_next_rubbers_deals_into_the_reopened_rubber(

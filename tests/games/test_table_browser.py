@@ -3,15 +3,14 @@ one screen, only possible results, the live line, a conflict in words, We for Ea
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import sign_in
+from tests.conftest import ROOT, sign_in
 from tests.games.conftest import SIX_DEALS
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SHOTS = ROOT / "docs" / "screenshots"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True}
 
 

@@ -7,6 +7,7 @@ import pytest
 from clubs.models import CODE_ALPHABET, CODE_LENGTH
 from games import services
 from games.models import Deal
+from tests.conftest import unchanged
 
 TAPS = {"number": 1, "level": "4", "strain": "S", "declarer": "N", "result": "0"}
 
@@ -76,9 +77,9 @@ def test_the_code_stops_working_when_the_session_closes(client, rubber, running_
     assert client.post(f"/rubbers/{rubber.pk}/deals/", TAPS).status_code == 302
     services.session_close(session=running_session)
     assert client.get(f"/t/{code}").status_code == 404
-    response = client.post(f"/rubbers/{rubber.pk}/deals/", {**TAPS, "number": 2})
+    with unchanged():
+        response = client.post(f"/rubbers/{rubber.pk}/deals/", {**TAPS, "number": 2})
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
-    assert list(Deal.objects.values_list("number", flat=True)) == [1]
 
 
 @pytest.mark.parametrize("change", ["regenerate", "off"])
@@ -94,17 +95,16 @@ def test_the_director_regenerates_or_turns_codes_off(
     url = f"/clubs/{running_session.club.slug}/sessions/{running_session.pk}/codes/"
     assert console.post(url, {"action": change}).status_code == 302
     assert phone.get(f"/t/{code}").status_code == 404
-    response = phone.post(f"/rubbers/{rubber.pk}/deals/", TAPS)
+    with unchanged():
+        response = phone.post(f"/rubbers/{rubber.pk}/deals/", TAPS)
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
-    assert not Deal.objects.exists()
 
 
 def test_a_player_cannot_change_the_codes(client, running_session, north):
     client.force_login(north)
     url = f"/clubs/{running_session.club.slug}/sessions/{running_session.pk}/codes/"
-    assert client.post(url, {"action": "off"}).status_code == 403
-    running_session.refresh_from_db()
-    assert running_session.table_codes is True
+    with unchanged():
+        assert client.post(url, {"action": "off"}).status_code == 403
 
 
 def test_wrong_codes_are_throttled(client, rubber):
@@ -124,8 +124,8 @@ def test_a_code_opens_a_members_only_table_and_only_that_one(client, rubber, clu
     at_table(client, rubber)
     assert client.get(f"/rubbers/{rubber.pk}/").status_code == 200
     assert client.get(f"/rubbers/{other.pk}/").status_code == 404
-    assert client.post(f"/rubbers/{other.pk}/deals/", TAPS).status_code == 404
-    assert not Deal.objects.exists()
+    with unchanged():
+        assert client.post(f"/rubbers/{other.pk}/deals/", TAPS).status_code == 404
 
 
 def test_the_session_api_shows_codes_to_its_director_only(api, running_session, director, north):

@@ -3,6 +3,7 @@
 import pytest
 
 from games.services import session_close
+from tests.conftest import unchanged
 
 pytestmark = pytest.mark.django_db
 
@@ -12,12 +13,13 @@ def test_a_deal_for_a_closed_session_is_refused_in_italian(api, director, runnin
     rubber.record_deal(number=1, contract="2S", declarer="N", tricks=8, entered_by=director)
     session_close(session=running_session)
     api.force_authenticate(director)
-    response = api.post(
-        f"/api/v1/rubbers/{rubber.pk}/deals/",
-        {"number": 2, "contract": "3NT", "declarer": "S", "tricks": 9},
-        format="json",
-        HTTP_ACCEPT_LANGUAGE="it",
-    )
+    with unchanged():
+        response = api.post(
+            f"/api/v1/rubbers/{rubber.pk}/deals/",
+            {"number": 2, "contract": "3NT", "declarer": "S", "tricks": 9},
+            format="json",
+            HTTP_ACCEPT_LANGUAGE="it",
+        )
     assert response.status_code == 409
     assert response.json()["detail"] == "La serata è chiusa: i suoi risultati sono definitivi."
 
@@ -34,12 +36,13 @@ def test_a_deal_already_recorded_is_summed_up_in_italian(api, director, running_
         entered_by=director,
     )
     api.force_authenticate(director)
-    response = api.post(
-        f"/api/v1/rubbers/{rubber.pk}/deals/",
-        {"number": 1, "contract": "3NT", "declarer": "S", "tricks": 9},
-        format="json",
-        HTTP_ACCEPT_LANGUAGE="it",
-    )
+    with unchanged():
+        response = api.post(
+            f"/api/v1/rubbers/{rubber.pk}/deals/",
+            {"number": 1, "contract": "3NT", "declarer": "S", "tricks": 9},
+            format="json",
+            HTTP_ACCEPT_LANGUAGE="it",
+        )
     assert response.status_code == 409
     assert response.json()["detail"] == (
         "La smazzata 1 di questa gomma è già registrata come 2♠ giocato da O, 8 prese, "
@@ -56,12 +59,13 @@ def test_a_two_player_deal_already_recorded_is_summed_up_in_italian(api, directo
         number=1, data={"declarer": 1, "declaration": "misery", "tricks": 1}, entered_by=director
     )
     api.force_authenticate(director)
-    response = api.post(
-        f"/api/v1/rubbers/{match.pk}/deals/",
-        {"number": 1, "declarer": 0, "declaration": "ordinary", "strain": "S", "tricks": 9},
-        format="json",
-        HTTP_ACCEPT_LANGUAGE="it",
-    )
+    with unchanged():
+        response = api.post(
+            f"/api/v1/rubbers/{match.pk}/deals/",
+            {"number": 1, "declarer": 0, "declaration": "ordinary", "strain": "S", "tricks": 9},
+            format="json",
+            HTTP_ACCEPT_LANGUAGE="it",
+        )
     assert response.status_code == 409
     assert (
         "già registrata come miseria: SA giocato dal giocatore 1, 1 presa;"

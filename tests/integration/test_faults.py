@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, wait_for
+from tests.conftest import ROOT, missing, wait_for
 from tests.integration.test_concurrency import call, free_port, gunicorn, stop
 
 pytestmark = [pytest.mark.integration]
@@ -69,7 +69,7 @@ def pg_dir() -> Iterator[Path]:
 @pytest.fixture
 def throwaway_postgres(pg_dir: Path) -> Iterator[tuple[Path, str]]:
     if not (PG_BIN / "initdb").exists():
-        pytest.skip(f"no PostgreSQL binaries in {PG_BIN}")
+        missing(f"no PostgreSQL binaries in {PG_BIN}")
     tmp_path = pg_dir
     data = tmp_path / "pg"
     user = {}

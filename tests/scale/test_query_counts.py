@@ -1,8 +1,8 @@
 """Query-count guards: list and detail endpoints and pages read a number of queries that does
 not grow with the data (no N+1). Those guarded elsewhere: the session list and detail API
-(tests/clubs/test_session_api.py), the session page (tests/clubs/test_pages.py), the rubber API
+(tests/games/test_session_api.py), the session page (tests/clubs/test_pages.py), the rubber API
 and scoresheet page (tests/games/test_queries.py), the standings API and live standings
-(tests/standings/). Benchmarks, not tests, measure time (bench/, docs/benchmarks.md).
+(tests/scoring/standings/). Benchmarks, not tests, measure time (bench/, docs/benchmarks.md).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from django.core.cache import caches
 
 from clubs.models import Club, Player, Session
 from games.models import Deal, Rubber
-from tests.factories import UserFactory, add_player, make_club, make_session
+from tests.factories import UserFactory, add_players, club_night, make_club, make_session
 
 PERSONAS = ("anonymous", "outsider", "member", "seated", "other_director", "director")
 
@@ -39,29 +39,18 @@ class World:
 
 
 def build_world(director: Any, *, public: bool = False) -> World:
-    club = make_club(director=director, slug="riverside", public=public)
+    night = club_night(director=director, public=public, logins=("mate",))
+    club, players, planned, running = night.club, night.players, night.planned, night.running
     club.confirm_entries = True
     club.save(update_fields=["confirm_entries"])
-    players = {
-        name: add_player(club, name.title(), user=UserFactory(username=name))
-        for name in ("north", "east", "south", "west", "mate")
-    }
-    players["eve"] = add_player(club, "Eve")
-    players["fay"] = add_player(club, "Fay")
-    order = ["north", "east", "south", "west"]
-    # The planned table is other players: one player sits in one running session at a time,
-    # so a session sharing the running one's players could not start (issue 18).
-    later = [add_player(club, name) for name in ("Kim", "Lou", "Max", "Ned")]
-    planned = make_session(club, [[*later, players["eve"]]], start=False)
-    running = make_session(club, [[players[n] for n in order]])
     rubber = running.rubbers.get(number=1)
     deal, _ = rubber.record_deal(
         number=1, contract="2H", declarer="N", tricks=9, entered_by=director
     )
 
-    other_director = UserFactory(username="other-director")
+    other_director = night.other_director
     other_club = make_club(director=other_director, slug="lakeside", public=False)
-    others = [add_player(other_club, f"Lake {i}") for i in range(1, 5)]
+    others = add_players(other_club, "Lake")
     other_session = make_session(other_club, [others])
     other_rubber = other_session.rubbers.get(number=1)
     other_deal, _ = other_rubber.record_deal(

@@ -22,6 +22,7 @@ from clubs.models import Club, Session
 from games.services import session_close
 from games.transfer import club_export, club_restore_standings
 from scoring.standings.models import RubberResult, SessionPayment, SessionStanding
+from tests.factories import ClubFactory
 from tests.security.conftest import World, build_world
 
 SIX_DEALS: list[dict[str, Any]] = [
@@ -318,7 +319,7 @@ def test_a_malformed_file_is_refused_not_a_crash(tmp_path: Any, text: str) -> No
 @pytest.mark.django_db
 def test_a_stored_club_with_a_bad_slug_does_not_break_the_home_page(director: Any) -> None:
     build_world(director, public=True)
-    Club.objects.create(slug="bad slug/..", name="Broken")
+    ClubFactory(slug="bad slug/..", name="Broken")
     response = Client().get("/")
     assert response.status_code == 200
     assert "Riverside" in response.content.decode() or "riverside" in response.content.decode()
@@ -328,7 +329,7 @@ def test_a_stored_club_with_a_bad_slug_does_not_break_the_home_page(director: An
 @pytest.mark.django_db
 def test_a_stored_club_with_unknown_rules_does_not_break_the_club_list(director: Any) -> None:
     build_world(director, public=True)
-    Club.objects.create(slug="broken", name="Broken", rules_overrides={"free_points": 500})
+    ClubFactory(slug="broken", name="Broken", rules_overrides={"free_points": 500})
     response = APIClient().get("/api/v1/clubs/")
     assert response.status_code == 200
     rules = {c["slug"]: c["rules"] for c in response.json()}

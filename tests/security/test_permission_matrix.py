@@ -12,6 +12,7 @@ Statuses are per persona, in the order of PERSONAS:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
 from clubs.models import Invitation, Player
+from tests.conftest import unchanged
 from tests.factories import PASSWORD
 from tests.security.conftest import PERSONAS, World
 
@@ -279,7 +281,7 @@ MATRIX: dict[str, Case] = {
     "clubs:session_close": Case(
         lambda w: f"/clubs/{w.club.slug}/sessions/{w.running.pk}/close/",
         {"GET": (302, 404, 403, 403, 404, 200), "POST": (302, 404, 403, 403, 404, 302)},
-        # Past the warning about unconfirmed deals (tests/clubs/test_confirmation.py).
+        # Past the warning about unconfirmed deals (tests/games/test_confirmation.py).
         {"POST": lambda w: {"anyway": "1"}},
     ),
     "clubs:session_reopen": Case(
@@ -294,7 +296,7 @@ MATRIX: dict[str, Case] = {
     "clubs:session_delete": Case(
         lambda w: f"/clubs/{w.club.slug}/sessions/{w.planned.pk}/delete/",
         {"POST": (302, 404, 403, 403, 404, 302)},
-        # Past the warning about unconfirmed deals (tests/clubs/test_confirmation.py).
+        # Past the warning about unconfirmed deals (tests/games/test_confirmation.py).
         {"POST": lambda w: {"anyway": "1"}},
     ),
     "clubs:confirmation_setting": Case(
@@ -493,8 +495,14 @@ def test_each_persona_gets_the_expected_status(name: str, world: World) -> None:
     for method, statuses in case.expect.items():
         for persona, expected in zip(PERSONAS, statuses, strict=True):
             body = case.body[method](world) if method in case.body else None
+            # A 4xx, or the sign-in redirect an anonymous visitor gets, is a refusal.
+            refused = method != "GET" and (
+                expected >= 400 or (persona == "anonymous" and expected == 302)
+            )
             with transaction.atomic():
-                response = _call(_client(world, persona), method, path, body)
+                client = _client(world, persona)
+                with unchanged() if refused else nullcontext():
+                    response = _call(client, method, path, body)
                 transaction.set_rollback(True)
             if response.status_code != expected:
                 wrong.append(f"{method} {path} as {persona}: {response.status_code} != {expected}")

@@ -1,0 +1,140 @@
+"""Every running and planned session is on the club page and the home page, with its tables
+and links; a player seated in a running session cannot be seated in another (issue 18)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from clubs.models import Session, TableSeat
+from tests.conftest import unchanged
+from tests.factories import UserFactory, add_player, make_session
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def evening(club: Any, table_of_four: dict[str, Any]) -> dict[str, Any]:
+    """Two running sessions (different players) and a planned one."""
+    others = [add_player(club, name) for name in ("Alice", "Bob", "Carol", "Dan")]
+    later = [add_player(club, name) for name in ("Kim", "Lou", "Max", "Ned")]
+    first = make_session(club, [list(table_of_four.values())])
+    second = make_session(club, [others])
+    planned = make_session(club, [later], start=False)
+    return {"first": first, "second": second, "planned": planned, "others": others}
+
+
+@pytest.mark.parametrize("path", ["/clubs/riverside/", "/"])
+def test_every_running_and_planned_session_is_listed_with_its_tables(
+    evening: Any, director: Any, path: str
+) -> None:
+    client = Client()
+    client.force_login(director)
+    html = client.get(path).content.decode()
+    for key in ("first", "second", "planned"):
+        session = evening[key]
+        assert f'data-session="{session.pk}"' in html, key
+        assert session.get_absolute_url() in html
+    for key in ("first", "second"):
+        rubber = evening[key].rubbers.get()
+        assert f'href="/rubbers/{rubber.pk}/"' in html
+    assert "Alice, Bob, Carol, Dan" in html and "Kim, Lou, Max, Ned" in html
+
+
+def test_a_visitor_of_a_public_club_sees_the_running_sessions(evening: Any) -> None:
+    html = Client().get("/clubs/riverside/").content.decode()
+    assert f'data-session="{evening["second"].pk}"' in html
+
+
+def test_the_home_page_reads_a_fixed_number_of_queries(
+    evening: Any, director: Any, club: Any, django_assert_max_num_queries: Any
+) -> None:
+    client = Client()
+    client.force_login(director)
+    client.get("/")
+    more = [add_player(club, f"P{i}") for i in range(8)]
+    make_session(club, [more[:4], more[4:]])
+    with django_assert_max_num_queries(12):
+        client.get("/")
+
+
+def test_starting_a_session_whose_player_sits_in_a_running_one_is_refused(
+    api: Any, director: Any, club: Any, evening: Any, table_of_four: dict[str, Any]
+) -> None:
+    north = table_of_four["north"]
+    clash = make_session(
+        club, [[north, *[add_player(club, n) for n in ("X", "Y", "Z")]]], start=False
+    )
+    api.force_authenticate(director)
+    with unchanged():
+        response = api.post(f"/api/v1/sessions/{clash.pk}/start")
+    assert response.status_code == 409
+    detail = response.json()["detail"]
+    assert "North already sits at table 1 of the running session of" in detail
+    clash.refresh_from_db()
+    assert clash.status == Session.Status.PLANNED
+    assert not clash.rubbers.exists()
+
+
+def test_a_late_arrival_from_another_running_session_is_refused(
+    api: Any, director: Any, evening: Any, table_of_four: dict[str, Any]
+) -> None:
+    api.force_authenticate(director)
+    second = evening["second"]
+    north = table_of_four["north"]
+    with unchanged():
+        response = api.post(
+            f"/api/v1/sessions/{second.pk}/tables/1/players", {"player": north.pk}, format="json"
+        )
+    assert response.status_code == 400
+    (message,) = response.json()["errors"]["player"]
+    assert message.startswith("North already sits at table 1 of the running session of")
+    assert not TableSeat.objects.filter(session=second, player=north).exists()
+
+
+def test_the_page_says_why_a_session_cannot_start(
+    director: Any, club: Any, evening: Any, table_of_four: dict[str, Any]
+) -> None:
+    east = table_of_four["east"]
+    clash = make_session(
+        club, [[east, *[add_player(club, n) for n in ("X", "Y", "Z")]]], start=False
+    )
+    client = Client()
+    client.force_login(director)
+    response = client.post(f"/clubs/riverside/sessions/{clash.pk}/start/", follow=True)
+    assert "East already sits at table 1 of the running session of" in response.content.decode()
+    clash.refresh_from_db()
+    assert clash.status == Session.Status.PLANNED
+
+
+def test_a_player_who_left_a_running_table_may_sit_elsewhere(
+    api: Any, director: Any, club: Any, evening: Any
+) -> None:
+    """Leaving frees the player (a table of five loses one; the rotation re-plans)."""
+    fifth = add_player(club, "Eve")
+    first = evening["first"]
+    table = first.tables.get()
+    from games import services
+
+    services.table_add_player(table=table, player=fifth)
+    services.table_remove_player(table=table, player=fifth)
+    api.force_authenticate(director)
+    response = api.post(
+        f"/api/v1/sessions/{evening['second'].pk}/tables/1/players",
+        {"player": fifth.pk},
+        format="json",
+    )
+    assert response.status_code == 201
+
+
+def test_nobody_else_is_refused(api: Any, director: Any, club: Any, evening: Any) -> None:
+    newcomer = add_player(club, "Newcomer", user=UserFactory(username="newcomer"))
+    api.force_authenticate(director)
+    response = api.post(
+        f"/api/v1/sessions/{evening['second'].pk}/tables/1/players",
+        {"player": newcomer.pk},
+        format="json",
+    )
+    assert response.status_code == 201

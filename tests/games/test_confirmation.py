@@ -1,0 +1,136 @@
+"""Opponent confirmation as a club or session setting the director turns on in the console
+(issue 17): the other side confirms in one tap or disputes; the console lists what waits;
+closing a session with unconfirmed deals warns first."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import sign_in, unchanged
+
+
+def console(client, session):
+    return client.get(f"/clubs/{session.club.slug}/console/").content.decode()
+
+
+def switch(client, session, value, *, whole_club=False):
+    body = {"confirm": value} if whole_club else {"confirm": value, "session": session.pk}
+    return client.post(f"/clubs/{session.club.slug}/console/confirmation/", body)
+
+
+def test_the_director_turns_confirmation_on_for_a_session_or_the_club(
+    client, running_session, director
+):
+    client.force_login(director)
+    assert switch(client, running_session, "on").status_code == 302
+    running_session.refresh_from_db()
+    assert running_session.confirm_entries and not running_session.club.confirm_entries
+    assert switch(client, running_session, "on", whole_club=True).status_code == 302
+    running_session.club.refresh_from_db()
+    assert running_session.club.confirm_entries
+
+
+def test_a_player_cannot_turn_confirmation_on(client, running_session, north):
+    client.force_login(north)
+    assert switch(client, running_session, "on").status_code == 403
+    running_session.refresh_from_db()
+    assert not running_session.confirm_entries
+
+
+def enter_deal(rubber):
+    return rubber.record_deal(
+        number=1, contract="4S", declarer="N", tricks=10, entered_by=rubber.north.user
+    )[0]
+
+
+def test_the_other_side_confirms_in_one_tap(client, running_session, director, east, south):
+    client.force_login(director)
+    switch(client, running_session, "on")
+    rubber = running_session.rubbers.get()
+    deal = enter_deal(rubber)
+    client.force_login(south)  # North's partner: nothing to confirm
+    assert "awaiting your confirmation" not in client.get(f"/rubbers/{rubber.pk}/").content.decode()
+    client.force_login(east)
+    html = client.get(f"/rubbers/{rubber.pk}/").content.decode()
+    assert "awaiting your confirmation" in html and "Deal 1 is awaiting your confirmation." in html
+    client.force_login(director)
+    assert "Deals awaiting confirmation" in console(client, running_session)
+    client.force_login(east)
+    assert client.post(f"/deals/{deal.pk}/confirm").status_code == 302
+    deal.refresh_from_db()
+    assert deal.confirmed_by == rubber.east
+    client.force_login(director)
+    assert "Deals awaiting confirmation" not in console(client, running_session)
+
+
+def test_a_dispute_flags_the_deal_for_the_director(client, running_session, director, west, south):
+    client.force_login(director)
+    switch(client, running_session, "on")
+    rubber = running_session.rubbers.get()
+    deal = enter_deal(rubber)
+    client.force_login(south)
+    with unchanged():
+        assert client.post(f"/deals/{deal.pk}/dispute").status_code == 403  # a partner
+    client.force_login(west)
+    assert client.post(f"/deals/{deal.pk}/dispute").status_code == 302
+    deal.refresh_from_db()
+    assert deal.disputed and deal.confirmed_by is None
+    assert deal.history.order_by("-history_id").first().history_change_reason == "disputed"
+    client.force_login(director)
+    html = console(client, running_session)
+    assert "Table 1, deal 1" in html and "disputed" in html
+
+
+def test_closing_with_unconfirmed_deals_warns_first(client, running_session, director):
+    client.force_login(director)
+    switch(client, running_session, "on")
+    enter_deal(running_session.rubbers.get())
+    url = f"/clubs/{running_session.club.slug}/sessions/{running_session.pk}/close/"
+    warning = client.post(url)
+    assert warning.status_code == 200
+    assert "1 deal is not confirmed by the opponents yet" in warning.content.decode()
+    running_session.refresh_from_db()
+    assert running_session.status == "running"
+    assert client.post(url, {"anyway": "1"}).status_code == 302
+    running_session.refresh_from_db()
+    assert running_session.status == "closed"
+
+
+def test_without_confirmation_closing_does_not_ask(client, running_session, director):
+    client.force_login(director)
+    enter_deal(running_session.rubbers.get())
+    url = f"/clubs/{running_session.club.slug}/sessions/{running_session.pk}/close/"
+    assert client.post(url).status_code == 302
+    running_session.refresh_from_db()
+    assert running_session.status == "closed"
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_confirmation_round_trip_on_two_phones(live_server, browser, running_session):
+    running_session.confirm_entries = True
+    running_session.save(update_fields=["confirm_entries"])
+    rubber = running_session.rubbers.get()
+    phones = {}
+    for seat in ("north", "east"):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        sign_in(
+            page, live_server.url, getattr(rubber, seat).user.username, f"/rubbers/{rubber.pk}/"
+        )
+        phones[seat] = (context, page)
+    north, east = phones["north"][1], phones["east"][1]
+    for field, value in (("level", "4"), ("strain", "S"), ("declarer", "N"), ("result", "0")):
+        north.locator(f"#entry .field-{field} label[data-v='{value}']").click()
+    north.locator("#record").click()
+    north.locator("#entry h2").filter(has_text="Deal 2").wait_for()
+    # East's phone learns of it without a reload, and confirms in one tap.
+    east.locator("#awaiting", has_text="Deal 1 is awaiting your confirmation.").wait_for()
+    east.locator("#confirm-1 button", has_text="Confirm").click()
+    east.locator("#deals", has_text="confirmed by East").wait_for()
+    north.locator("#deals", has_text="confirmed by East").wait_for()
+    deal = rubber.deals.get()
+    assert deal.confirmed_by == rubber.east
+    for context, _page in phones.values():
+        context.close()

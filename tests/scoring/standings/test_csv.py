@@ -1,0 +1,147 @@
+"""Every table of numbers a director sees downloads as CSV: the same endpoints answer `text/csv`
+with `?format=csv`, UTF-8, one header row, the same rows and figures as the JSON, under the same
+permissions (API.md: Formats; issue 18)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from scoring.shared.renderers import LeaderboardCSV, SessionDealsCSV, SettlementCSV, StandingsCSV
+from scoring.standings import services
+from tests.factories import UserFactory, add_player, make_club, make_session
+from tests.scoring.standings.conftest import down_one, win_rubber
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def played(room: Any, director: Any) -> Any:
+    """Table 1: a 3NT doubled made and a rubber won by NS; table 2: EW win one."""
+    first = room.rubbers.get(table__number=1)
+    first.record_deal(number=1, contract="3NTX", declarer="S", tricks=9, entered_by=director)
+    down_one(first, 2)
+    first.record_deal(number=3, contract="4H", declarer="N", tricks=10, entered_by=director)
+    win_rubber(room.rubbers.get(table__number=2), "EW", by=director)
+    services.standings_refresh(session_id=room.pk)
+    return room
+
+
+def _csv(response: Any) -> list[dict[str, str]]:
+    assert response.status_code == 200, response.content
+    assert response["Content-Type"].startswith("text/csv")
+    assert "utf-8" in response["Content-Type"].lower()
+    assert response["Content-Disposition"].startswith("attachment; filename=")
+    text = response.content.decode("utf-8")
+    reader = csv.reader(io.StringIO(text))
+    header = next(reader)
+    rows = [dict(zip(header, row, strict=True)) for row in reader]
+    assert header and all(not cell.isdigit() for cell in header)  # one header row
+    return rows
+
+
+def _same(rows: list[dict[str, str]], items: list[dict[str, Any]], header: list[str]) -> None:
+    assert len(rows) == len(items)
+    for row, item in zip(rows, items, strict=True):
+        assert list(row) == header
+        for key in header:
+            value = item[key]
+            assert row[key] == ("" if value is None else str(value)), (key, row, item)
+
+
+@pytest.mark.parametrize(
+    ("path", "renderer"),
+    [
+        ("/api/v1/sessions/{pk}/standings", StandingsCSV),
+        ("/api/v1/sessions/{pk}/settlement", SettlementCSV),
+        ("/api/v1/sessions/{pk}/deals", SessionDealsCSV),
+        ("/api/v1/clubs/riverside/leaderboard", LeaderboardCSV),
+    ],
+)
+def test_the_csv_has_the_json_rows_and_figures(api: Any, played: Any, path: str, renderer: Any):
+    url = path.format(pk=played.pk)
+    body = api.get(url).json()
+    items = body[renderer.rows_field]
+    assert items, "the fixture has rows to compare"
+    rows = _csv(api.get(url + "?format=csv"))
+    _same(rows, items, renderer.header)
+
+
+def test_the_deals_csv_has_every_deal_with_its_running_totals(api: Any, played: Any) -> None:
+    rows = _csv(api.get(f"/api/v1/sessions/{played.pk}/deals?format=csv"))
+    assert [(r["table"], r["rubber_number"], r["number"]) for r in rows] == [
+        ("1", "1", "1"),
+        ("1", "1", "2"),
+        ("1", "1", "3"),
+        ("2", "1", "1"),
+        ("2", "1", "2"),
+    ]
+    assert rows[0]["contract"] == "3NTX" and rows[0]["contract_display"] == "3NTX"
+    assert rows[2]["contract_display"] == "4♥"
+    # 3NT doubled made: 200 below + 50 for the insult (RULES 3.1, 3.4); then 4S one down,
+    # vulnerable now: 100 to EW.
+    assert (rows[0]["total_0"], rows[0]["total_1"]) == ("250", "0")
+    assert (rows[1]["total_0"], rows[1]["total_1"]) == ("250", "100")
+
+
+def test_the_display_column_is_in_the_language_asked_for(played: Any, director: Any) -> None:
+    client = Client(headers={"accept-language": "it"})
+    client.force_login(director)
+    response = client.get(f"/api/v1/sessions/{played.pk}/deals?format=csv")
+    rows = _csv(response)
+    assert rows[0]["contract"] == "3NTX" and rows[0]["contract_display"] == "3SAX"
+    assert rows[2]["contract_display"] == "4♥"
+
+
+def test_a_leaderboard_period_applies_to_the_csv(api: Any, played: Any) -> None:
+    rows = _csv(api.get("/api/v1/clubs/riverside/leaderboard?from=2030-01-01&format=csv"))
+    assert rows == []
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/sessions/{pk}/standings?format=csv",
+        "/api/v1/sessions/{pk}/settlement?format=csv",
+        "/api/v1/sessions/{pk}/deals?format=csv",
+        "/api/v1/clubs/{slug}/leaderboard?format=csv",
+    ],
+)
+def test_a_members_only_clubs_csv_is_missing_to_an_outsider(api: Any, path: str) -> None:
+    director = UserFactory(username="boss")
+    club = make_club(director=director, slug="hidden", public=False)
+    players = [add_player(club, name) for name in ("A", "B", "C", "D")]
+    session = make_session(club, [players])
+    url = path.format(pk=session.pk, slug=club.slug)
+    api.force_authenticate(UserFactory(username="stranger"))
+    hidden = api.get(url)
+    missing = api.get(path.format(pk=999_999, slug="no-such-club"))
+    assert hidden.status_code == missing.status_code == 404
+    assert hidden.content == missing.content
+    api.force_authenticate(director)
+    assert api.get(url).status_code == 200
+
+
+def test_the_pages_link_their_csv(played: Any, director: Any) -> None:
+    client = Client()
+    client.force_login(director)
+    pk = played.pk
+    expected = {
+        f"/sessions/{pk}/standings/": [
+            f"/api/v1/sessions/{pk}/standings?format=csv",
+            f"/api/v1/sessions/{pk}/deals?format=csv",
+        ],
+        f"/sessions/{pk}/settlement/": [f"/api/v1/sessions/{pk}/settlement?format=csv"],
+        "/clubs/riverside/leaderboard/?from=2026-01-01": [
+            "/api/v1/clubs/riverside/leaderboard?format=csv&amp;from=2026-01-01"
+        ],
+        f"/clubs/riverside/sessions/{pk}/": [f"/api/v1/sessions/{pk}/deals?format=csv"],
+    }
+    for page, links in expected.items():
+        html = client.get(page).content.decode()
+        for link in links:
+            assert f'href="{link}"' in html, (page, link)

@@ -1,0 +1,157 @@
+"""The player's page and the club's ratings page (issue 19): ratings with their history chart,
+record, hundreds and money over time, partnerships, recent rubbers; both languages."""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+import pytest
+
+from games.services import table_start_next_rubber
+from scoring.standings import ratings, services
+from scoring.standings.models import PlayerRating
+from tests.factories import UserFactory, add_player, make_club, make_session
+from tests.scoring.standings.conftest import down_one, win_rubber
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def night(club, table_of_four, director):
+    """A pivot table of four: North partners South, then East... (RULES 6): four rubbers, one of
+    them a draw closed unfinished, one in play."""
+    session = make_session(club, [list(table_of_four.values())])
+    rubber = session.rubbers.get()
+    rubber = win_rubber(rubber, "NS", by=director)
+    rubber = win_rubber(rubber, "NS", by=director)
+    down_one(rubber, 1, declarer="N", by=director)
+    down_one(rubber, 2, declarer="E", by=director)
+    rubber.close_unfinished()
+    rubber = table_start_next_rubber(table=rubber.table)
+    rubber = win_rubber(rubber, "EW", by=director)
+    rubber.record_deal(number=1, contract="2H", declarer="E", tricks=8, entered_by=director)
+    services.standings_refresh(session_id=session.pk)
+    ratings.ratings_refresh(club_id=club.pk)
+    return session
+
+
+def partner_counts(session, player):
+    """(won, lost, drawn) with each partner, from the rubbers' own seats and scoresheets."""
+    counts = {}
+    for rubber in session.rubbers.exclude(status="in_play"):
+        seats = rubber.seat_ids
+        side = next(s for s, pid in seats.items() if pid == player.pk)
+        partner = seats[{"N": "S", "S": "N", "E": "W", "W": "E"}[side]]
+        totals = rubber.scoresheet().result.totals  # by place: NS, EW
+        mine, theirs = (totals[0], totals[1]) if side in "NS" else (totals[1], totals[0])
+        won, lost, drawn = counts.get(partner, (0, 0, 0))
+        counts[partner] = (won + (mine > theirs), lost + (mine < theirs), drawn + (mine == theirs))
+    return counts
+
+
+def test_the_player_page_shows_rating_record_partnerships_and_recent_rubbers(
+    client, night, table_of_four
+):
+    north = table_of_four["north"]
+    html = client.get(f"/players/{north.pk}/").content.decode()
+    rating = PlayerRating.objects.get(player=north, pool="bridge")
+    assert f"{rating.ordinal:.1f}" in html
+    assert 'data-chart="rating-bridge"' in html and 'class="band"' in html
+    assert 'data-chart="hundreds"' in html and 'data-chart="money"' in html
+    assert "1 session played" in html
+    ended = night.rubbers.exclude(status="in_play").count()
+    assert f"{ended} rubbers" in html
+    counts = partner_counts(night, north)
+    names = {p.pk: p.name for p in table_of_four.values()}
+    for partner, (won, lost, drawn) in counts.items():
+        played = won + lost + drawn
+        assert re.search(
+            rf">{names[partner]}</a></td><td class=\"num\">{played}</td>\s*"
+            rf"<td class=\"num\">{won}</td><td class=\"num\">{lost}</td>"
+            rf"<td class=\"num\">{drawn}</td>",
+            html,
+        ), names[partner]
+    best = max((c[0], -c[1], partner) for partner, c in counts.items() if c[0])
+    assert f"Wins most with <strong>{names[best[2]]}</strong>: {best[0]} of" in html
+    for rubber in night.rubbers.all():
+        assert f'href="/rubbers/{rubber.pk}/"' in html  # recent rubbers link to their pads
+
+
+def test_the_player_page_speaks_the_clubs_language(client, club, night, table_of_four):
+    club.language = "it"  # a club page speaks the club's language, whatever the browser says
+    club.save(update_fields=["language"])
+    html = client.get(
+        f"/players/{table_of_four['north'].pk}/", HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert "Valutazione" in html and "Sodalizi" in html and "Gomme recenti" in html
+
+
+def test_a_player_with_no_results_has_an_empty_page_not_an_error(client, club):
+    newcomer = add_player(club, "Newcomer")
+    page = client.get(f"/players/{newcomer.pk}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "No rated match yet" in html and "<svg" not in html
+
+
+def test_the_old_history_url_still_answers_and_links_to_the_page(client, night, table_of_four):
+    north = table_of_four["north"]
+    page = client.get(f"/players/{north.pk}/history/")
+    assert page.status_code == 200
+    assert f'href="/players/{north.pk}/"' in page.content.decode()
+
+
+def test_a_hidden_players_page_is_404_like_a_missing_one(client, outsider):
+    hidden = make_club(director=UserFactory(username="boss"), slug="hidden", public=False)
+    player = add_player(hidden, "Secret")
+    client.force_login(outsider)
+    assert client.get(f"/players/{player.pk}/").status_code == 404
+    assert client.get("/players/999999/").status_code == 404
+    assert client.get(f"/clubs/{hidden.slug}/ratings/").status_code == 404
+
+
+def test_the_club_ratings_page_lists_the_pool_best_first(client, club, night):
+    board = client.get(f"/clubs/{club.slug}/leaderboard/").content.decode()
+    assert f'href="/clubs/{club.slug}/ratings/"' in board  # linked from the leaderboard
+    page = client.get(f"/clubs/{club.slug}/ratings/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    rows = PlayerRating.objects.filter(club=club, pool="bridge").order_by("-ordinal")
+    positions = [html.index(f'href="/players/{r.player_id}/"') for r in rows]
+    assert positions == sorted(positions) and len(positions) == 4
+    assert "How ratings work" in html
+    empty = client.get(f"/clubs/{club.slug}/ratings/?pool=misery").content.decode()
+    assert "No rated match in this pool yet." in empty
+
+
+def test_an_unknown_pool_on_the_page_is_a_form_error(client, club):
+    page = client.get(f"/clubs/{club.slug}/ratings/?pool=chess")
+    assert page.status_code == 400
+    assert 'class="field-error"' in page.content.decode()
+
+
+def test_the_ratings_page_in_italian(client, club, night):
+    club.language = "it"  # a club page speaks the club's language (docs/i18n.md)
+    club.save(update_fields=["language"])
+    html = client.get(f"/clubs/{club.slug}/ratings/").content.decode()
+    assert "Come funzionano le valutazioni" in html
+
+
+def test_the_player_page_reads_a_constant_number_of_queries(
+    client, club, night, table_of_four, director, django_assert_num_queries
+):
+    north = table_of_four["north"]
+    client.get(f"/players/{north.pk}/")
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as before:
+        client.get(f"/players/{north.pk}/")
+    # Another day: one player sits in one running session of a day (issue 18).
+    more = make_session(club, [list(table_of_four.values())], date=datetime.date(2026, 12, 7))
+    win_rubber(more.rubbers.get(), "EW", by=director)
+    services.standings_refresh(session_id=more.pk)
+    ratings.ratings_refresh(club_id=club.pk)
+    with django_assert_num_queries(len(before)):
+        client.get(f"/players/{north.pk}/")

@@ -1,0 +1,273 @@
+"""Queueing, coalescing and idempotence of the standings refresh (CONVENTIONS: test the enqueue
+and the task apart)."""
+
+from __future__ import annotations
+
+import logging
+import os
+from datetime import timedelta
+
+import pytest
+from django.db import transaction
+from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerDown
+
+from scoring.rules import ScoringError
+from scoring.standings import services
+from scoring.standings.models import RubberResult, SessionStanding, SessionStandingsState
+from scoring.standings.tasks import (
+    fan_out_standings_rebuild,
+    rebuild_all_standings,
+    refresh_session_standings,
+)
+from tests.scoring.standings.conftest import down_one, win_rubber
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    """The refresh messages published (nothing runs: a broker nobody consumes yet)."""
+    messages: list[tuple] = []
+    monkeypatch.setattr(
+        refresh_session_standings, "apply_async", lambda args, **kw: messages.append(args)
+    )
+    return messages
+
+
+def state(session) -> SessionStandingsState:
+    return SessionStandingsState.objects.get(session=session)
+
+
+def rows(session) -> list[tuple]:
+    return sorted(
+        SessionStanding.objects.filter(session=session).values_list(
+            "id", "player_id", "rank", "hundreds", "money", "prize_choice"
+        )
+    ) + sorted(RubberResult.objects.filter(session=session).values_list("id", "hundreds"))
+
+
+@pytest.mark.django_db
+def test_twenty_quick_entries_queue_one_refresh(
+    running_session, north, sent, django_capture_on_commit_callbacks
+):
+    rubber = running_session.rubbers.get()
+    SessionStandingsState.objects.filter(session=running_session).update(pending_since=None)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        for number in range(1, 21):
+            down_one(rubber, number, "N" if number % 2 else "E", by=north)
+    assert len(callbacks) == 1
+    assert sent == [(running_session.pk,)]
+    assert state(running_session).stale is True
+    assert state(running_session).dirty >= 20
+
+
+@pytest.mark.django_db
+def test_a_write_after_the_refresh_started_queues_one_more(
+    running_session, north, sent, django_capture_on_commit_callbacks
+):
+    rubber = running_session.rubbers.get()
+    SessionStandingsState.objects.filter(session=running_session).update(pending_since=None)
+    with django_capture_on_commit_callbacks(execute=True):
+        for number in range(1, 11):
+            down_one(rubber, number, by=north)
+    services.standings_refresh(session_id=running_session.pk)  # the worker takes the message
+    assert state(running_session).stale is False
+    with django_capture_on_commit_callbacks(execute=True):
+        for number in range(11, 21):
+            down_one(rubber, number, by=north)
+    assert len(sent) == 2
+    assert state(running_session).stale is True
+
+
+@pytest.mark.django_db
+def test_a_rolled_back_write_queues_nothing(
+    running_session, sent, django_capture_on_commit_callbacks
+):
+    SessionStandingsState.objects.filter(session=running_session).update(pending_since=None)
+    before = state(running_session).dirty
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        try:
+            with transaction.atomic():
+                services.queue_session_refresh(running_session.pk)
+                raise RuntimeError("the write failed")
+        except RuntimeError:
+            pass
+    assert callbacks == [] and sent == []
+    assert state(running_session).dirty == before
+
+
+@pytest.mark.django_db
+def test_a_dead_broker_never_reaches_the_writer(
+    running_session, north, monkeypatch, django_capture_on_commit_callbacks
+):
+    calls = []
+
+    def refuse(*args, **kwargs):
+        calls.append(args)
+        raise BrokerDown("Error 111 connecting to 127.0.0.1:6390. Connection refused.")
+
+    monkeypatch.setattr(refresh_session_standings, "apply_async", refuse)
+    SessionStandingsState.objects.filter(session=running_session).update(pending_since=None)
+    rubber = running_session.rubbers.get()
+    with django_capture_on_commit_callbacks(execute=True):
+        deal, created = rubber.record_deal(
+            number=1, contract="4S", declarer="N", tricks=10, entered_by=north
+        )
+    assert created and deal.pk
+    with django_capture_on_commit_callbacks(execute=True):
+        down_one(rubber, 2, "E", by=north)
+    current = state(running_session)
+    assert current.stale is True
+    assert current.pending_since is None  # the claim was given back: a later write retries
+    assert len(calls) == 1  # the second publish was skipped while the broker is backing off
+
+
+@pytest.mark.django_db
+def test_the_sweeper_queues_stale_sessions_whose_claim_was_lost(running_session, sent):
+    SessionStandingsState.objects.filter(session=running_session).update(
+        stale=True, pending_since=timezone.now() - timedelta(hours=1)
+    )
+    assert services.standings_queue_stale() == 1
+    assert sent == [(running_session.pk,)]
+    assert services.standings_queue_stale() == 0  # a live claim covers it now
+
+
+@pytest.mark.django_db
+def test_a_refresh_twice_changes_nothing(running_session, north):
+    win_rubber(running_session.rubbers.get(), "NS", by=north)
+    first = services.standings_refresh(session_id=running_session.pk)
+    before = rows(running_session)
+    second = services.standings_refresh(session_id=running_session.pk)
+    assert first.changed and not second.changed
+    assert rows(running_session) == before
+    assert state(running_session).stale is False
+
+
+@pytest.mark.django_db
+def test_a_write_during_the_refresh_leaves_the_standings_stale(running_session, north, monkeypatch):
+    compute = services.standings_compute
+
+    def compute_while_a_deal_arrives(*, session_id):
+        result = compute(session_id=session_id)
+        services.queue_session_refresh(session_id)
+        return result
+
+    monkeypatch.setattr(services, "standings_compute", compute_while_a_deal_arrives)
+    outcome = services.standings_refresh(session_id=running_session.pk)
+    assert outcome.written and outcome.stale
+    assert state(running_session).pending_since is not None  # the next refresh is queued
+
+
+@pytest.mark.django_db
+def test_an_older_refresh_never_overwrites_a_newer_one(running_session, north):
+    services.standings_refresh(session_id=running_session.pk)
+    SessionStandingsState.objects.filter(session=running_session).update(computed_dirty=10**6)
+    outcome = services.standings_refresh(session_id=running_session.pk)
+    assert not outcome.written
+
+
+@pytest.mark.django_db
+def test_the_nightly_rebuild_repairs_and_reports_differences_then_finds_none(room, director):
+    win_rubber(room.rubbers.get(table__number=1), "NS", by=director)
+    services.standings_refresh(session_id=room.pk)
+    SessionStanding.objects.filter(session=room, rank=1).update(hundreds=99)
+    summary = rebuild_all_standings()
+    assert summary["sessions"] >= 1
+    assert summary["differences"] == {str(room.pk): ["standings"]}
+    assert not SessionStanding.objects.filter(hundreds=99).exists()
+    before = rows(room)
+    again = rebuild_all_standings()
+    assert again["repaired"] == 0 and again["differences"] == {} and again["failed"] == []
+    assert rows(room) == before
+
+
+@pytest.mark.django_db
+def test_the_nightly_fan_out_repairs_as_the_rebuild_does(room, director, caplog):
+    win_rubber(room.rubbers.get(table__number=1), "NS", by=director)
+    services.standings_refresh(session_id=room.pk)
+    repaired = rows(room)
+    SessionStanding.objects.filter(session=room, rank=1).update(hundreds=99)
+    with caplog.at_level(logging.WARNING, logger="scoring.standings.services"):
+        fan_out_standings_rebuild()  # eager here: the chunks, then the summary, run in turn
+    assert f"{{'{room.pk}': ['standings']}}" in caplog.text
+    assert not SessionStanding.objects.filter(hundreds=99).exists()
+    assert rebuild_all_standings()["repaired"] == 0
+    assert [row[1:] for row in rows(room)] == [row[1:] for row in repaired]
+
+
+def test_the_nightly_rebuild_runs_at_night_on_its_own_queue(settings) -> None:
+    """Its chunks go to "bulk", which a worker without `-Q` consumes with "celery" (where the
+    refreshes go), each queue with its own exchange so no message reaches both."""
+    from celery.schedules import crontab
+
+    from config.celery import app
+
+    nightly = settings.CELERY_BEAT_SCHEDULE["nightly-standings-rebuild"]
+    assert nightly["task"] == fan_out_standings_rebuild.name
+    assert isinstance(nightly["schedule"], crontab)
+    at = (
+        os.environ.get("STANDINGS_REBUILD_HOUR", "3"),
+        os.environ.get("STANDINGS_REBUILD_MINUTE", "30"),
+    )
+    assert (nightly["schedule"].hour, nightly["schedule"].minute) == ({int(at[0])}, {int(at[1])})
+
+    def queue(task: str) -> tuple[str, str, str]:
+        route = app.amqp.router.route({}, task)
+        return route["queue"].name, route["queue"].exchange.name, route["queue"].routing_key
+
+    for task in ("rebuild_standings_chunk", "finish_standings_rebuild", "rebuild_all_standings"):
+        assert queue(f"scoring.tasks.{task}") == ("bulk", "bulk", "bulk")
+    for task in ("refresh_session_standings", "refresh_stale_standings", "record_heartbeat"):
+        assert queue(f"scoring.tasks.{task}") == ("celery", "celery", "celery")
+    assert set(app.amqp.queues) == {"celery", "bulk"}
+
+
+@pytest.mark.django_db
+def test_a_chunk_that_fails_is_retried_session_by_session(room, running_session, director):
+    from games.models import Deal
+
+    down_one(room.rubbers.get(table__number=1), 1, by=director)
+    # A stored deal the engine refuses (RULES 1: no 8-level contract): written past the API.
+    Deal.objects.filter(rubber__session=room).update(contract="8S")
+    with pytest.raises(ScoringError):
+        services.standings_compute(session_id=room.pk)
+    part = services.standings_rebuild_chunk(session_ids=[room.pk, running_session.pk])
+    assert part["failed"] == [room.pk]
+    assert state(running_session).computed_at is not None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_redis_the_refresh_runs_eagerly_after_each_commit(
+    club, table_of_four, north, settings
+):
+    from tests.factories import make_session
+
+    assert settings.CELERY_TASK_ALWAYS_EAGER is True
+    session = make_session(club, [list(table_of_four.values())])
+    win_rubber(session.rubbers.get(), "NS", by=north)
+    current = state(session)
+    assert current.stale is False and current.computed_at is not None
+    assert current.pending_since is None
+    assert sorted(
+        SessionStanding.objects.filter(session=session).values_list("hundreds", flat=True)
+    ) == [-9, -9, 9, 9]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_eager_refresh_that_fails_does_not_fail_the_entry(
+    club, table_of_four, north, monkeypatch
+):
+    from tests.factories import make_session
+
+    session = make_session(club, [list(table_of_four.values())])
+
+    def broken(*, session_id):
+        raise RuntimeError("a bug in the refresh")
+
+    monkeypatch.setattr(services, "standings_compute", broken)
+    deal, created = session.rubbers.get().record_deal(
+        number=1, contract="4S", declarer="N", tricks=10, entered_by=north
+    )
+    assert created and deal.pk
+    current = state(session)
+    assert current.stale is True and current.pending_since is None
+    assert services._broker_down_until == 0.0  # not the broker's fault: no back-off
