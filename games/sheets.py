@@ -17,8 +17,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext_lazy as _
-
 from scoring.i18n import localize_explanations
 from scoring.rules import HouseRules, ScoringError
 from scoring.rules.games import GAMES, DealLike, Result, game, kinds
@@ -33,12 +31,8 @@ MISERY = "misery"
 TURNOVER = "turnover"
 DRAW_DISCARD = "draw_discard"
 
-#: (code, translated name) of every game, in the registry's order: the sessions' choices.
-KINDS = [(code, _(entry.label)) for code, entry in GAMES.items()]
 FOUR_PLAYER = kinds(seats=4)
 TWO_PLAYER = kinds(seats=2)
-#: Games scored as rubbers, whose margin becomes a back score in hundreds (RULES 4.1).
-WITH_BACK_SCORE = tuple(code for code, entry in GAMES.items() if entry.back_score)
 PLACE_OF_SEAT = {"N": 0, "S": 0, "E": 1, "W": 1}
 
 
