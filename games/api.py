@@ -21,8 +21,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs.permissions import get_session_for_user, signed_in_user
-from scoring.cache import cache_seconds, json_answer, json_bytes, wants_plain_json
-from scoring.renderers import SessionDealsCSV, with_csv
+from scoring.shared.cache import cache_seconds, json_answer, json_bytes, wants_plain_json
+from scoring.shared.renderers import SessionDealsCSV, with_csv
 
 from . import exports, history
 from .models import SEAT_SIDE, Deal, Rubber
@@ -75,7 +75,7 @@ def _rubber_answer(request: Request, pk: int, state: tuple[Any, ...]) -> HttpRes
     """GET's answer for a rubber: the JSON bytes cached under its `answer_state` and the
     language, else its deals and players read and rendered. Nothing needs invalidating: a
     change of a deal or of the rubber makes another key. A player renamed in the admin shows
-    within the cache's seconds, as on the leaderboard (scoring/cache.py)."""
+    within the cache's seconds, as on the leaderboard (scoring/shared/cache.py)."""
     seconds = cache_seconds("RUBBER_CACHE_SECONDS")
     if not seconds or not wants_plain_json(request):
         return Response(RubberSerializer(_with_deals(pk)).data)

@@ -17,9 +17,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.i18n import localize_explanations
 from scoring.rules import HouseRules, ScoringError
 from scoring.rules.games import GAMES, DealLike, Result, game, kinds
+from scoring.shared.i18n import localize_explanations
 
 __all__ = ["DealLike", "Result", "Sheet", "game", "normalise", "score"]
 

@@ -23,9 +23,9 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
 from clubs.models import Player, Session
-from scoring.error_messages import error_line
 from scoring.rules import ScoringError, Side
 from scoring.rules.games import game
+from scoring.shared.error_messages import error_line
 
 from . import codes, display, history, registry
 from .forms import (

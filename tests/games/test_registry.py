@@ -20,8 +20,8 @@ from clubs.models import Session
 from games import registry, sheets, views
 from games.forms import TwoPlayerFields
 from games.models import DealFields, Rubber
-from scoring.cli import main
 from scoring.rules import HouseRules, ScoringError
+from scoring.rules.cli import main
 from scoring.rules.games import GAMES, DealLike, Game, Result, Scored, register
 
 ROOT = Path(__file__).resolve().parents[2]

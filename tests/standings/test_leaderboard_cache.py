@@ -1,5 +1,6 @@
 """The club leaderboard's response cache: served without the standings queries, replaced after
-every committed change (scoring/cache.py). On with Redis; here forced on with the local cache."""
+every committed change (scoring/shared/cache.py). On with Redis; here forced on with the local
+cache."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 
-from scoring import services
-from scoring.cache import leaderboard_cache_seconds
+from scoring.shared.cache import leaderboard_cache_seconds
+from scoring.standings import services
 from tests.standings.conftest import down_one, win_rubber
 
 pytestmark = pytest.mark.django_db

@@ -15,8 +15,7 @@ from typing import Any
 
 import pytest
 
-from clubs import services
-from games import registry, sheets
+from games import registry, services, sheets
 from games.forms import TwoPlayerCorrectionForm
 from tests.two_player.conftest import engine, play
 from tests.two_player.test_api import (

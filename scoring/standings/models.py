@@ -1,6 +1,6 @@
 """Standings and worker bookkeeping (the Django side of scoring/; the laws live in rules/).
 
-Standings are derived rows: the refresh task (``scoring.tasks.refresh_session_standings``)
+Standings are derived rows: the refresh task (``scoring.standings.tasks.refresh_session_standings``)
 replaces them from the deals, so they are never edited by hand. docs/standings.md explains the
 refresh, its coalescing and what counts.
 """

@@ -1,6 +1,6 @@
 """Reading the stored standings for the API and the pages: a constant, small number of queries.
 
-Nothing here computes a score; it shapes the rows the refresh stored (scoring.services).
+Nothing here computes a score; it shapes the rows the refresh stored (scoring.standings.services).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import Any
 from django.db.models import Count, Max, Q
 
 from clubs.models import Player, Session
+from scoring.rules.ranking import Entry, rank_entries
 
 from .models import RubberResult, SessionPayment, SessionStanding, SessionStandingsState
-from .ranking import Entry, rank_entries
 
 
 @dataclass(frozen=True)
