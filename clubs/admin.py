@@ -6,6 +6,7 @@ admin is for looking things up and fixing names and settings.
 
 from django.contrib import admin
 from django.http import HttpRequest
+from simple_history.admin import SimpleHistoryAdmin
 
 from .models import Club, Invitation, Membership, Player, Session, Table, TableSeat
 
@@ -61,7 +62,9 @@ class TableInline(admin.TabularInline):
 
 
 @admin.register(Session)
-class SessionAdmin(admin.ModelAdmin):
+class SessionAdmin(SimpleHistoryAdmin):  # type: ignore[misc]  # simple_history has no type hints
+    """With the session's history: started, closed, reopened, re-seated (who and when)."""
+
     list_display = ["date", "club", "kind", "movement", "status", "stake_per_hundred"]
     list_filter = ["status", "kind", "movement", "club"]
     search_fields = ["club__name", "club__slug"]

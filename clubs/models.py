@@ -17,6 +17,7 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
 
 from scoring.rules.games import GAMES, kinds
 from scoring.rules.options import PRESETS, HouseRules
@@ -246,6 +247,12 @@ class Session(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 
+    # Every change of the session's row (started, closed, reopened, settings), with who and why
+    # (django-simple-history, as for deals): a reopening for corrections is never silent.
+    history = HistoricalRecords(excluded_fields=["rules"])
+    _history_user: User
+    _change_reason: str
+
     class Meta:
         ordering = ["-date", "-id"]
         indexes = [models.Index(fields=["club", "date"])]
@@ -272,6 +279,12 @@ class Session(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.status == self.Status.CLOSED
+
+    @property
+    def is_reopened(self) -> bool:
+        """Running again after a close, for corrections (`clubs.services.session_reopen`):
+        `closed_at` keeps the time of the last close until it closes again."""
+        return self.status == self.Status.RUNNING and self.closed_at is not None
 
     @property
     def is_two_player(self) -> bool:
@@ -311,6 +324,10 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.number}"
+
+    def get_absolute_url(self) -> str:
+        """Where every link naming a table goes: its rubber in play, or its rubbers (games)."""
+        return reverse("games:table", args=[self.pk])
 
     def regenerate_code(self) -> str:
         """A new code: the old one, and every phone that used it, stop working."""

@@ -291,6 +291,24 @@ class SessionDetailView(APIView):
         director = is_director(request.user, session.club)
         return Response(SessionOut(session, context={"director": director}).data)
 
+    @extend_schema(
+        tags=TAGS_SESSIONS,
+        summary="Re-seat a planned session (director only)",
+        description=(
+            "Any of the planning fields (`tables`, `date`, `kind`, `movement`, "
+            "`stake_per_hundred`), validated as when planning; what is not sent is kept. "
+            "409 once the session has started."
+        ),
+        request=SessionIn(partial=True),
+        responses={200: SessionOut, **WRITE_ERRORS, 409: E409},
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        session = _session(request, pk, director=True)
+        data = SessionIn(data=request.data, partial=True, context={"club": session.club})
+        data.is_valid(raise_exception=True)
+        services.session_reseat(session=session, by=signed_in_user(request), **data.validated_data)
+        return Response(_session_out(session.pk))
+
 
 class SessionStartView(APIView):
     permission_classes = [IsClubDirectorOrReadOnly]
@@ -303,7 +321,7 @@ class SessionStartView(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         session = _session(request, pk, director=True)
-        services.session_start(session=session)
+        services.session_start(session=session, by=signed_in_user(request))
         return Response(_session_out(session.pk))
 
 
@@ -318,7 +336,27 @@ class SessionCloseView(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         session = _session(request, pk, director=True)
-        services.session_close(session=session)
+        services.session_close(session=session, by=signed_in_user(request))
+        return Response(_session_out(session.pk))
+
+
+class SessionReopenView(APIView):
+    permission_classes = [IsClubDirectorOrReadOnly]
+
+    @extend_schema(
+        tags=TAGS_SESSIONS,
+        summary="Reopen a closed session for corrections; close it again to recompute",
+        description=(
+            "The session runs again (no rubber starts; rubbers closed unfinished stay as "
+            "played) so deals can be corrected; `closed_at` keeps the last close until it "
+            "closes again. 409 unless the session is closed."
+        ),
+        request=None,
+        responses={200: SessionOut, **WRITE_ERRORS, 409: E409},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        session = _session(request, pk, director=True)
+        services.session_reopen(session=session, by=signed_in_user(request))
         return Response(_session_out(session.pk))
 
 

@@ -23,6 +23,7 @@ urlpatterns = [
     path("sessions/<int:pk>/", api.SessionDetailView.as_view(), name="api-session"),
     path("sessions/<int:pk>/start", api.SessionStartView.as_view(), name="api-session-start"),
     path("sessions/<int:pk>/close", api.SessionCloseView.as_view(), name="api-session-close"),
+    path("sessions/<int:pk>/reopen", api.SessionReopenView.as_view(), name="api-session-reopen"),
     path(
         "sessions/<int:pk>/tables/<int:number>/rotation",
         api.TableRotationView.as_view(),

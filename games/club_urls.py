@@ -25,6 +25,8 @@ urlpatterns = [
     path("<slug:slug>/sessions/<int:pk>/cards/", views.session_cards, name="session_cards"),
     path("<slug:slug>/sessions/<int:pk>/start/", views.session_start, name="session_start"),
     path("<slug:slug>/sessions/<int:pk>/close/", views.session_close, name="session_close"),
+    path("<slug:slug>/sessions/<int:pk>/reopen/", views.session_reopen, name="session_reopen"),
+    path("<slug:slug>/sessions/<int:pk>/seat/", views.session_reseat, name="session_reseat"),
     path("<slug:slug>/sessions/<int:pk>/delete/", views.session_delete, name="session_delete"),
     path("<slug:slug>/sessions/<int:pk>/codes/", views.session_codes, name="session_codes"),
     path(

@@ -84,6 +84,18 @@ def _console_form(w: World) -> dict[str, Any]:
     }
 
 
+def _closed(w: World) -> int:
+    """The running session, closed (in the case's savepoint), to be reopened. Idempotent: other
+    tests build every path of the matrix in one world, some with ids that do not exist."""
+    from clubs.models import Session
+    from games.services import session_close
+
+    running = Session.objects.filter(pk=w.running.pk, status=Session.Status.RUNNING).first()
+    if running is not None:
+        session_close(session=running)
+    return w.running.pk
+
+
 #: route name (namespace:name) → Case. Admin patterns are classified by ADMIN_PREFIX below.
 MATRIX: dict[str, Case] = {
     # --- site ----------------------------------------------------------------------------------
@@ -138,13 +150,22 @@ MATRIX: dict[str, Case] = {
         lambda w: f"/api/v1/clubs/{w.club.slug}/leaderboard", {"GET": READ}
     ),
     # --- API: sessions and tables ---------------------------------------------------------------
-    "api-session": Case(lambda w: f"/api/v1/sessions/{w.running.pk}/", {"GET": READ}),
+    "api-session": Case(
+        # A planned session: PATCH re-seats it (a started one answers 409).
+        lambda w: f"/api/v1/sessions/{w.planned.pk}/",
+        {"GET": READ, "PATCH": (401, 404, 403, 403, 404, 200)},
+        {"PATCH": lambda w: {"movement": "cut-in"}},
+    ),
     "api-session-start": Case(
         lambda w: f"/api/v1/sessions/{w.planned.pk}/start",
         {"POST": (401, 404, 403, 403, 404, 200)},
     ),
     "api-session-close": Case(
         lambda w: f"/api/v1/sessions/{w.running.pk}/close",
+        {"POST": (401, 404, 403, 403, 404, 200)},
+    ),
+    "api-session-reopen": Case(
+        lambda w: f"/api/v1/sessions/{_closed(w)}/reopen",
         {"POST": (401, 404, 403, 403, 404, 200)},
     ),
     "api-table-rotation": Case(
@@ -243,6 +264,15 @@ MATRIX: dict[str, Case] = {
         {"GET": (302, 404, 403, 403, 404, 200), "POST": (302, 404, 403, 403, 404, 302)},
         # Past the warning about unconfirmed deals (tests/clubs/test_confirmation.py).
         {"POST": lambda w: {"anyway": "1"}},
+    ),
+    "clubs:session_reopen": Case(
+        lambda w: f"/clubs/{w.club.slug}/sessions/{_closed(w)}/reopen/",
+        {"GET": (302, 404, 403, 403, 404, 200), "POST": (302, 404, 403, 403, 404, 302)},
+    ),
+    "clubs:session_reseat": Case(
+        lambda w: f"/clubs/{w.club.slug}/sessions/{w.planned.pk}/seat/",
+        {"GET": (302, 404, 403, 403, 404, 200), "POST": (302, 404, 403, 403, 404, 302)},
+        {"POST": _console_form},
     ),
     "clubs:session_delete": Case(
         lambda w: f"/clubs/{w.club.slug}/sessions/{w.planned.pk}/delete/",
