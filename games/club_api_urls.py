@@ -34,4 +34,17 @@ urlpatterns = [
         api.TablePlayersView.as_view(),
         name="api-table-players",
     ),
+    path(
+        "sessions/<int:pk>/tables/<int:number>/substitute",
+        api.TableSubstituteView.as_view(),
+        name="api-table-substitute",
+    ),
+    path(
+        "sessions/<int:pk>/tables/<int:number>/leave",
+        api.TableLeaveView.as_view(),
+        name="api-table-leave",
+    ),
+    path(
+        "sessions/<int:pk>/arrivals", api.SessionArrivalsView.as_view(), name="api-session-arrivals"
+    ),
 ]

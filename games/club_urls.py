@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from . import change_views
 from . import club_views as views
 
 app_name = "clubs"
@@ -38,5 +39,20 @@ urlpatterns = [
         "<slug:slug>/sessions/<int:pk>/tables/<int:number>/remove/",
         views.table_remove_player,
         name="table_remove_player",
+    ),
+    path(
+        "<slug:slug>/sessions/<int:pk>/tables/<int:number>/leaver/",
+        change_views.table_leaver,
+        name="table_leaver",
+    ),
+    path(
+        "<slug:slug>/sessions/<int:pk>/arrivals/",
+        change_views.session_arrivals,
+        name="session_arrivals",
+    ),
+    path(
+        "<slug:slug>/sessions/<int:pk>/arrivals/suggest/",
+        change_views.arrivals_suggest,
+        name="arrivals_suggest",
     ),
 ]

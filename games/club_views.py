@@ -36,6 +36,7 @@ from clubs.models import (
     Player,
     Session,
     Table,
+    TableChange,
     TableSeat,
     is_prefetched,
 )
@@ -43,6 +44,7 @@ from clubs.permissions import get_club_for_user, get_session_for_user, is_direct
 from games import history, services
 from games.club_api import table_queryset
 from games.display import deal_words
+from games.history import entrants, who
 from games.models import Conflict, Deal, Rubber
 
 #: What the `<slug:...>` of a club's URLs accepts (Django's slug converter).
@@ -370,12 +372,26 @@ def _session_context(
     return {
         "session": session,
         "club": session.club,
+        "table_changes": _table_changes(session),
         "unconfirmed": unconfirmed,
         "standings_url": _reverse_or_none("scoring:session-standings", session.pk),
         "tables": _tables(session, ahead=AHEAD_ON_CONSOLE, names=names),
         "is_director": director,
         "unseated": [p for p in players or [] if p.pk not in seated] if director else [],
     }
+
+
+def _table_changes(session: Session) -> list[TableChange]:
+    """The changes at the session's tables (issue 18), each with who made it, as the club
+    names them (`games.history.entrants`: never a login)."""
+    found = getattr(session, "change_list", None)
+    if found is None:
+        found = list(session.changes.select_related("table", "player", "replaced"))
+    if found:
+        names = entrants(session.club_id, (c.by_id for c in found))
+        for change in found:
+            change.by_name = who(names, change.by_id).name
+    return list(found)
 
 
 def _unconfirmed(sessions: Sequence[Session]) -> dict[int, list[Deal]]:
@@ -421,6 +437,11 @@ def _console_sessions(club: Club) -> Sequence[Session]:
                 "table_seats",
                 queryset=TableSeat.objects.filter(active=True),
                 to_attr="active_seats",
+            ),
+            Prefetch(
+                "changes",
+                queryset=TableChange.objects.select_related("table", "player", "replaced"),
+                to_attr="change_list",
             ),
         )
     )

@@ -388,7 +388,8 @@ def table_rotation(*, table: Table, ahead: int = 3) -> list[Any]:
     players = [p.pk for p in table.present_players()]
     session = table.session
     current = [s for s in history if s.rubber == history[-1].rubber] if history else []
-    if session.status == Session.Status.CLOSED:
+    if session.status == Session.Status.CLOSED or len(players) < MIN_AT_TABLE:
+        # Closed, or a table broken up for an early leaver (games.changes): nothing ahead.
         return current
     planned = plan(players, ahead, movement=session.movement, history=history)
     return current + planned

@@ -179,6 +179,23 @@ MATRIX: dict[str, Case] = {
             "DELETE": lambda w: {"player": w.players["eve"].pk},
         },
     ),
+    # Changes at the table (issue 18). The running session has one table of four: closing it
+    # for a leaver would leave three, so even the director's call is refused (400).
+    "api-table-substitute": Case(
+        lambda w: f"/api/v1/sessions/{w.running.pk}/tables/1/substitute",
+        {"POST": (401, 404, 403, 403, 404, 200)},
+        {"POST": lambda w: {"leaver": w.players["west"].pk, "name": "Gus"}},
+    ),
+    "api-table-leave": Case(
+        lambda w: f"/api/v1/sessions/{w.running.pk}/tables/1/leave",
+        {"POST": (401, 404, 403, 403, 404, 400)},
+        {"POST": lambda w: {"leaver": w.players["west"].pk}},
+    ),
+    "api-session-arrivals": Case(
+        lambda w: f"/api/v1/sessions/{w.running.pk}/arrivals",
+        {"POST": (401, 404, 403, 403, 404, 201)},
+        {"POST": lambda w: {"players": [w.players["fay"].pk]}},
+    ),
     "api-session-standings": Case(
         lambda w: f"/api/v1/sessions/{w.running.pk}/standings", {"GET": READ}
     ),
@@ -299,6 +316,26 @@ MATRIX: dict[str, Case] = {
         lambda w: f"/clubs/{w.club.slug}/sessions/{w.planned.pk}/tables/1/remove/",
         {"POST": (302, 404, 403, 403, 404, 302)},
         {"POST": lambda w: {"player": w.players["eve"].pk}},
+    ),
+    "clubs:table_leaver": Case(
+        lambda w: f"/clubs/{w.club.slug}/sessions/{w.running.pk}/tables/1/leaver/",
+        {"GET": PAGE_DIRECTOR_ONLY, "POST": (302, 404, 403, 403, 404, 302)},
+        {
+            "POST": lambda w: {
+                "leaver": w.players["west"].pk,
+                "new_name": "Gus",
+                "substitute_now": "",
+            }
+        },
+    ),
+    "clubs:session_arrivals": Case(
+        lambda w: f"/clubs/{w.club.slug}/sessions/{w.running.pk}/arrivals/",
+        {"GET": PAGE_DIRECTOR_ONLY, "POST": (302, 404, 403, 403, 404, 302)},
+        {"POST": lambda w: {"players": [w.players["fay"].pk]}},
+    ),
+    "clubs:arrivals_suggest": Case(
+        lambda w: f"/clubs/{w.club.slug}/sessions/{w.running.pk}/arrivals/suggest/?names=Gus",
+        {"GET": PAGE_DIRECTOR_ONLY},
     ),
     # --- pages: rubbers and deals ---------------------------------------------------------------
     "games:rubber": Case(lambda w: f"/rubbers/{w.rubber.pk}/", {"GET": READ}),
