@@ -19,10 +19,14 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from scoring.rules.games import GAMES, kinds
 from scoring.rules.options import PRESETS, HouseRules
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
+
+#: A new session's game: the registry's first.
+DEFAULT_KIND = next(iter(GAMES))
 
 
 class ClubQuerySet(models.QuerySet["Club"]):
@@ -205,13 +209,13 @@ class Invitation(models.Model):
 class Session(models.Model):
     """One club evening."""
 
-    class Kind(models.TextChoices):
-        RUBBER = "rubber", _("Rubber bridge")
-        CHICAGO = "chicago", _("Chicago")
-        BRIDGE_FOR_TWO = "bridge_for_two", _("Bridge for Two")
-        MISERY = "misery", _("Misery Bridge")
-        TURNOVER = "turnover", _("Turnover Bridge")
-        DRAW_DISCARD = "draw_discard", _("Draw and Discard Bridge")
+    #: The game its tables play: one member per game of the registry (`scoring.rules.games`),
+    #: RUBBER = "rubber", "Rubber bridge" and so on, the first the default.
+    Kind = models.TextChoices(  # type: ignore[call-overload]
+        "Kind",
+        [(code.upper(), (code, _(game.label))) for code, game in GAMES.items()],
+        qualname="Session.Kind",
+    )
 
     class Movement(models.TextChoices):
         PIVOT = "pivot", _("Pivot")
@@ -225,7 +229,7 @@ class Session(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sessions")
     date = models.DateField()
-    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.RUBBER)
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=DEFAULT_KIND)
     movement = models.CharField(max_length=10, choices=Movement.choices, default=Movement.PIVOT)
     stake_per_hundred = models.DecimalField(max_digits=8, decimal_places=2, default=Decimal("0.00"))
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
@@ -289,15 +293,11 @@ class Session(models.Model):
     @property
     def is_two_player(self) -> bool:
         """Tables of two playing one of the games of RULES 7."""
-        return self.kind in TWO_PLAYER_KINDS
+        return self.kind in GAMES and GAMES[self.kind].two_player
 
 
-TWO_PLAYER_KINDS = (
-    Session.Kind.BRIDGE_FOR_TWO,
-    Session.Kind.MISERY,
-    Session.Kind.TURNOVER,
-    Session.Kind.DRAW_DISCARD,
-)
+#: The games of RULES 7, for two players (`scoring.rules.games`, entries with two seats).
+TWO_PLAYER_KINDS = kinds(seats=2)
 
 
 #: Table codes (issue 17): no 0/O, 1/I/L, so a code read off a card is typed right; eight

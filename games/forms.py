@@ -193,8 +193,227 @@ DECLARATIONS = [
 TRICKS = [(str(n), str(n)) for n in range(14)]
 
 
+def _declarer(players: list[str], order: tuple[int, int]) -> forms.Field:
+    you = [(str(place), players[place]) for place in order]
+    return forms.ChoiceField(label=_("Declarer"), choices=you, widget=ChoiceButtons)
+
+
+def _strain() -> forms.Field:
+    return forms.ChoiceField(
+        label=_("Strain"), choices=STRAINS, required=False, widget=ChoiceButtons
+    )
+
+
+def _tricks() -> forms.Field:
+    return forms.ChoiceField(
+        label=_("Tricks won by the declarer"),
+        choices=TRICKS,
+        required=False,
+        widget=ChoiceButtons,
+    )
+
+
+def _player_honours(players: list[str], order: tuple[int, int]) -> forms.Field:
+    return forms.ChoiceField(
+        label=_("Honours"),
+        choices=[
+            ("", _("None")),
+            *(
+                (f"{place}:{points}", f"{players[place]} {points}")
+                for place in order
+                for points in (100, 150)
+            ),
+        ],
+        required=False,
+        widget=ChoiceButtons,
+    )
+
+
+def _declarer_and_tricks(data: dict[str, Any]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    if data.get("declarer") not in (None, ""):
+        result["declarer"] = int(data["declarer"])
+    tricks = data.get("tricks")
+    if tricks is not None and tricks != "":
+        result["tricks"] = int(tricks)
+    return result
+
+
+def _with_honours(result: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    if data.get("honours"):
+        player, points = data["honours"].split(":")
+        result["honours"] = {"player": int(player), "points": int(points)}
+    return result
+
+
+def _initial_with_honours(initial: dict[str, str], data: dict[str, Any]) -> dict[str, str]:
+    honours = data.get("honours")
+    if honours:
+        initial["honours"] = f"{honours['player']}:{honours['points']}"
+    return initial
+
+
+class TwoPlayerFields:
+    """How a two-player game's deal is entered (RULES 7): its form fields, the engine JSON they
+    make (`game_data`) and back (`initial`). One subclass per game; the game registry
+    (games/registry.py) names each game's, so the forms never switch on the kind."""
+
+    #: Fields a correction may leave empty (the engine asks for them when it needs them).
+    optional_on_correction: tuple[str, ...] = ()
+    #: Fields a correction sends as null when left empty, so `Deal.correct` drops them.
+    cleared_on_correction: tuple[str, ...] = ()
+    #: The match is one result, not deals (the entry says "Result", not "Deal n").
+    one_result = False
+
+    def fields(self, players: list[str], order: tuple[int, int] = (0, 1)) -> dict[str, forms.Field]:
+        raise NotImplementedError
+
+    def game_data(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The deal as the engine's JSON (the API's fields)."""
+        raise NotImplementedError
+
+    def initial(self, data: dict[str, Any]) -> dict[str, str]:
+        """A stored deal (its engine JSON) as the fields: the inverse of `game_data`, so that a
+        correction form starts from the deal as recorded."""
+        raise NotImplementedError
+
+    def missing(self, data: dict[str, Any]) -> tuple[str, Any] | None:
+        """A field to ask for before the engine is asked, and what to say: (field, message)."""
+        return None
+
+
+class BridgeForTwoFields(TwoPlayerFields):
+    """RULES 7.1: the declarer, the strain, a double, the declarer's tricks and honours."""
+
+    cleared_on_correction = ("honours",)
+
+    def fields(self, players: list[str], order: tuple[int, int] = (0, 1)) -> dict[str, forms.Field]:
+        return {
+            "declarer": _declarer(players, order),
+            "strain": _strain(),
+            "doubled": forms.ChoiceField(
+                label=_("Doubled"), choices=DOUBLINGS[:2], required=False, widget=ChoiceButtons
+            ),
+            "tricks": _tricks(),
+            "honours": _player_honours(players, order),
+        }
+
+    def game_data(self, data: dict[str, Any]) -> dict[str, Any]:
+        result = _declarer_and_tricks(data)
+        if data.get("strain"):
+            result["strain"] = data["strain"]
+        if data.get("doubled"):
+            result["doubled"] = 1
+        return _with_honours(result, data)
+
+    def initial(self, data: dict[str, Any]) -> dict[str, str]:
+        initial = {name: str(data[name]) for name in ("declarer", "tricks") if name in data}
+        initial["strain"] = data.get("strain", "NT")
+        if data.get("doubled"):
+            initial["doubled"] = "X"
+        return _initial_with_honours(initial, data)
+
+
+class MiseryFields(TwoPlayerFields):
+    """RULES 7.2: Bridge for Two's fields with a declaration instead of a double."""
+
+    cleared_on_correction = ("honours",)
+
+    def fields(self, players: list[str], order: tuple[int, int] = (0, 1)) -> dict[str, forms.Field]:
+        return {
+            "declarer": _declarer(players, order),
+            "declaration": forms.ChoiceField(
+                label=_("Declaration"), choices=DECLARATIONS, widget=ChoiceButtons
+            ),
+            "strain": _strain(),
+            "tricks": _tricks(),
+            "honours": _player_honours(players, order),
+        }
+
+    def game_data(self, data: dict[str, Any]) -> dict[str, Any]:
+        result = _declarer_and_tricks(data)
+        if data.get("strain"):
+            result["strain"] = data["strain"]
+        result["declaration"] = data.get("declaration")
+        return _with_honours(result, data)
+
+    def initial(self, data: dict[str, Any]) -> dict[str, str]:
+        initial = {name: str(data[name]) for name in ("declarer", "tricks") if name in data}
+        initial["strain"] = data.get("strain", "NT")
+        initial["declaration"] = data.get("declaration", "ordinary")
+        return _initial_with_honours(initial, data)
+
+
+class TurnoverFields(TwoPlayerFields):
+    """RULES 7.3: one result, the tricks each player won."""
+
+    one_result = True
+
+    def fields(self, players: list[str], order: tuple[int, int] = (0, 1)) -> dict[str, forms.Field]:
+        return {
+            f"tricks_{index}": forms.IntegerField(
+                label=_("Tricks won by %(name)s") % {"name": name},
+                min_value=0,
+                max_value=26,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 14}),
+            )
+            for index, name in ((place, players[place]) for place in order)
+        }
+
+    def game_data(self, data: dict[str, Any]) -> dict[str, Any]:
+        return {"tricks": [data.get("tricks_0"), data.get("tricks_1")]}
+
+    def initial(self, data: dict[str, Any]) -> dict[str, str]:
+        first, second = data["tricks"]
+        return {"tricks_0": str(first), "tricks_1": str(second)}
+
+
+class DrawDiscardFields(TwoPlayerFields):
+    """RULES 7.4: a contract (or a pass), its declarer and the declarer's tricks."""
+
+    #: A passed deal has no declarer (RULES 3.8); for a contract the engine asks for one.
+    optional_on_correction = ("declarer",)
+
+    def fields(self, players: list[str], order: tuple[int, int] = (0, 1)) -> dict[str, forms.Field]:
+        return {
+            "declarer": _declarer(players, order),
+            "level": forms.ChoiceField(label=_("Contract"), choices=LEVELS, widget=ChoiceButtons),
+            "strain": _strain(),
+            "doubled": forms.ChoiceField(
+                label=_("Doubled"), choices=DOUBLINGS, required=False, widget=ChoiceButtons
+            ),
+            "tricks": _tricks(),
+        }
+
+    def game_data(self, data: dict[str, Any]) -> dict[str, Any]:
+        if data.get("level") == "pass":
+            return {"contract": "pass"}
+        result = _declarer_and_tricks(data)
+        strain = data.get("strain") or ""
+        result["contract"] = f"{data.get('level')}{strain}{data.get('doubled') or ''}"
+        return result
+
+    def initial(self, data: dict[str, Any]) -> dict[str, str]:
+        initial = {name: str(data[name]) for name in ("declarer", "tricks") if name in data}
+        contract = Contract.parse(data["contract"])
+        if contract.is_pass or contract.strain is None:
+            return {"level": "pass"}
+        return {
+            **initial,
+            "level": str(contract.level),
+            "strain": contract.strain.value,
+            "doubled": contract.doubling.suffix,
+        }
+
+    def missing(self, data: dict[str, Any]) -> tuple[str, Any] | None:
+        if data.get("level") != "pass" and not data.get("strain"):
+            return ("strain", _("Choose a strain."))
+        return None
+
+
 class TwoPlayerDealForm(forms.Form):
-    """A deal of a two-player game, its fields chosen by the game (RULES 7.1–7.4).
+    """A deal of a two-player game, its fields chosen by the game (RULES 7.1–7.4): `entry`, the
+    game's `TwoPlayerFields` (games/registry.py names it).
 
     The form gathers the taps into the game's JSON (`data`, as the API takes it) and checks it
     with the scoring engine (`DealFields.build`); a refusal shows beside its field with the rule.
@@ -216,6 +435,7 @@ class TwoPlayerDealForm(forms.Form):
         self,
         *args: Any,
         kind: str,
+        entry: TwoPlayerFields,
         players: list[str],
         order: tuple[int, int] = (0, 1),
         **kwargs: Any,
@@ -224,94 +444,21 @@ class TwoPlayerDealForm(forms.Form):
         page shows the players (the pad's stable order, games.display.two_player_order)."""
         super().__init__(*args, **kwargs)
         self.kind = kind
-        you = [(str(place), players[place]) for place in order]
-        if kind == "turnover":
-            for index in order:
-                name = players[index]
-                self.fields[f"tricks_{index}"] = forms.IntegerField(
-                    label=_("Tricks won by %(name)s") % {"name": name},
-                    min_value=0,
-                    max_value=26,
-                    widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 14}),
-                )
-            return
-        self.fields["declarer"] = forms.ChoiceField(
-            label=_("Declarer"), choices=you, widget=ChoiceButtons
-        )
-        if kind == "draw_discard":
-            self.fields["level"] = forms.ChoiceField(
-                label=_("Contract"), choices=LEVELS, widget=ChoiceButtons
-            )
-        if kind == "misery":
-            self.fields["declaration"] = forms.ChoiceField(
-                label=_("Declaration"), choices=DECLARATIONS, widget=ChoiceButtons
-            )
-        self.fields["strain"] = forms.ChoiceField(
-            label=_("Strain"), choices=STRAINS, required=False, widget=ChoiceButtons
-        )
-        if kind == "bridge_for_two":
-            self.fields["doubled"] = forms.ChoiceField(
-                label=_("Doubled"), choices=DOUBLINGS[:2], required=False, widget=ChoiceButtons
-            )
-        if kind == "draw_discard":
-            self.fields["doubled"] = forms.ChoiceField(
-                label=_("Doubled"), choices=DOUBLINGS, required=False, widget=ChoiceButtons
-            )
-        self.fields["tricks"] = forms.ChoiceField(
-            label=_("Tricks won by the declarer"),
-            choices=TRICKS,
-            required=False,
-            widget=ChoiceButtons,
-        )
-        if kind in ("bridge_for_two", "misery"):
-            self.fields["honours"] = forms.ChoiceField(
-                label=_("Honours"),
-                choices=[
-                    ("", _("None")),
-                    *(
-                        (f"{place}:{points}", f"{players[place]} {points}")
-                        for place in order
-                        for points in (100, 150)
-                    ),
-                ],
-                required=False,
-                widget=ChoiceButtons,
-            )
+        self.entry = entry
+        self.fields.update(entry.fields(players, order))
 
     def game_data(self, data: dict[str, Any]) -> dict[str, Any]:
         """The deal as the engine's JSON (the API's fields)."""
-        if self.kind == "turnover":
-            return {"tricks": [data.get("tricks_0"), data.get("tricks_1")]}
-        if self.kind == "draw_discard" and data.get("level") == "pass":
-            return {"contract": "pass"}
-        result: dict[str, Any] = {}
-        if data.get("declarer") not in (None, ""):
-            result["declarer"] = int(data["declarer"])
-        tricks = data.get("tricks")
-        if tricks is not None and tricks != "":
-            result["tricks"] = int(tricks)
-        if self.kind == "draw_discard":
-            strain = data.get("strain") or ""
-            result["contract"] = f"{data.get('level')}{strain}{data.get('doubled') or ''}"
-            return result
-        if data.get("strain"):
-            result["strain"] = data["strain"]
-        if self.kind == "misery":
-            result["declaration"] = data.get("declaration")
-        elif data.get("doubled"):
-            result["doubled"] = 1
-        if data.get("honours"):
-            player, points = data["honours"].split(":")
-            result["honours"] = {"player": int(player), "points": int(points)}
-        return result
+        return self.entry.game_data(data)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         assert data is not None  # forms.Form.clean returns cleaned_data
         if self.errors:
             return data
-        if self.kind == "draw_discard" and data.get("level") != "pass" and not data.get("strain"):
-            self.add_error("strain", _("Choose a strain."))
+        missing = self.entry.missing(data)
+        if missing is not None:
+            self.add_error(*missing)
             return data
         try:
             data["fields"] = DealFields.build(kind=self.kind, data=self.game_data(data))
@@ -325,34 +472,6 @@ class TwoPlayerDealForm(forms.Form):
         return {"number": self.cleaned_data["number"], "data": fields.data}
 
 
-def two_player_initial(kind: str, data: dict[str, Any]) -> dict[str, str]:
-    """A stored two-player deal (its engine JSON) as `TwoPlayerDealForm`'s fields: the inverse
-    of `game_data`, so that a correction form starts from the deal as recorded."""
-    if kind == "turnover":
-        first, second = data["tricks"]
-        return {"tricks_0": str(first), "tricks_1": str(second)}
-    initial = {name: str(data[name]) for name in ("declarer", "tricks") if name in data}
-    if kind == "draw_discard":
-        contract = Contract.parse(data["contract"])
-        if contract.is_pass or contract.strain is None:
-            return {"level": "pass"}
-        return {
-            **initial,
-            "level": str(contract.level),
-            "strain": contract.strain.value,
-            "doubled": contract.doubling.suffix,
-        }
-    initial["strain"] = data.get("strain", "NT")
-    if kind == "misery":
-        initial["declaration"] = data.get("declaration", "ordinary")
-    elif data.get("doubled"):
-        initial["doubled"] = "X"
-    honours = data.get("honours")
-    if honours:
-        initial["honours"] = f"{honours['player']}:{honours['points']}"
-    return initial
-
-
 class TwoPlayerCorrectionForm(TwoPlayerDealForm):
     """A recorded two-player deal to correct: the entry form's fields, filled from the deal,
     with the deal's `version` (a stale one is refused by `Deal.correct`) instead of a number."""
@@ -360,26 +479,34 @@ class TwoPlayerCorrectionForm(TwoPlayerDealForm):
     number = None  # type: ignore[assignment]
     version = forms.IntegerField(widget=forms.HiddenInput)
 
-    def __init__(self, *args: Any, kind: str, players: list[str], **kwargs: Any) -> None:
-        super().__init__(*args, kind=kind, players=players, **kwargs)
-        if kind == "draw_discard":
-            # A passed deal has no declarer (RULES 3.8); for a contract the engine asks for one.
-            self.fields["declarer"].required = False
+    def __init__(
+        self, *args: Any, kind: str, entry: TwoPlayerFields, players: list[str], **kwargs: Any
+    ) -> None:
+        super().__init__(*args, kind=kind, entry=entry, players=players, **kwargs)
+        for name in entry.optional_on_correction:
+            self.fields[name].required = False
 
     @classmethod
     def for_deal(
-        cls, deal: Any, *, kind: str, players: list[str], **kwargs: Any
+        cls, deal: Any, *, kind: str, entry: TwoPlayerFields, players: list[str], **kwargs: Any
     ) -> TwoPlayerCorrectionForm:
-        initial = {"version": deal.version, **two_player_initial(kind, deal.data)}
-        return cls(kind=kind, players=players, initial=initial, prefix=f"deal{deal.pk}", **kwargs)
+        initial = {"version": deal.version, **entry.initial(deal.data)}
+        return cls(
+            kind=kind,
+            entry=entry,
+            players=players,
+            initial=initial,
+            prefix=f"deal{deal.pk}",
+            **kwargs,
+        )
 
     def changes(self) -> dict[str, Any]:
         """The whole deal as `Deal.correct` takes it. `Deal.correct` merges what it is sent into
         the stored deal (the API's PATCH), so honours no longer held are sent as null."""
         fields: DealFields = self.cleaned_data["fields"]
         data = dict(fields.data or {})
-        if self.kind in ("bridge_for_two", "misery"):
-            data.setdefault("honours", None)
+        for name in self.entry.cleared_on_correction:
+            data.setdefault(name, None)
         return {"data": data}
 
 

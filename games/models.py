@@ -377,7 +377,7 @@ class Rubber(models.Model):
             raise Conflict(gettext("The session is closed: its results are final."))
         if self.session.status != Session.Status.RUNNING:
             raise Conflict(gettext("The session has not started yet."))
-        if self.status == self.Status.COMPLETE and self.kind == sheets.DRAW_DISCARD:
+        if self.status == self.Status.COMPLETE and sheets.game(self.kind).engine_refuses_after_end:
             return  # the engine refuses a deal after the target with its rule (RULES 7.4)
         if self.status != self.Status.IN_PLAY:
             raise Conflict(

@@ -25,9 +25,10 @@ from django_htmx.middleware import HtmxDetails
 from clubs.models import Player, Session, Table
 from clubs.permissions import check_club_access
 from scoring.rules import ScoringError, Side
+from scoring.rules.games import game
 from scoring.shared.error_messages import error_line
 
-from . import codes, display, history, sheets
+from . import codes, display, history, registry
 from .forms import (
     DealCorrectionForm,
     DealEntryForm,
@@ -66,18 +67,23 @@ def _segments(
 
 
 def _pad(rubber: Rubber, deals: list[Any]) -> dict[str, Any]:
-    """The scoresheet laid out for the game: a paper pad (rubber, Chicago, Bridge for Two,
-    Misery Bridge), a trick counter (Turnover) or a race to the target (Draw and Discard)."""
+    """The scoresheet laid out for the game (its pages in games/registry.py): a paper pad
+    (rubber, Chicago, Bridge for Two, Misery Bridge), a trick counter (Turnover) or a race to
+    the target (Draw and Discard)."""
     sheet = rubber.scoresheet(deals)
     finished = sheet.complete or rubber.status == Rubber.Status.UNFINISHED
+    page = registry.pages(rubber.kind)
     base = {"sheet": sheet, "finished": finished, "kind": rubber.kind}
-    if rubber.kind == sheets.TURNOVER:
-        return {**base, **_turnover_pad(sheet)}
-    if rubber.kind == sheets.DRAW_DISCARD:
-        return {**base, **_race_pad(sheet)}
-    if rubber.kind in (sheets.BRIDGE_FOR_TWO, sheets.MISERY):
-        keys = ("NS", "EW")
-        pad = {
+    layout = {"layout": page.pad, "template": page.pad_template}
+    return {**base, **PADS[page.pad](sheet), **layout}
+
+
+def _two_player_rubber_pad(sheet: Any) -> dict[str, Any]:
+    """A two-player rubber's paper pad (RULES 7.1, 7.2): player 0 in the N–S column."""
+    keys = ("NS", "EW")
+    return _paper(
+        sheet,
+        {
             "above_ns": sheet.above[0],
             "above_ew": sheet.above[1],
             "segments": _segments(
@@ -91,16 +97,22 @@ def _pad(rubber: Rubber, deals: list[Any]) -> dict[str, Any]:
             "games_ew": sheet.games[1],
             "winner": None if sheet.winner is None else keys[sheet.winner],
             "leader": None if sheet.points_leader is None else keys[sheet.points_leader],
-        }
-    elif rubber.kind == sheets.CHICAGO:
-        ends = [
-            (item.side.value, item.deal)
-            for side in (Side.NS, Side.EW)
-            for item in sheet.above[side]
-            if item.reason == "game_bonus"
-        ]
-        vulnerable = sheet.next_vulnerable or (False, False)
-        pad = {
+        },
+    )
+
+
+def _chicago_pad(sheet: Any) -> dict[str, Any]:
+    """A Chicago's paper pad (RULES 5), with the next dealer."""
+    ends = [
+        (item.side.value, item.deal)
+        for side in (Side.NS, Side.EW)
+        for item in sheet.above[side]
+        if item.reason == "game_bonus"
+    ]
+    vulnerable = sheet.next_vulnerable or (False, False)
+    return _paper(
+        sheet,
+        {
             "above_ns": sheet.above[Side.NS],
             "above_ew": sheet.above[Side.EW],
             "segments": _segments(
@@ -117,9 +129,15 @@ def _pad(rubber: Rubber, deals: list[Any]) -> dict[str, Any]:
             # RULES 5: N, E, S, W deal the counted deals in turn; a passed-out deal is redealt.
             "next_dealer": None if sheet.complete else SEATS[sheet.counted % 4],
             "counted": sheet.counted,
-        }
-    else:
-        pad = {
+        },
+    )
+
+
+def _rubber_pad(sheet: Any) -> dict[str, Any]:
+    """A rubber's paper pad (RULES 2): a line under each game won."""
+    return _paper(
+        sheet,
+        {
             "above_ns": sheet.above[Side.NS],
             "above_ew": sheet.above[Side.EW],
             "segments": _segments(
@@ -133,12 +151,15 @@ def _pad(rubber: Rubber, deals: list[Any]) -> dict[str, Any]:
             "games_ew": sheet.games[Side.EW],
             "winner": None if sheet.winner is None else sheet.winner.value,
             "leader": None if sheet.points_leader is None else sheet.points_leader.value,
-        }
+        },
+    )
+
+
+def _paper(sheet: Any, pad: dict[str, Any]) -> dict[str, Any]:
+    """A paper pad with the result's figures under it (RULES 4.1)."""
     result = sheet.result
     return {
-        **base,
         **pad,
-        "template": "games/_pad.html",
         "total_ns": result.totals[0],
         "total_ew": result.totals[1],
         "hundreds_ns": result.hundreds[0],
@@ -202,7 +223,6 @@ def _turnover_pad(sheet: Any) -> dict[str, Any]:
     """The trick counter of a Turnover game (RULES 7.3): the first to 14 of 26 tricks wins."""
     tricks = sheet.result.totals if sheet.score is not None else None
     return {
-        "template": "games/_turnover.html",
         "tricks": tricks,
         "values": list(tricks) if tricks else [None, None],
         "bars": [_percent(t, 14) for t in tricks] if tricks else [0, 0],
@@ -219,7 +239,6 @@ def _race_pad(sheet: Any) -> dict[str, Any]:
     target = sheet.score.target
     scores = sheet.result.totals
     return {
-        "template": "games/_race.html",
         "target": target,
         "scores": scores,
         "values": list(scores),
@@ -229,6 +248,16 @@ def _race_pad(sheet: Any) -> dict[str, Any]:
         "total_ns": scores[0],
         "total_ew": scores[1],
     }
+
+
+#: The pads' layouts by name (`GamePages.pad` in games/registry.py): the sheet → the pad's figures.
+PADS = {
+    "rubber": _rubber_pad,
+    "chicago": _chicago_pad,
+    "two_player_rubber": _two_player_rubber_pad,
+    "tricks": _turnover_pad,
+    "race": _race_pad,
+}
 
 
 def _names(rubber: Rubber, viewer: Viewer) -> dict[str, Any]:
@@ -339,6 +368,7 @@ def _context(
         "game": _game_name(rubber.kind),
         "seats": seats,
         "entry_form": entry_form if open_for_entry and viewer.can_enter else None,
+        "entry_template": registry.pages(rubber.kind).entry_template,
         "next_deal": len(deals) + 1,
         "next_rubber": next_rubber,
         "confirm_entries": confirm_entries,
@@ -353,15 +383,16 @@ def _context(
 
 
 def _game_name(kind: str) -> str:
-    return str(dict(sheets.KINDS).get(kind, kind))
+    return str(_(game(kind).label))
 
 
 def _entry_form(rubber: Rubber, viewer: Viewer, data: Any = None, **kwargs: Any) -> Any:
     """The deal entry form of the rubber's game: contract and seats, or the game's own fields."""
-    if rubber.is_two_player:
+    entry = registry.pages(rubber.kind).entry
+    if entry is not None:
         names = [player.name for player in rubber.players]
         return TwoPlayerDealForm(
-            data, kind=rubber.kind, players=names, order=_places(rubber), **kwargs
+            data, kind=rubber.kind, entry=entry, players=names, order=_places(rubber), **kwargs
         )
     return DealEntryForm(data, we_side=viewer.we_side, **kwargs)
 
@@ -369,10 +400,11 @@ def _entry_form(rubber: Rubber, viewer: Viewer, data: Any = None, **kwargs: Any)
 def _correction_form(rubber: Rubber, deal: Deal, viewer: Viewer, data: Any = None) -> Any:
     """The correction form of the rubber's game, filled from the deal as recorded: the entry's
     own buttons."""
-    if rubber.is_two_player:
+    entry = registry.pages(rubber.kind).entry
+    if entry is not None:
         names = [player.name for player in rubber.players]
         return TwoPlayerCorrectionForm.for_deal(
-            deal, kind=rubber.kind, players=names, order=_places(rubber), data=data
+            deal, kind=rubber.kind, entry=entry, players=names, order=_places(rubber), data=data
         )
     return DealCorrectionForm.for_deal(deal, data=data, we_side=viewer.we_side)
 

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scoring.rules.games import kinds
+
 MIN_AT_TABLE, MAX_AT_TABLE = 4, 6
 
-#: Session kinds (the values of `clubs.models.Session.Kind`) played at tables of two (RULES 7).
-TWO_PLAYER_KINDS = ("bridge_for_two", "misery", "turnover", "draw_discard")
+#: Session kinds played at tables of two (RULES 7): the registry's games with two seats.
+TWO_PLAYER_KINDS = kinds(seats=2)
 #: The value of `clubs.models.Session.Movement.FIXED`: fixed partnerships.
 FIXED = "fixed"
 

@@ -24,9 +24,10 @@ from tests.i18n.conftest import ROOT
 pytestmark = pytest.mark.django_db
 
 #: Where refusals are raised: the engine and the Django side. The command line
-#: (scoring/rules/cli.py) prints English one-liners by design and is left out.
+#: (scoring/rules/cli.py, and scoring/rules/reading.py, which reads its input) prints English
+#: one-liners by design and is left out.
 SOURCES = ("scoring", "games", "clubs", "config")
-LEFT_OUT = {Path("scoring/rules/cli.py")}
+LEFT_OUT = {Path("scoring/rules/cli.py"), Path("scoring/rules/reading.py")}
 PLACEHOLDER = re.compile(r"{[a-z_]+(?:![rsa])?(?::[^{}]*)?}")
 
 

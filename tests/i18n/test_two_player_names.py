@@ -9,8 +9,8 @@ import pytest
 
 from scoring.shared.i18n import MARKED, NAMED
 from tests.factories import add_player, make_session
-from tests.two_player.conftest import play
-from tests.two_player.test_api import BRIDGE_FOR_TWO
+from tests.games.two_player.conftest import play
+from tests.games.two_player.test_api import BRIDGE_FOR_TWO
 
 pytestmark = pytest.mark.django_db
 

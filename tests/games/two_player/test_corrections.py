@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from games import services, sheets
-from games.forms import TwoPlayerCorrectionForm, two_player_initial
+from games import registry, services, sheets
+from games.forms import TwoPlayerCorrectionForm
 from tests.games.two_player.conftest import engine, play
 from tests.games.two_player.test_api import (
     BRIDGE_FOR_TWO,
@@ -309,16 +309,24 @@ ROUND_TRIPS = [
 ]
 
 
+def two_player_initial(kind, data):
+    """A stored deal as its game's correction fields (games/registry.py names the game's)."""
+    return registry.pages(kind).entry.initial(data)
+
+
 @pytest.mark.parametrize(("kind", "deal"), ROUND_TRIPS)
 def test_the_form_sends_back_the_deal_it_was_filled_from(kind, deal):
     stored = sheets.normalise(kind, deal)
     recorded = SimpleNamespace(pk=7, version=3, data=stored)
     players = ["North", "East"]
-    form = TwoPlayerCorrectionForm.for_deal(recorded, kind=kind, players=players)
+    entry = registry.pages(kind).entry
+    form = TwoPlayerCorrectionForm.for_deal(recorded, kind=kind, entry=entry, players=players)
     assert form.initial == {"version": 3, **two_player_initial(kind, stored)}
     untouched = {f"deal7-{name}": value for name, value in form.initial.items()}
 
-    sent = TwoPlayerCorrectionForm.for_deal(recorded, kind=kind, players=players, data=untouched)
+    sent = TwoPlayerCorrectionForm.for_deal(
+        recorded, kind=kind, entry=entry, players=players, data=untouched
+    )
 
     assert sent.is_valid(), sent.errors
     assert sent.cleaned_data["version"] == 3

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from tests.factories import add_player, make_session
-from tests.two_player.conftest import engine, play
-from tests.two_player.test_api import BRIDGE_FOR_TWO, DRAW_DISCARD
+from tests.games.two_player.conftest import engine, play
+from tests.games.two_player.test_api import BRIDGE_FOR_TWO, DRAW_DISCARD
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ import pytest
 
 from games import services as club_services
 from tests.factories import UserFactory, add_player, make_session
-from tests.two_player.conftest import play
+from tests.games.two_player.conftest import play
 
 pytestmark = pytest.mark.django_db
 
