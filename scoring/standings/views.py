@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET
 
 from clubs.models import Player, Session, Table
 from clubs.permissions import check_club_access, get_club_for_user, get_session_for_user
-from games import sheets
+from scoring.rules.games import game
 
 from . import queries, ratings
 from .charts import Point, cumulative_chart, line_chart
@@ -141,7 +141,7 @@ def club_leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
             "ladders": ladders,
             "kind": kind,
             "two_player": kind != ratings.BRIDGE,
-            "back_score": any(k in sheets.WITH_BACK_SCORE for k in queries.ladder_kinds(kind)),
+            "back_score": any(game(k).back_score for k in queries.ladder_kinds(kind)),
         },
         status=200 if form.is_valid() else 400,
     )

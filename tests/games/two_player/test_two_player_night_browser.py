@@ -17,9 +17,9 @@ from games import services as club_services
 from scoring.standings import services
 from tests.conftest import sign_in
 from tests.factories import UserFactory, add_player, make_club, make_session
-from tests.scoring.standings.conftest import win_rubber
 from tests.games.two_player.conftest import play
 from tests.games.two_player.test_api import BRIDGE_FOR_TWO
+from tests.scoring.standings.conftest import win_rubber
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

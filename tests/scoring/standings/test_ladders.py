@@ -15,9 +15,9 @@ from django.core.cache import cache
 from games import services as club_services
 from scoring.standings import services
 from tests.factories import make_session
-from tests.scoring.standings.conftest import win_rubber
 from tests.games.two_player.conftest import engine, play
 from tests.games.two_player.test_api import BRIDGE_FOR_TWO
+from tests.scoring.standings.conftest import win_rubber
 
 pytestmark = pytest.mark.django_db
 
