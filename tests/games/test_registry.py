@@ -1,7 +1,7 @@
 """The game registry (issue 16): every game has all its parts, and a game is added in one place.
 
 A game is one engine module, one entry in `scoring.rules.games` and its pages in
-games/registry.py (docs/architecture-registry.md); nothing else switches on the kind.
+games/registry.py (docs/architecture.md, "The game registry"); nothing else switches on the kind.
 """
 
 from __future__ import annotations
