@@ -20,16 +20,17 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.rules.options import PRESETS, HouseRules
 
+from . import policy
+
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
 
 
 class ClubQuerySet(models.QuerySet["Club"]):
     def visible_to(self, user: User | AnonymousUser) -> ClubQuerySet:
-        """Public clubs, plus members-only clubs the user belongs to."""
-        if not user.is_authenticated:
-            return self.filter(public=True)
-        return self.filter(Q(public=True) | Q(memberships__user=user)).distinct()
+        """The clubs the user may read (`clubs.policy.readable_clubs`)."""
+        readable = self.filter(policy.readable_clubs(user))
+        return readable.distinct() if user.is_authenticated else readable
 
     def visibility(self, slug: str) -> tuple[int, bool] | None:
         """(id, public) of the club with this slug, or None: the first read of an answer served
@@ -103,7 +104,7 @@ class Membership(models.Model):
     """A login's role in one club."""
 
     class Role(models.TextChoices):
-        DIRECTOR = "director", _("Director")
+        DIRECTOR = policy.DIRECTOR, _("Director")
         PLAYER = "player", _("Player")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")

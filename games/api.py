@@ -20,13 +20,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from clubs.permissions import get_session_for_user, signed_in_user
+from clubs.permissions import signed_in_user
+from clubs.selectors import session_for_reader
 from scoring.cache import cache_seconds, json_answer, json_bytes, wants_plain_json
 from scoring.renderers import SessionDealsCSV, with_csv
 
 from . import exports, history
 from .models import SEAT_SIDE, Deal, Rubber
-from .permissions import get_deal_for_user, get_rubber_for_entry, get_rubber_state_for_user
+from .selectors import deal_for_reader, rubber_for_entry, rubber_version_for_reader
 from .serializers import (
     DealCorrectionSerializer,
     DealInSerializer,
@@ -103,7 +104,7 @@ class RubberDetail(APIView):
         responses={200: RubberSerializer, 404: E404},
     )
     def get(self, request: Request, pk: int) -> HttpResponseBase:
-        return _rubber_answer(request, pk, get_rubber_state_for_user(request.user, pk))
+        return _rubber_answer(request, pk, rubber_version_for_reader(request.user, pk))
 
 
 class RubberDeals(APIView):
@@ -131,7 +132,7 @@ class RubberDeals(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         user = signed_in_user(request)
-        rubber, can_enter = get_rubber_for_entry(user, pk)
+        rubber, can_enter = rubber_for_entry(user, pk)
         if not can_enter:
             raise PermissionDenied("Only the players seated in this rubber or a director enter.")
         if rubber.is_two_player:
@@ -156,7 +157,7 @@ class DealDetail(APIView):
 
     @extend_schema(tags=TAGS, summary="A deal", responses={200: DealSerializer, 404: E404})
     def get(self, request: Request, pk: int) -> Response:
-        deal, _ = get_deal_for_user(request.user, pk)
+        deal, _ = deal_for_reader(request.user, pk)
         return Response(_deal_answer(deal))
 
     @extend_schema(
@@ -182,7 +183,7 @@ class DealDetail(APIView):
         },
     )
     def patch(self, request: Request, pk: int) -> Response:
-        deal, viewer = get_deal_for_user(request.user, pk)
+        deal, viewer = deal_for_reader(request.user, pk)
         if not viewer.can_correct(deal):
             raise PermissionDenied("Only a director or a player at the table corrects a deal.")
         serializer: DealCorrectionSerializer | TwoPlayerCorrectionSerializer
@@ -214,7 +215,7 @@ class DealHistory(APIView):
         responses={200: HistoryEntrySerializer(many=True), 404: E404},
     )
     def get(self, request: Request, pk: int) -> Response:
-        deal, _ = get_deal_for_user(request.user, pk)
+        deal, _ = deal_for_reader(request.user, pk)
         entries = history.for_deal(deal, deal.rubber.session.club_id)
         return Response(HistoryEntrySerializer(entries, many=True).data)
 
@@ -229,7 +230,7 @@ class DealConfirm(APIView):
         responses={200: DealSerializer, 401: E401, 403: E403, 404: E404, 409: E409},
     )
     def post(self, request: Request, pk: int) -> Response:
-        deal, viewer = get_deal_for_user(request.user, pk)
+        deal, viewer = deal_for_reader(request.user, pk)
         _check_can_confirm(deal, viewer)
         assert viewer.player is not None
         confirmed = deal.confirm(by=viewer.player, user=signed_in_user(request))
@@ -263,5 +264,5 @@ class SessionDeals(APIView):
         responses={200: SessionDealsOut, 404: E404},
     )
     def get(self, request: Request, pk: int) -> Response:
-        session = get_session_for_user(request, pk)
+        session = session_for_reader(request.user, pk)
         return Response(SessionDealsOut(exports.session_deals(session)).data)
