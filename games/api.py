@@ -7,12 +7,9 @@ Views parse input, check who may act, call the model methods and render. Domain 
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
-from django.core.cache import cache
 from django.http import HttpResponseBase
-from django.utils import translation
 from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import permissions, status
 from rest_framework.exceptions import PermissionDenied
@@ -22,7 +19,7 @@ from rest_framework.views import APIView
 
 from clubs.permissions import signed_in_user
 from clubs.selectors import session_for_reader
-from scoring.cache import cache_seconds, json_answer, json_bytes, wants_plain_json
+from scoring.cache import cache_seconds, versioned_answer
 from scoring.renderers import SessionDealsCSV, with_csv
 
 from . import exports, history
@@ -72,21 +69,16 @@ def _written(deal: Deal, rubber: Rubber, code: int) -> Response:
     return Response(data, status=code)
 
 
-def _rubber_answer(request: Request, pk: int, state: tuple[Any, ...]) -> HttpResponseBase:
-    """GET's answer for a rubber: the JSON bytes cached under its `answer_state` and the
-    language, else its deals and players read and rendered. Nothing needs invalidating: a
-    change of a deal or of the rubber makes another key. A player renamed in the admin shows
-    within the cache's seconds, as on the leaderboard (scoring/cache.py)."""
-    seconds = cache_seconds("RUBBER_CACHE_SECONDS")
-    if not seconds or not wants_plain_json(request):
-        return Response(RubberSerializer(_with_deals(pk)).data)
-    made_of = repr((state, translation.get_language())).encode()
-    key = f"games:rubber:{pk}:{hashlib.blake2b(made_of, digest_size=16).hexdigest()}"
-    body = cache.get(key)
-    if body is None:
-        body = json_bytes(RubberSerializer(_with_deals(pk)).data)
-        cache.set(key, body, seconds)
-    return json_answer(body)
+def _rubber_answer(request: Request, pk: int, version: tuple[Any, ...]) -> HttpResponseBase:
+    """GET's answer for a rubber: cached under its version (`answer_state`, scoring/cache.py),
+    else its deals and players read and rendered."""
+    return versioned_answer(
+        request,
+        "rubber",
+        (pk, *version),
+        cache_seconds("RUBBER_CACHE_SECONDS"),
+        lambda: RubberSerializer(_with_deals(pk)).data,
+    )
 
 
 def _with_deals(pk: int) -> Rubber:

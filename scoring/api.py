@@ -88,8 +88,10 @@ class ClubLeaderboardView(APIView):
         responses={200: LeaderboardOut, 400: E400, 404: E404},
     )
     def get(self, request: Request, slug: str) -> HttpResponseBase:
-        # The club's id and the read check only: a cached board needs nothing more.
-        club_id = club_id_for_reader(request.user, slug)
+        # The club's id, its board's version and the read check only: a cached board needs
+        # nothing more.
+        version = queries.leaderboard_version_for_reader(request.user, slug)
+        club_id = version[0]
         start = end = None
         if request.query_params:
             period = LeaderboardQueryIn(data=request.query_params)
@@ -99,7 +101,7 @@ class ClubLeaderboardView(APIView):
         def build() -> dict[str, Any]:
             return LeaderboardOut(queries.club_leaderboard(club_id, slug, start, end)).data
 
-        return leaderboard_answer(request, club_id, (start, end), build)
+        return leaderboard_answer(request, (slug, *version), (start, end), build)
 
 
 class ClubRatingsView(APIView):

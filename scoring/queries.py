@@ -9,11 +9,17 @@ import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from django.db import connection
 from django.db.models import Count, Max, Q
+from django.http import Http404
 
 from clubs.models import Player, Session
+from clubs.permissions import check_club_id_readable
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 from .models import RubberResult, SessionPayment, SessionStanding, SessionStandingsState
 from .ranking import Entry, rank_entries
@@ -129,6 +135,36 @@ def session_settlement(session: Session) -> dict[str, Any]:
     }
 
 
+def leaderboard_version(slug: str) -> tuple[Any, ...] | None:
+    """The club's (id, public) and its leaderboard's version (scoring/cache.py): over its
+    sessions' standings states, how many there are, the change counts asked for and stored
+    (``dirty`` and ``computed_dirty``, which every write and every refresh raise in their
+    transactions), how many are stale, and the times of the latest of each. None if there is no
+    such club. One query, in SQL as ``Club.objects.visibility`` (the ORM cost more to compile)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT c.id, c.public, COUNT(st.session_id), SUM(st.dirty),"
+            " SUM(st.computed_dirty), COUNT(CASE WHEN st.stale THEN 1 END),"
+            " MAX(st.requested_at), MAX(st.computed_at)"
+            " FROM clubs_club c LEFT JOIN clubs_session s ON s.club_id = c.id"
+            " LEFT JOIN scoring_sessionstandingsstate st ON st.session_id = s.id"
+            " WHERE c.slug = %s GROUP BY c.id, c.public",
+            [slug],
+        )
+        row = cursor.fetchone()
+    return None if row is None else tuple(row)
+
+
+def leaderboard_version_for_reader(user: User | AnonymousUser, slug: str) -> tuple[Any, ...]:
+    """`leaderboard_version` if the user may read the club (clubs.policy), else Http404: one
+    query for a public club, as the cached leaderboard needs."""
+    found = leaderboard_version(slug)
+    if found is None:
+        raise Http404("No such club.")
+    check_club_id_readable(user, found[0], public=found[1])
+    return found
+
+
 def club_leaderboard(
     club_id: int, slug: str, start: datetime.date | None = None, end: datetime.date | None = None
 ) -> dict[str, Any]:
@@ -136,7 +172,7 @@ def club_leaderboard(
 
     Summed from the stored session standings; ranked by hundreds, then net points, equal
     figures sharing a rank. The club by its id and slug: the API reads no Club row
-    (``Club.objects.visibility``).
+    (``leaderboard_version``).
     """
     states = SessionStandingsState.objects.filter(session__club_id=club_id)
     if start is not None:

@@ -41,7 +41,6 @@ from clubs.models import Player, Session, TableSeat
 from scoring.rules import DealInput, HouseRules, ScoringError
 from scoring.rules.settlement import player_money, settle
 
-from .cache import invalidate_clubs, leaderboard_cache_seconds
 from .models import (
     ClubRatingsState,
     RefreshState,
@@ -92,10 +91,7 @@ def queue_session_refresh(session_id: int) -> None:
     first claims it; the others find the claim). Never raises because of the broker.
     """
     states = SessionStandingsState.objects
-    states.mark_stale(session_id)
-    if leaderboard_cache_seconds():
-        clubs = Session.objects.filter(pk=session_id).values_list("club_id", flat=True)
-        transaction.on_commit(partial(invalidate_clubs, list(clubs)), robust=True)
+    states.mark_stale(session_id)  # also a new version of the club's cached leaderboard
     if states.claim(session_id, _claim_ttl()):
         transaction.on_commit(partial(_publish_refresh, session_id), robust=True)
 
@@ -535,8 +531,6 @@ def _refresh_sessions(
             queue_club_ratings_refresh(club_id)
         for pk in current:
             outcomes[pk] = RefreshOutcome(pk, written=True, changed=changes[pk], stale=stale[pk])
-        clubs = {rows.club_id for rows in current.values()}
-        transaction.on_commit(partial(invalidate_clubs, clubs), robust=True)
     return outcomes
 
 

@@ -1,15 +1,22 @@
-"""The club leaderboard's response cache: served without the standings queries, replaced after
-every committed change (scoring/cache.py). On with Redis; here forced on with the local cache."""
+"""The club leaderboard's response cache: served without the standings queries, under a version
+every write changes in its transaction (scoring/cache.py). On with Redis; here forced on with
+the local cache."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.core.cache import cache
+from django.db.models import F
 
-from scoring import services
+from clubs import services as clubs_services
+from scoring import queries, services
 from scoring.cache import leaderboard_cache_seconds
+from scoring.models import SessionStandingsState
+from tests.factories import add_player, make_session
 from tests.standings.conftest import down_one, win_rubber
 
 pytestmark = pytest.mark.django_db
@@ -103,3 +110,116 @@ def test_each_period_and_the_browsable_api_have_their_own_answer(
     assert api.get(_url(club) + "?from=2001-01-01&to=2000-01-01").status_code == 400
     page = api.get(_url(club), HTTP_ACCEPT="text/html")
     assert page["Content-Type"].startswith("text/html")
+
+
+# --- every write verb gives the board a new version (docs/architecture-read-boundary.md) --------
+#
+# The board is cached under a version read with the club (scoring.queries.leaderboard_version),
+# which the writes change in their own transaction: nothing is invalidated after commit, so these
+# tests run no on-commit callback at all.
+
+
+def _changes_the_cached_board(
+    api: Any, club: Any, settings: Any, write: Callable[[], Any]
+) -> dict[str, Any]:
+    """Cache the board, `write()`, and check the board served next is the new one (equal to one
+    made with no cache, unlike the cached one); return it."""
+    before = api.get(_url(club)).json()
+    assert api.get(_url(club)).json() == before  # served from the cache
+    version = queries.leaderboard_version(club.slug)
+    write()
+    after = api.get(_url(club)).json()
+    assert queries.leaderboard_version(club.slug) != version
+    settings.LEADERBOARD_CACHE_SECONDS = 0
+    assert after == api.get(_url(club)).json()
+    settings.LEADERBOARD_CACHE_SECONDS = 60
+    assert after != before
+    return after
+
+
+@pytest.fixture
+def counted(club: Any, room: Any, director: Any) -> Any:
+    """The room with a rubber won and counted: the board is fresh."""
+    win_rubber(room.rubbers.get(table__number=1), "NS", by=director)
+    services.standings_refresh(session_id=room.pk)
+    return room
+
+
+def test_an_entry_changes_the_cached_board(
+    api: Any, club: Any, counted: Any, director: Any, cached: Any, settings: Any
+) -> None:
+    rubber = counted.rubbers.get(table__number=2)
+    after = _changes_the_cached_board(api, club, settings, lambda: down_one(rubber, 1, by=director))
+    assert after["stale"] is True
+
+
+def test_a_refresh_changes_the_cached_board(
+    api: Any, club: Any, room: Any, director: Any, cached: Any, settings: Any
+) -> None:
+    win_rubber(room.rubbers.get(table__number=1), "NS", by=director)
+    after = _changes_the_cached_board(
+        api, club, settings, lambda: services.standings_refresh(session_id=room.pk)
+    )
+    assert [p["hundreds"] for p in after["players"]] == [9, 9, -9, -9]
+
+
+def test_a_correction_changes_the_cached_board(
+    api: Any, club: Any, counted: Any, director: Any, cached: Any, settings: Any
+) -> None:
+    deal = counted.rubbers.get(table__number=1, number=1).deals.get(number=1)
+
+    def correct() -> None:
+        deal.correct(version=deal.version, changed_by=director, tricks=11)
+        services.standings_refresh(session_id=counted.pk)
+
+    after = _changes_the_cached_board(api, club, settings, correct)
+    assert [p["hundreds"] for p in after["players"]] != [9, 9, -9, -9]
+
+
+def test_closing_an_unfinished_rubber_changes_the_cached_board(
+    api: Any, club: Any, counted: Any, director: Any, cached: Any, settings: Any
+) -> None:
+    rubber = counted.rubbers.get(table__number=2)
+    down_one(rubber, 1, by=director)
+    services.standings_refresh(session_id=counted.pk)
+    after = _changes_the_cached_board(api, club, settings, rubber.close_unfinished)
+    assert after["stale"] is True
+
+
+def test_starting_and_closing_a_session_change_the_cached_board(
+    api: Any, club: Any, counted: Any, cached: Any, settings: Any
+) -> None:
+    others = [add_player(club, name) for name in ("Erin", "Finn", "Gail", "Hugo")]
+    planned = make_session(club, [others], start=False)
+    started = _changes_the_cached_board(
+        api, club, settings, lambda: clubs_services.session_start(session=planned)
+    )
+    assert started["stale"] is True
+    services.standings_refresh(session_id=planned.pk)
+    closed = _changes_the_cached_board(
+        api, club, settings, lambda: clubs_services.session_close(session=counted)
+    )
+    assert closed["stale"] is True
+
+
+def test_the_admins_queued_refresh_changes_the_cached_board(
+    api: Any, club: Any, counted: Any, cached: Any, settings: Any
+) -> None:
+    """The admin action "Queue a refresh" (scoring/admin.py) calls queue_session_refresh."""
+    after = _changes_the_cached_board(
+        api, club, settings, lambda: services.queue_session_refresh(counted.pk)
+    )
+    assert after["stale"] is True
+
+
+def test_a_database_made_again_is_not_answered_from_the_old_ones_cache(
+    api: Any, club: Any, counted: Any, cached: Any
+) -> None:
+    """The cache outlives the database: another incarnation hands out the same ids and change
+    counts again, but not the same times (scoring/cache.py)."""
+    before = api.get(_url(club)).json()
+    SessionStandingsState.objects.filter(session_id=counted.pk).update(
+        computed_at=F("computed_at") + timedelta(seconds=1)
+    )
+    after = api.get(_url(club)).json()
+    assert after["computed_at"] != before["computed_at"]
