@@ -8,15 +8,18 @@ another key. The versions (docs/architecture-read-boundary.md):
 - a rubber (``RubberQuerySet.answer_state``): its row (status, seats, start, end), a count that
   every write of its deals raises (``Deal.version``, the confirmations) and the time of the latest
   one (``Deal.updated_at``);
-- a club's leaderboard (``scoring.queries.leaderboard_version``): its sessions' standings states,
-  the change count every write raises (``dirty``, by ``queue_session_refresh`` in the writer's
-  transaction), the count a refresh stored (``computed_dirty``) and the times of both
-  (``requested_at``, ``computed_at``).
+- a club's leaderboard (``scoring.queries.leaderboard_version``): its ``LeaderboardRevision``, a
+  count that ``scoring.services.revise_leaderboards`` raises, with the time, in the transaction of
+  every write that marks one of its sessions stale (``queue_session_refresh``) and of every refresh
+  that stores a session's rows, and the club's creation time.
 
 A version is made of counters *and* the times of the latest writes (to the microsecond), so a
 database made again (a test run) or restored from a dump, which hands out the same ids and counts
 again, is not answered from the other incarnation's copies (the cache outlives it): an object
-written since has another time. There is no token to lose or to miss an invalidation.
+written since has another time. There is no token to lose, no invalidation after commit to miss. The
+leaderboard's revision is raised only while its cache is on (so that no write pays for it
+otherwise): turned on, the cache starts empty of answers a write could have changed meanwhile only
+after ``DEFAULT_SECONDS``, as before.
 
 On only when the cache is shared by every process (Redis, i.e. ``REDIS_URL``).
 ``LEADERBOARD_CACHE_SECONDS`` and ``RUBBER_CACHE_SECONDS`` override (0 turns one off). An answer is

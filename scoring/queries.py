@@ -136,19 +136,14 @@ def session_settlement(session: Session) -> dict[str, Any]:
 
 
 def leaderboard_version(slug: str) -> tuple[Any, ...] | None:
-    """The club's (id, public) and its leaderboard's version (scoring/cache.py): over its
-    sessions' standings states, how many there are, the change counts asked for and stored
-    (``dirty`` and ``computed_dirty``, which every write and every refresh raise in their
-    transactions), how many are stale, and the times of the latest of each. None if there is no
-    such club. One query, in SQL as ``Club.objects.visibility`` (the ORM cost more to compile)."""
+    """The club's (id, public) and its leaderboard's version (scoring/cache.py): the club's
+    creation time and its ``LeaderboardRevision`` (the count of changes and the time of the
+    latest; none before the first). None if there is no such club. One query, in SQL as
+    ``Club.objects.visibility`` (the ORM cost more to compile than to run)."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT c.id, c.public, COUNT(st.session_id), SUM(st.dirty),"
-            " SUM(st.computed_dirty), COUNT(CASE WHEN st.stale THEN 1 END),"
-            " MAX(st.requested_at), MAX(st.computed_at)"
-            " FROM clubs_club c LEFT JOIN clubs_session s ON s.club_id = c.id"
-            " LEFT JOIN scoring_sessionstandingsstate st ON st.session_id = s.id"
-            " WHERE c.slug = %s GROUP BY c.id, c.public",
+            "SELECT c.id, c.public, c.created_at, r.revision, r.revised_at FROM clubs_club c"
+            " LEFT JOIN scoring_leaderboardrevision r ON r.club_id = c.id WHERE c.slug = %s",
             [slug],
         )
         row = cursor.fetchone()

@@ -25,7 +25,7 @@ import datetime
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from decimal import Decimal
@@ -34,6 +34,7 @@ from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
+from django.db.models import F, Subquery
 from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 
@@ -41,8 +42,10 @@ from clubs.models import Player, Session, TableSeat
 from scoring.rules import DealInput, HouseRules, ScoringError
 from scoring.rules.settlement import player_money, settle
 
+from .cache import leaderboard_cache_seconds
 from .models import (
     ClubRatingsState,
+    LeaderboardRevision,
     RefreshState,
     RubberResult,
     SessionPayment,
@@ -91,9 +94,37 @@ def queue_session_refresh(session_id: int) -> None:
     first claims it; the others find the claim). Never raises because of the broker.
     """
     states = SessionStandingsState.objects
-    states.mark_stale(session_id)  # also a new version of the club's cached leaderboard
+    states.mark_stale(session_id)
+    if leaderboard_cache_seconds():
+        _revise_session_leaderboard(session_id)
     if states.claim(session_id, _claim_ttl()):
         transaction.on_commit(partial(_publish_refresh, session_id), robust=True)
+
+
+def revise_leaderboards(club_ids: Iterable[int]) -> None:
+    """Give the clubs' cached leaderboards a new version (scoring/cache.py), in the caller's
+    transaction: a rolled-back change revises nothing, a committed one is never missed."""
+    ids = sorted(set(club_ids))
+    if not ids:
+        return
+    now = timezone.now()
+    revisions = LeaderboardRevision.objects.filter(pk__in=ids)
+    if revisions.update(revision=F("revision") + 1, revised_at=now) < len(ids):
+        # A club's first change: make its row, then count the change (again for the others:
+        # harmless), so a concurrent first change is counted too.
+        LeaderboardRevision.objects.bulk_create(
+            [LeaderboardRevision(club_id=pk, revised_at=now) for pk in ids], ignore_conflicts=True
+        )
+        revisions.update(revision=F("revision") + 1, revised_at=now)
+
+
+def _revise_session_leaderboard(session_id: int) -> None:
+    """`revise_leaderboards` for the session's club: one UPDATE once the club has a row."""
+    now = timezone.now()
+    club = Session.objects.filter(pk=session_id).values("club_id")
+    revisions = LeaderboardRevision.objects.filter(club_id=Subquery(club))
+    if not revisions.update(revision=F("revision") + 1, revised_at=now):
+        revise_leaderboards(club.values_list("club_id", flat=True))
 
 
 def queue_club_ratings_refresh(club_id: int) -> None:
@@ -531,6 +562,8 @@ def _refresh_sessions(
             queue_club_ratings_refresh(club_id)
         for pk in current:
             outcomes[pk] = RefreshOutcome(pk, written=True, changed=changes[pk], stale=stale[pk])
+        if leaderboard_cache_seconds():
+            revise_leaderboards(rows.club_id for rows in current.values())
     return outcomes
 
 

@@ -10,12 +10,13 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models import F
 
 from clubs import services as clubs_services
 from scoring import queries, services
 from scoring.cache import leaderboard_cache_seconds
-from scoring.models import SessionStandingsState
+from scoring.models import LeaderboardRevision, SessionStandingsState
 from tests.factories import add_player, make_session
 from tests.standings.conftest import down_one, win_rubber
 
@@ -138,8 +139,8 @@ def _changes_the_cached_board(
 
 
 @pytest.fixture
-def counted(club: Any, room: Any, director: Any) -> Any:
-    """The room with a rubber won and counted: the board is fresh."""
+def counted(club: Any, room: Any, director: Any, cached: Any) -> Any:
+    """The room with a rubber won and counted, the cache on: the board is fresh."""
     win_rubber(room.rubbers.get(table__number=1), "NS", by=director)
     services.standings_refresh(session_id=room.pk)
     return room
@@ -213,13 +214,48 @@ def test_the_admins_queued_refresh_changes_the_cached_board(
 
 
 def test_a_database_made_again_is_not_answered_from_the_old_ones_cache(
-    api: Any, club: Any, counted: Any, cached: Any
+    api: Any, club: Any, room: Any, director: Any, cached: Any
 ) -> None:
-    """The cache outlives the database: another incarnation hands out the same ids and change
-    counts again, but not the same times (scoring/cache.py)."""
+    """The cache outlives the database: another incarnation (a test run, a restore) hands out the
+    same ids and change counts again, but not at the same times (scoring/cache.py)."""
+    win_rubber(room.rubbers.get(table__number=1), "NS", by=director)
+    services.standings_refresh(session_id=room.pk)
     before = api.get(_url(club)).json()
-    SessionStandingsState.objects.filter(session_id=counted.pk).update(
+    revision = LeaderboardRevision.objects.get(club=club).revision
+    # The other incarnation: the same count of changes, its rows computed at another time.
+    SessionStandingsState.objects.filter(session_id=room.pk).update(
         computed_at=F("computed_at") + timedelta(seconds=1)
     )
+    LeaderboardRevision.objects.filter(club=club).update(
+        revised_at=F("revised_at") + timedelta(seconds=1)
+    )
+    assert LeaderboardRevision.objects.get(club=club).revision == revision
     after = api.get(_url(club)).json()
     assert after["computed_at"] != before["computed_at"]
+    # A club made again with the same id and no change yet: its creation time tells.
+    LeaderboardRevision.objects.filter(club=club).delete()
+    SessionStandingsState.objects.filter(session_id=room.pk).update(
+        computed_at=F("computed_at") + timedelta(seconds=1)
+    )
+    first = api.get(_url(club)).json()
+    club.created_at += timedelta(seconds=1)
+    club.save()
+    SessionStandingsState.objects.filter(session_id=room.pk).update(
+        computed_at=F("computed_at") + timedelta(seconds=1)
+    )
+    again = api.get(_url(club)).json()
+    assert again["computed_at"] != first["computed_at"] != after["computed_at"]
+
+
+def test_a_write_is_counted_in_its_own_transaction(
+    api: Any, club: Any, counted: Any, director: Any, cached: Any
+) -> None:
+    """No invalidation after commit to lose: the write's transaction itself revises the board
+    (no on-commit callback runs here), and a rolled-back write revises nothing."""
+    revision = LeaderboardRevision.objects.get(club=club).revision
+    with pytest.raises(RuntimeError), transaction.atomic():
+        down_one(counted.rubbers.get(table__number=2), 1, by=director)
+        raise RuntimeError
+    assert LeaderboardRevision.objects.get(club=club).revision == revision
+    down_one(counted.rubbers.get(table__number=2), 1, by=director)
+    assert LeaderboardRevision.objects.get(club=club).revision == revision + 1
