@@ -17,9 +17,9 @@ A version is made of counters *and* the times of the latest writes (to the micro
 database made again (a test run) or restored from a dump, which hands out the same ids and counts
 again, is not answered from the other incarnation's copies (the cache outlives it): an object
 written since has another time. There is no token to lose, no invalidation after commit to miss. The
-leaderboard's revision is raised only while its cache is on (so that no write pays for it
-otherwise): turned on, the cache starts empty of answers a write could have changed meanwhile only
-after ``DEFAULT_SECONDS``, as before.
+leaderboard's revision is raised only while its cache is on (no write pays for it otherwise): a
+board cached before the cache was turned off may be answered for its seconds once it is on again,
+as with the generation token this replaced.
 
 On only when the cache is shared by every process (Redis, i.e. ``REDIS_URL``).
 ``LEADERBOARD_CACHE_SECONDS`` and ``RUBBER_CACHE_SECONDS`` override (0 turns one off). An answer is
