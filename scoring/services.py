@@ -105,17 +105,11 @@ def revise_leaderboards(club_ids: Iterable[int]) -> None:
     """Give the clubs' cached leaderboards a new version (scoring/cache.py), in the caller's
     transaction: a rolled-back change revises nothing, a committed one is never missed."""
     ids = sorted(set(club_ids))
-    if not ids:
-        return
     now = timezone.now()
-    revisions = LeaderboardRevision.objects.filter(pk__in=ids)
-    if revisions.update(revision=F("revision") + 1, revised_at=now) < len(ids):
-        # A club's first change: make its row, then count the change (again for the others:
-        # harmless), so a concurrent first change is counted too.
-        LeaderboardRevision.objects.bulk_create(
-            [LeaderboardRevision(club_id=pk, revised_at=now) for pk in ids], ignore_conflicts=True
-        )
-        revisions.update(revision=F("revision") + 1, revised_at=now)
+    if ids and LeaderboardRevision.objects.filter(pk__in=ids).update(
+        revision=F("revision") + 1, revised_at=now
+    ) < len(ids):
+        _first_revisions(ids, now)
 
 
 def _revise_session_leaderboard(session_id: int) -> None:
@@ -124,7 +118,18 @@ def _revise_session_leaderboard(session_id: int) -> None:
     club = Session.objects.filter(pk=session_id).values("club_id")
     revisions = LeaderboardRevision.objects.filter(club_id=Subquery(club))
     if not revisions.update(revision=F("revision") + 1, revised_at=now):
-        revise_leaderboards(club.values_list("club_id", flat=True))
+        _first_revisions(list(club.values_list("club_id", flat=True)), now)
+
+
+def _first_revisions(club_ids: list[int], now: datetime.datetime) -> None:
+    """A club's first change: make its row, then count the change (again for clubs that had
+    one: harmless), so that a concurrent first change is counted too."""
+    LeaderboardRevision.objects.bulk_create(
+        [LeaderboardRevision(club_id=pk, revised_at=now) for pk in club_ids], ignore_conflicts=True
+    )
+    LeaderboardRevision.objects.filter(pk__in=club_ids).update(
+        revision=F("revision") + 1, revised_at=now
+    )
 
 
 def queue_club_ratings_refresh(club_id: int) -> None:
