@@ -91,13 +91,16 @@ class Club(models.Model):
         return role
 
     def is_director(self, user: User | AnonymousUser) -> bool:
-        return self.role_of(user) == Membership.Role.DIRECTOR
+        return policy.may_direct(self.role_of(user))
 
     def is_member(self, user: User | AnonymousUser) -> bool:
         return self.role_of(user) is not None
 
     def can_read(self, user: User | AnonymousUser) -> bool:
-        return self.public or self.is_member(user)
+        """`clubs.policy.may_read` (no query for a public club)."""
+        return policy.may_read(self.public, None) or policy.may_read(
+            self.public, self.role_of(user)
+        )
 
 
 class Membership(models.Model):

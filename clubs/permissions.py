@@ -56,9 +56,7 @@ def is_director(user: AnyUser, club: Club) -> bool:
 
 def can_read_club(user: AnyUser, club: Club) -> bool:
     """`may_read` for this user and club (no query for a public club)."""
-    if may_read(club.public, None):
-        return True
-    return may_read(club.public, role_in_club(user, club))
+    return club.can_read(user)
 
 
 def check_club_access(user: AnyUser, club: Club, *, director: bool = False) -> None:
