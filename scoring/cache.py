@@ -2,16 +2,18 @@
 
 An answer is cached under its object's *version*, read from the database in the same query as the
 read check (clubs.policy), so a hit costs that one query and one cache read, and no write has to
-invalidate anything: a write changes the version in its own transaction, and the next read makes
-another key. The versions (docs/architecture-read-boundary.md):
+invalidate anything: a write changes the version with the rows it writes (in the same
+transaction, or right after the rows an answer is read from), and the next read makes another
+key. The versions (docs/architecture-read-boundary.md):
 
 - a rubber (``RubberQuerySet.answer_state``): its row (status, seats, start, end), a count that
   every write of its deals raises (``Deal.version``, the confirmations) and the time of the latest
   one (``Deal.updated_at``);
 - a club's leaderboard (``scoring.queries.leaderboard_version``): its ``LeaderboardRevision``, a
-  count that ``scoring.services.revise_leaderboards`` raises, with the time, in the transaction of
-  every write that marks one of its sessions stale (``queue_session_refresh``) and of every refresh
-  that stores a session's rows, and the club's creation time.
+  count that ``scoring.services.revise_leaderboards`` raises, with the time, with every mark of
+  one of its sessions as stale (``queue_session_refresh``, after the mark, in its transaction) and
+  in the transaction of every refresh that stores a session's rows; and the club's creation time.
+  A reader that finds the new revision finds what the write marked and stored.
 
 A version is made of counters *and* the times of the latest writes (to the microsecond), so a
 database made again (a test run) or restored from a dump, which hands out the same ids and counts

@@ -103,7 +103,8 @@ def queue_session_refresh(session_id: int) -> None:
 
 def revise_leaderboards(club_ids: Iterable[int]) -> None:
     """Give the clubs' cached leaderboards a new version (scoring/cache.py), in the caller's
-    transaction: a rolled-back change revises nothing, a committed one is never missed."""
+    transaction, after the rows the boards are read from: a rolled-back change revises nothing,
+    a committed one is never missed."""
     ids = sorted(set(club_ids))
     now = timezone.now()
     if ids and LeaderboardRevision.objects.filter(pk__in=ids).update(

@@ -1,5 +1,5 @@
 """The club leaderboard's response cache: served without the standings queries, under a version
-every write changes in its transaction (scoring/cache.py). On with Redis; here forced on with
+every write changes with the rows it writes (scoring/cache.py). On with Redis; here forced on with
 the local cache."""
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def test_each_period_and_the_browsable_api_have_their_own_answer(
 # --- every write verb gives the board a new version (docs/architecture-read-boundary.md) --------
 #
 # The board is cached under a version read with the club (scoring.queries.leaderboard_version),
-# which the writes change in their own transaction: nothing is invalidated after commit, so these
+# which the writes change with the rows they write: nothing is invalidated after commit, so these
 # tests run no on-commit callback at all.
 
 
@@ -250,7 +250,7 @@ def test_a_database_made_again_is_not_answered_from_the_old_ones_cache(
 def test_a_write_is_counted_in_its_own_transaction(
     api: Any, club: Any, counted: Any, director: Any, cached: Any
 ) -> None:
-    """No invalidation after commit to lose: the write's transaction itself revises the board
+    """No invalidation after commit to lose: the transaction that marks the board stale revises it
     (no on-commit callback runs here), and a rolled-back write revises nothing."""
     revision = LeaderboardRevision.objects.get(club=club).revision
     with pytest.raises(RuntimeError), transaction.atomic():
