@@ -15,8 +15,8 @@ corrections add the seated players (games.permissions).
 
 The rule is written once, as `may_read`, and every check is expressed through it:
 
-- a value in Python: `may_read(public, role)` (clubs.permissions, games.permissions, the
-  selectors in clubs.selectors and games.selectors);
+- a value in Python: `may_read(public, role)` (``Club.can_read``, clubs.permissions,
+  games.permissions, the selectors in clubs.selectors and games.selectors);
 - a queryset: `readable_clubs(user)`, the same rule as a filter (``ClubQuerySet.visible_to``,
   the middleware that picks a club's language);
 - the raw-SQL fast paths (``RubberQuerySet.for_entry``, ``answer_state``, the leaderboard's
