@@ -79,10 +79,10 @@ def _setup() -> None:
     from knox.models import AuthToken
 
     from clubs.models import Club, Membership, Player, Session
-    from clubs.services import session_close, session_create, session_start
     from games.models import Rubber
-    from scoring.models import SessionStanding
-    from scoring.services import standings_rebuild_all
+    from games.services import session_close, session_create, session_start
+    from scoring.standings.models import SessionStanding
+    from scoring.standings.services import standings_rebuild_all
 
     if not SessionStanding.objects.exists():
         standings_rebuild_all()

@@ -92,7 +92,7 @@ def _worker(mode: str, url: str, runs: int) -> None:
     if mode.endswith("fanout"):
         out = _fanned_out(url)
     elif mode in ("full", "nightly"):
-        from scoring.tasks import rebuild_all_standings
+        from scoring.standings.tasks import rebuild_all_standings
 
         backends = _pg_backends(own=True)
         pg = {pid: _cpu_seconds(pid) for pid in backends}
@@ -113,7 +113,7 @@ def _fanned_out(url: str) -> dict[str, float]:
     from celery.result import AsyncResult
 
     from config.celery import app
-    from scoring.tasks import fan_out_standings_rebuild
+    from scoring.standings.tasks import fan_out_standings_rebuild
 
     app.control.purge()
     name = f"bench-standings-{os.getpid()}@localhost"
@@ -214,8 +214,8 @@ def _peak_rss_mb(pid: int) -> float:
 def _live_session() -> int:
     """A running session of 5 tables, each with ended rubbers and one in play (made once)."""
     from clubs.models import Club, Player, Session
-    from clubs.services import session_create, session_start
     from games.models import Rubber
+    from games.services import session_create, session_start
 
     club = Club.objects.filter(slug__startswith="syn").order_by("pk").first()
     assert club is not None, "seed the database first"
@@ -249,8 +249,8 @@ def _incremental(runs: int) -> dict[str, float]:
     from django.db import close_old_connections, connection
 
     from games.models import Rubber
-    from scoring import services
-    from scoring.tasks import refresh_session_standings
+    from scoring.standings import services
+    from scoring.standings.tasks import refresh_session_standings
 
     session_id = _live_session()
     # The refresh is timed alone: record_deal only marks the standings stale and claims.

@@ -3,7 +3,7 @@
 - `ValidationError` → 400 `{"errors": {field: [messages]}}`
 - `Conflict` → 409 `{"detail": ...}`
 - `ScoringError` (an impossible bridge result) → 400 naming the field and the rule, the message
-  in the request's language (`scoring.error_messages`).
+  in the request's language (`scoring.shared.error_messages`).
 Nothing escapes as a 500 for any input.
 """
 
@@ -36,8 +36,9 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from config.parsers import JSONParser
 from config.throttling import SignInRateThrottle
-from scoring.error_messages import localize_error
 from scoring.rules.errors import ScoringError
+from scoring.shared.error_messages import localize_error
+from scoring.shared.errors import Conflict as DomainConflict
 
 
 class Conflict(exceptions.APIException):
@@ -74,8 +75,6 @@ def django_validation_error_response(err: DjangoValidationError) -> Response:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    from games.models import Conflict as DomainConflict
-
     if isinstance(exc, ScoringError):
         return scoring_error_response(exc)
     if isinstance(exc, DjangoValidationError):

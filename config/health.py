@@ -91,7 +91,7 @@ def _check_broker() -> dict[str, Any]:
 
 def _worker_heartbeat() -> dict[str, Any]:
     """When a Celery worker last ran the heartbeat task (informational, never fatal)."""
-    from scoring.models import WorkerHeartbeat
+    from scoring.standings.models import WorkerHeartbeat
 
     try:
         beat = WorkerHeartbeat.objects.filter(name="default").first()

@@ -58,7 +58,7 @@ INSTALLED_APPS = [
     "axes",
     "clubs",
     "games",
-    "scoring",
+    "scoring.standings",
 ]
 
 MIDDLEWARE = [

@@ -5,7 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from clubs import views as club_views
+from games import club_views
 
 from .api import TokenView
 from .favicon import favicon
@@ -15,9 +15,9 @@ from .pwa import manifest, service_worker
 
 api_v1: list[URLPattern | URLResolver] = [
     path("auth/token/", TokenView.as_view(), name="api-token"),
-    path("", include("clubs.api_urls")),
+    path("", include("games.club_api_urls")),
     path("", include("games.api_urls")),
-    path("", include("scoring.api_urls")),
+    path("", include("scoring.standings.api_urls")),
 ]
 
 # The Swagger UI comes from drf-spectacular-sidecar's static files (settings), and the split view
@@ -39,9 +39,9 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", api_docs, name="api-docs"),
-    path("clubs/", include("clubs.urls")),
+    path("clubs/", include("games.club_urls")),
     path("", include("games.urls")),
-    path("", include("scoring.urls")),
+    path("", include("scoring.standings.urls")),
 ]
 
 handler404 = "config.api.not_found"

@@ -19,8 +19,8 @@ from rest_framework.views import APIView
 
 from clubs.permissions import signed_in_user
 from clubs.selectors import session_for_reader
-from scoring.cache import cache_seconds, versioned_answer
-from scoring.renderers import SessionDealsCSV, with_csv
+from scoring.shared.cache import cache_seconds, versioned_answer
+from scoring.shared.renderers import SessionDealsCSV, with_csv
 
 from . import exports, history
 from .models import SEAT_SIDE, Deal, Rubber
@@ -70,8 +70,8 @@ def _written(deal: Deal, rubber: Rubber, code: int) -> Response:
 
 
 def _rubber_answer(request: Request, pk: int, version: tuple[Any, ...]) -> HttpResponseBase:
-    """GET's answer for a rubber: cached under its version (`answer_state`, scoring/cache.py),
-    else its deals and players read and rendered."""
+    """GET's answer for a rubber: cached under its version (`answer_state`,
+    scoring/shared/cache.py), else its deals and players read and rendered."""
     return versioned_answer(
         request,
         "rubber",

@@ -11,8 +11,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext, pgettext_lazy
 
-from scoring.error_messages import error_sentence
 from scoring.rules import Contract, ScoringError, Side
+from scoring.shared.error_messages import error_sentence
 
 from . import sheets
 from .models import Deal, DealFields, Rubber

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from clubs.models import Session
-from scoring.i18n import contract_display, strain_display
+from scoring.shared.i18n import contract_display, strain_display
 
 from .models import Deal, Rubber
 

@@ -13,8 +13,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from scoring.error_messages import error_sentence
 from scoring.rules import Contract, ScoringError
+from scoring.shared.error_messages import error_sentence
 
 from .models import SEATS, DealFields
 

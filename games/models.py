@@ -21,7 +21,6 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from clubs.models import Player, Session, Table
-from scoring.i18n import contract_display, strain_display
 from scoring.rules import (
     Contract,
     DealInput,
@@ -30,6 +29,9 @@ from scoring.rules import (
     ScoringError,
     Side,
 )
+from scoring.shared.errors import Conflict as Conflict
+from scoring.shared.hooks import results_changed
+from scoring.shared.i18n import contract_display, strain_display
 
 from . import sheets
 from .sheets import Sheet
@@ -42,10 +44,6 @@ SEAT_FIELDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 #: The largest id a row can have (a 64-bit key).
 MAX_ID = 2**63 - 1
 SEAT_SIDE = {"N": Side.NS, "S": Side.NS, "E": Side.EW, "W": Side.EW}
-
-
-class Conflict(Exception):
-    """A write that contradicts what is stored (HTTP 409): explain it in the message."""
 
 
 class EntryCheck(TypedDict):
@@ -484,7 +482,7 @@ class Rubber(models.Model):
         self.status = self.Status.COMPLETE
         self.ended_at = timezone.now()
         self.save(update_fields=["status", "ended_at"])
-        from clubs.services import table_start_next_rubber
+        from games.services import table_start_next_rubber
 
         return table_start_next_rubber(table=self.table)
 
@@ -940,6 +938,4 @@ def _reopen_refusal(rubber: Rubber, nxt: Rubber, held: list[Deal]) -> str:
 
 def _queue_refresh(session_id: int) -> None:
     """Standings refresh after a committed deal write (DESIGN.md: how a result flows, 4)."""
-    from scoring.services import queue_session_refresh
-
-    queue_session_refresh(session_id)
+    results_changed.send(sender=Deal, session_id=session_id)

@@ -24,8 +24,8 @@ from django.http import Http404, HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring.error_messages import error_line
 from scoring.rules import ScoringError
+from scoring.shared.error_messages import error_line
 
 from . import codes, history
 from .models import Conflict, Deal, DealFields, Rubber

@@ -18,7 +18,6 @@ from typing import Any, Protocol
 
 from django.utils.translation import gettext_lazy as _
 
-from scoring.i18n import localize_explanations
 from scoring.rules import (
     DealInput,
     HouseRules,
@@ -37,6 +36,7 @@ from scoring.rules.two_player import (
     turnover_from_json,
     two_player_deals_from_json,
 )
+from scoring.shared.i18n import localize_explanations
 
 RUBBER = "rubber"
 CHICAGO = "chicago"

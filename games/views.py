@@ -23,8 +23,8 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
 from clubs.models import Player, Session
-from scoring.error_messages import error_line
 from scoring.rules import ScoringError, Side
+from scoring.shared.error_messages import error_line
 
 from . import codes, display, history, sheets
 from .forms import (

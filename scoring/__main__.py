@@ -1,7 +1,7 @@
-"""``python -m scoring deal|rubber|chicago`` (see scoring/cli.py); needs no Django."""
+"""``python -m scoring deal|rubber|chicago`` (see scoring/rules/cli.py); needs no Django."""
 
 import sys
 
-from scoring.cli import main
+from scoring.rules.cli import main
 
 sys.exit(main())

@@ -9,8 +9,8 @@ from typing import Any
 import factory
 from django.contrib.auth import get_user_model
 
-from clubs import services
 from clubs.models import Club, Membership, Player, Session
+from games import services
 
 PASSWORD = "correct-horse-battery"
 

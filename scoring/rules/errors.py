@@ -3,7 +3,8 @@
 Every refusal names the input field at fault and, where one applies, the RULES.md section broken,
 so that an HTTP edge can map it to a field-level 400 and the command line can print one line.
 The message is a template and its figures (``"{tricks} is not between 0 and 13"``, ``tricks=14``)
-so that the edge can say it in the reader's language (scoring/error_messages.py, docs/i18n.md).
+so that the edge can say it in the reader's language (scoring/shared/error_messages.py,
+docs/i18n.md).
 """
 
 from __future__ import annotations

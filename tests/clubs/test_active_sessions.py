@@ -113,7 +113,7 @@ def test_a_player_who_left_a_running_table_may_sit_elsewhere(
     fifth = add_player(club, "Eve")
     first = evening["first"]
     table = first.tables.get()
-    from clubs import services
+    from games import services
 
     services.table_add_player(table=table, player=fifth)
     services.table_remove_player(table=table, player=fifth)

@@ -12,11 +12,19 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from clubs.models import Session
-from clubs.services import plan_tables
+from clubs.models import TWO_PLAYER_KINDS, Session
+from games.services import plan_tables
+from scoring.rules import seating
 from tests.clubs.conftest import four
 
 pytestmark = pytest.mark.django_db
+
+
+def test_the_pure_planning_knows_the_kinds_and_movements_of_a_session() -> None:
+    """scoring.rules.seating cannot import the models (pure engine): its copies of the two-player
+    kinds (RULES 7) and of the fixed movement must stay the models' values."""
+    assert set(seating.TWO_PLAYER_KINDS) == {str(kind) for kind in TWO_PLAYER_KINDS}
+    assert seating.FIXED == Session.Movement.FIXED
 
 
 @pytest.mark.parametrize(

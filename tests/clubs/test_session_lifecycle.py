@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from clubs import services
 from clubs.models import Session
+from games import services
 from games.models import Rubber
 from tests.factories import add_player, make_session
 

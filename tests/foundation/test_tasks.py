@@ -2,8 +2,8 @@
 
 import pytest
 
-from scoring.models import WorkerHeartbeat
-from scoring.tasks import record_heartbeat
+from scoring.standings.models import WorkerHeartbeat
+from scoring.standings.tasks import record_heartbeat
 
 
 @pytest.mark.django_db(transaction=True)

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from scoring import services
+from scoring.standings import services
 from tests.factories import make_session
 from tests.two_player.conftest import engine
 

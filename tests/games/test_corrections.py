@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from clubs import services
+from games import services
 from games.models import Deal, Rubber
 from scoring.rules import DealInput, Honours, Side, score_rubber
 from tests.games.conftest import SIX_DEALS, seated_user

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from clubs import services
+from games import services
 from games.models import Deal, Rubber
 from tests.games.conftest import SIX_DEALS, seated_user
 
@@ -202,7 +202,7 @@ def test_a_deal_write_queues_a_standings_refresh_after_commit(
     api, rubber, monkeypatch, django_capture_on_commit_callbacks
 ):
     calls: list[int] = []
-    monkeypatch.setattr("scoring.services.queue_session_refresh", calls.append)
+    monkeypatch.setattr("scoring.standings.services.queue_session_refresh", calls.append)
     post(api, rubber, 1, SIX_DEALS[0])
     assert calls == [rubber.session_id]
     post(api, rubber, 1, SIX_DEALS[0])  # a retry changes nothing: no refresh

@@ -168,7 +168,7 @@ def test_a_table_link_opens_its_rubber_in_play(client, rubber, enter):
 
 
 def test_home_shows_a_seated_player_their_table_first(client, running_session, north, outsider):
-    from clubs import services
+    from games import services
 
     rubber = running_session.rubbers.get(number=1)
     client.force_login(north)

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from django.contrib.staticfiles import finders
 
-from clubs.services import session_close
 from games.models import Deal, DealFields
 from games.permissions import Viewer
+from games.services import session_close
 from tests.games.conftest import SIX_DEALS
 from tests.games.test_pages import TAP_4S_MADE
 

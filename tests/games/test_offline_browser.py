@@ -263,7 +263,7 @@ def test_a_deal_whose_answer_was_lost_is_sent_again_and_recorded_once(
 def test_a_deal_the_server_refuses_says_why_and_is_dropped_by_the_player(
     live_server: Any, browser: Any, running_session: Any
 ) -> None:
-    from clubs.services import session_close
+    from games.services import session_close
 
     rubber = running_session.rubbers.get(number=1)
     context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)

@@ -13,10 +13,10 @@ from django.core.cache import cache
 from django.db.models import F
 from rest_framework import serializers
 
-from clubs import services
+from games import services
 from games.models import Deal, Rubber
 from games.serializers import DealSerializer, RubberSerializer
-from scoring.cache import cache_seconds
+from scoring.shared.cache import cache_seconds
 from tests.factories import make_session
 from tests.games.conftest import SIX_DEALS, seated_user
 

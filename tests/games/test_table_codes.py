@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from clubs import services
 from clubs.models import CODE_ALPHABET, CODE_LENGTH
+from games import services
 from games.models import Deal
 
 TAPS = {"number": 1, "level": "4", "strain": "S", "declarer": "N", "result": "0"}
@@ -170,7 +170,7 @@ def test_the_qr_svg_carries_no_text_of_its_url_even_with_a_hostile_host(
 
 
 def test_a_club_export_leaves_the_table_codes_out(running_session):
-    from clubs.transfer import club_export
+    from games.transfer import club_export
 
     exported = club_export(club=running_session.club)
     code = running_session.tables.get().code

@@ -28,7 +28,7 @@ def compile_catalogue() -> None:
 def _italian_catalogue() -> Iterator[None]:
     from django.utils.translation import trans_real
 
-    from scoring.i18n import templates_for
+    from scoring.shared.i18n import templates_for
 
     compile_catalogue()
     # A catalogue loaded before the compile would be stale: load them afresh.

@@ -12,8 +12,8 @@ from pathlib import Path
 import polib
 import pytest
 
-from scoring.i18n import MARKED
 from scoring.rules.explain import TEMPLATES
+from scoring.shared.i18n import MARKED
 from tests.i18n.conftest import PO, ROOT
 
 #: What `makemessages` reads: the code and the templates (not the tests, docs or the venv).

@@ -2,7 +2,7 @@
 
 import pytest
 
-from clubs.services import session_close
+from games.services import session_close
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""The engine's explanations, translated at the edge (scoring.i18n)."""
+"""The engine's explanations, translated at the edge (scoring.shared.i18n)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from scoring.i18n import explain_item, localize_explanations, templates_for
 from scoring.rules import Contract, Side, score_rubber
 from scoring.rules.contract import Doubling, Strain
 from scoring.rules.deal import DealInput
 from scoring.rules.items import Item
 from scoring.rules.two_player import PlayerItem
+from scoring.shared.i18n import explain_item, localize_explanations, templates_for
 
 
 def sheet() -> Any:

@@ -9,7 +9,7 @@ import pytest
 from django.template import Context, Template
 from django.utils import timezone, translation
 
-from scoring.templatetags.scoring_i18n import money
+from scoring.standings.templatetags.scoring_i18n import money
 
 
 @pytest.mark.parametrize(

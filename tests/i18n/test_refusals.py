@@ -1,7 +1,7 @@
 """The scoring engine's refusals speak the reader's language (docs/i18n.md: Refusals).
 
 The engine raises `ScoringError(field, template, rule, **params)` with English templates; the
-edge (`scoring.error_messages`) translates them. These tests read every raise site, so a new
+edge (`scoring.shared.error_messages`) translates them. These tests read every raise site, so a new
 refusal fails here until it is marked and translated.
 """
 
@@ -17,15 +17,15 @@ import pytest
 from django.utils import translation
 from django.utils.translation import pgettext
 
-from scoring.error_messages import FIELD_NAMES, MARKED
+from scoring.shared.error_messages import FIELD_NAMES, MARKED
 from tests.i18n.conftest import ROOT
 
 pytestmark = pytest.mark.django_db
 
-#: Where refusals are raised: the engine and the Django side. The command line (scoring/cli.py)
-#: prints English one-liners by design and is left out.
+#: Where refusals are raised: the engine and the Django side. The command line
+#: (scoring/rules/cli.py) prints English one-liners by design and is left out.
 SOURCES = ("scoring", "games", "clubs", "config")
-LEFT_OUT = {Path("scoring/cli.py")}
+LEFT_OUT = {Path("scoring/rules/cli.py")}
 PLACEHOLDER = re.compile(r"{[a-z_]+(?:![rsa])?(?::[^{}]*)?}")
 
 
@@ -81,7 +81,7 @@ def test_every_refusal_template_is_marked_for_translation() -> None:
     assert len(raised) > 60, "the scan found too few raise sites: is it still reading the code?"
     missing = sorted(raised - marked())
     stale = sorted(marked() - raised)
-    assert not missing, f"add to scoring.error_messages.MARKED and translate: {missing}"
+    assert not missing, f"add to scoring.shared.error_messages.MARKED and translate: {missing}"
     assert not stale, f"marked but raised nowhere; remove from MARKED: {stale}"
 
 

@@ -9,10 +9,10 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from scoring.i18n import contract_display, explain_item
 from scoring.rules import Contract
 from scoring.rules.contract import Side
 from scoring.rules.items import Item
+from scoring.shared.i18n import contract_display, explain_item
 
 pytestmark = pytest.mark.django_db
 

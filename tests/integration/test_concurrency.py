@@ -28,8 +28,8 @@ from knox.models import AuthToken
 
 from clubs.models import Session
 from games.models import Deal, Rubber
-from scoring.models import SessionStandingsState
-from scoring.services import standings_differences
+from scoring.standings.models import SessionStandingsState
+from scoring.standings.services import standings_differences
 from tests.conftest import ROOT, wait_for
 from tests.factories import UserFactory, add_player, make_club, make_session
 

@@ -12,8 +12,8 @@ import urllib.request
 import pytest
 from django.db import transaction
 
-from scoring.models import WorkerHeartbeat
-from scoring.tasks import record_heartbeat
+from scoring.standings.models import WorkerHeartbeat
+from scoring.standings.tasks import record_heartbeat
 from tests.conftest import ROOT, Worker, wait_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from scoring import ratings, services
-from scoring.models import ClubRatingsState
+from scoring.standings import ratings, services
+from scoring.standings.models import ClubRatingsState
 from tests.conftest import wait_for
 from tests.factories import make_session
 from tests.integration.test_standings import post_deal

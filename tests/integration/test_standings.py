@@ -17,8 +17,8 @@ import pytest
 from kombu import pools
 
 from config.celery import app
-from scoring import services
-from scoring.models import SessionStanding, SessionStandingsState
+from scoring.standings import services
+from scoring.standings.models import SessionStanding, SessionStandingsState
 from tests.conftest import Worker, wait_for
 from tests.factories import add_player, make_session
 
@@ -92,7 +92,7 @@ def test_the_nightly_rebuild_fans_out_to_the_worker_and_repairs(
 ):
     from celery.result import AsyncResult
 
-    from scoring.tasks import fan_out_standings_rebuild
+    from scoring.standings.tasks import fan_out_standings_rebuild
 
     ns_win_at_table_1(api, room, director)
     SessionStanding.objects.filter(session=room, rank=1).update(hundreds=99)  # a hand edit

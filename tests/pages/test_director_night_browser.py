@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from scoring import services as scoring_services
+from scoring.standings import services as scoring_services
 from tests.conftest import sign_in
 from tests.factories import UserFactory, add_player, make_club, make_session
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.cli import COMMANDS, main
+from scoring.rules.cli import COMMANDS, main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -69,7 +69,12 @@ def test_runs_without_django():
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["declarer"]["below"] == 100
     probe = subprocess.run(
-        [sys.executable, "-S", "-c", "import scoring.cli, sys; print('django' in sys.modules)"],
+        [
+            sys.executable,
+            "-S",
+            "-c",
+            "import scoring.rules.cli, sys; print('django' in sys.modules)",
+        ],
         capture_output=True,
         text=True,
         cwd=ROOT,

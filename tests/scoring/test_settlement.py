@@ -268,9 +268,9 @@ def test_any_size_settles_every_balance(hundreds: dict[int, int], stake: Decimal
 
 # --- the search against the one it replaced ------------------------------------------------
 #
-# Stored payments are compared row by row (scoring/services.py), so the search must pick the very
-# groups the earlier one picked, not just as many. That search, over every subset at once (one bit
-# per subset of an int of 2**n bits), is kept here as the oracle.
+# Stored payments are compared row by row (scoring/standings/services.py), so the search must
+# pick the very groups the earlier one picked, not just as many. That search, over every subset
+# at once (one bit per subset of an int of 2**n bits), is kept here as the oracle.
 
 
 def bitset_groups(values: list[int]) -> list[int]:

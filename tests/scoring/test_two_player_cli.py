@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.cli import COMMANDS
+from scoring.rules.cli import COMMANDS
 
 ROOT = Path(__file__).resolve().parents[2]
 

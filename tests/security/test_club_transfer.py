@@ -19,9 +19,9 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from clubs.models import Club, Session
-from clubs.services import session_close
-from clubs.transfer import club_export, club_restore_standings
-from scoring.models import RubberResult, SessionPayment, SessionStanding
+from games.services import session_close
+from games.transfer import club_export, club_restore_standings
+from scoring.standings.models import RubberResult, SessionPayment, SessionStanding
 from tests.security.conftest import World, build_world
 
 SIX_DEALS: list[dict[str, Any]] = [
@@ -135,7 +135,7 @@ def test_an_import_creates_missing_logins_without_a_usable_password(director: An
     data = club_export(club=world.club)
     _delete(world.club)
     get_user_model().objects.filter(username="mate").delete()
-    from clubs.transfer import club_import
+    from games.transfer import club_import
 
     club = club_import(data=data, link_existing_logins=True)
     mate = club.players.get(name="Mate").user
@@ -370,7 +370,7 @@ def test_any_database_error_while_writing_is_a_refusal_and_rolls_back(
     def broken(**_kwargs: Any) -> None:
         raise DataError("A string literal cannot contain NUL (0x00) characters.")
 
-    monkeypatch.setattr("clubs.transfer.club_restore_standings", broken)
+    monkeypatch.setattr("games.transfer.club_restore_standings", broken)
     message = _refused(data, tmp_path)
     assert "the database refused a row" in message and "NUL" in message
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from scoring import services
+from scoring.standings import services
 from tests.factories import add_player, make_session
 
 

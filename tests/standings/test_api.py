@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from scoring import services
+from scoring.standings import services
 from tests.factories import add_player, make_club, make_session
 from tests.standings.conftest import win_rubber
 

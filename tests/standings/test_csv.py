@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from scoring import services
-from scoring.renderers import LeaderboardCSV, SessionDealsCSV, SettlementCSV, StandingsCSV
+from scoring.shared.renderers import LeaderboardCSV, SessionDealsCSV, SettlementCSV, StandingsCSV
+from scoring.standings import services
 from tests.factories import UserFactory, add_player, make_club, make_session
 from tests.standings.conftest import down_one, win_rubber
 

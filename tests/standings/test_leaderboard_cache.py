@@ -1,6 +1,6 @@
 """The club leaderboard's response cache: served without the standings queries, under a version
-every write changes with the rows it writes (scoring/cache.py). On with Redis; here forced on with
-the local cache."""
+every write changes with the rows it writes (scoring/shared/cache.py). On with Redis; here forced
+on with the local cache."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 
-from clubs import services as clubs_services
-from scoring import queries, services
-from scoring.cache import leaderboard_cache_seconds
-from scoring.models import LeaderboardRevision, SessionStandingsState
+from games import services as games_services
+from scoring.shared.cache import leaderboard_cache_seconds
+from scoring.standings import queries, services
+from scoring.standings.models import LeaderboardRevision, SessionStandingsState
 from tests.factories import add_player, make_session
 from tests.standings.conftest import down_one, win_rubber
 
@@ -115,9 +115,9 @@ def test_each_period_and_the_browsable_api_have_their_own_answer(
 
 # --- every write verb gives the board a new version (docs/architecture-read-boundary.md) --------
 #
-# The board is cached under a version read with the club (scoring.queries.leaderboard_version),
-# which the writes change with the rows they write: nothing is invalidated after commit, so these
-# tests run no on-commit callback at all.
+# The board is cached under a version read with the club
+# (scoring.standings.queries.leaderboard_version), which the writes change with the rows they
+# write: nothing is invalidated after commit, so these tests run no on-commit callback at all.
 
 
 def _changes_the_cached_board(
@@ -193,12 +193,12 @@ def test_starting_and_closing_a_session_change_the_cached_board(
     others = [add_player(club, name) for name in ("Erin", "Finn", "Gail", "Hugo")]
     planned = make_session(club, [others], start=False)
     started = _changes_the_cached_board(
-        api, club, settings, lambda: clubs_services.session_start(session=planned)
+        api, club, settings, lambda: games_services.session_start(session=planned)
     )
     assert started["stale"] is True
     services.standings_refresh(session_id=planned.pk)
     closed = _changes_the_cached_board(
-        api, club, settings, lambda: clubs_services.session_close(session=counted)
+        api, club, settings, lambda: games_services.session_close(session=counted)
     )
     assert closed["stale"] is True
 
@@ -217,7 +217,7 @@ def test_a_database_made_again_is_not_answered_from_the_old_ones_cache(
     api: Any, club: Any, room: Any, director: Any, cached: Any
 ) -> None:
     """The cache outlives the database: another incarnation (a test run, a restore) hands out the
-    same ids and change counts again, but not at the same times (scoring/cache.py)."""
+    same ids and change counts again, but not at the same times (scoring/shared/cache.py)."""
     win_rubber(room.rubbers.get(table__number=1), "NS", by=director)
     services.standings_refresh(session_id=room.pk)
     before = api.get(_url(club)).json()

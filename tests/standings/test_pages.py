@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import services
+from scoring.standings import services
 from tests.standings.conftest import win_rubber
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +41,7 @@ def test_standings_page_shows_tables_prizes_and_provisional_rubbers(client, play
 
 
 def test_settlement_sheet_has_one_line_per_payment(client, played):
-    from scoring.models import SessionPayment
+    from scoring.standings.models import SessionPayment
 
     html = client.get(f"/sessions/{played.pk}/settlement/").content.decode()
     payments = SessionPayment.objects.filter(session=played).select_related("payer", "payee")

@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from clubs.services import table_start_next_rubber
-from scoring import ratings, services
-from scoring.models import PlayerRating
+from games.services import table_start_next_rubber
+from scoring.standings import ratings, services
+from scoring.standings.models import PlayerRating
 from tests.factories import UserFactory, add_player, make_club, make_session
 from tests.standings.conftest import down_one, win_rubber
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scoring.ranking import Entry, rank_entries
+from scoring.rules.ranking import Entry, rank_entries
 
 
 def entry(

@@ -14,10 +14,10 @@ import pytest
 from openskill.models import PlackettLuce
 
 from clubs.models import Session
-from clubs.services import session_close, table_start_next_rubber
 from games.models import Rubber
-from scoring import ratings, services
-from scoring.models import ClubRatingsState, PlayerRating, RatingStep
+from games.services import session_close, table_start_next_rubber
+from scoring.standings import ratings, services
+from scoring.standings.models import ClubRatingsState, PlayerRating, RatingStep
 from tests.factories import UserFactory, add_player, make_club, make_session
 from tests.standings.conftest import down_one, win_rubber
 
@@ -349,7 +349,7 @@ def test_a_pending_standings_refresh_marks_the_ratings_stale(api, club, evening,
 
 
 def test_the_minute_sweep_queues_clubs_with_stale_ratings(club, monkeypatch):
-    from scoring import tasks
+    from scoring.standings import tasks
 
     queued: list[tuple[str, int]] = []
     monkeypatch.setattr(
@@ -370,7 +370,7 @@ def test_the_migration_marks_clubs_with_ended_results_stale(club, evening):
     for session in Session.objects.filter(club=club):
         services.standings_refresh(session_id=session.pk)
     other = make_club(director=UserFactory(username="other"), slug="empty")
-    migration = importlib.import_module("scoring.migrations.0003_club_ratings")
+    migration = importlib.import_module("scoring.standings.migrations.0003_club_ratings")
     migration._mark_clubs_with_results_stale(apps, None)
     assert ClubRatingsState.objects.get(pk=club.pk).stale
     assert not ClubRatingsState.objects.filter(pk=other.pk).exists()

@@ -12,10 +12,10 @@ from django.db import transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerDown
 
-from scoring import services
-from scoring.models import RubberResult, SessionStanding, SessionStandingsState
 from scoring.rules import ScoringError
-from scoring.tasks import (
+from scoring.standings import services
+from scoring.standings.models import RubberResult, SessionStanding, SessionStandingsState
+from scoring.standings.tasks import (
     fan_out_standings_rebuild,
     rebuild_all_standings,
     refresh_session_standings,
@@ -186,7 +186,7 @@ def test_the_nightly_fan_out_repairs_as_the_rebuild_does(room, director, caplog)
     services.standings_refresh(session_id=room.pk)
     repaired = rows(room)
     SessionStanding.objects.filter(session=room, rank=1).update(hundreds=99)
-    with caplog.at_level(logging.WARNING, logger="scoring.services"):
+    with caplog.at_level(logging.WARNING, logger="scoring.standings.services"):
         fan_out_standings_rebuild()  # eager here: the chunks, then the summary, run in turn
     assert f"{{'{room.pk}': ['standings']}}" in caplog.text
     assert not SessionStanding.objects.filter(hundreds=99).exists()

@@ -9,9 +9,9 @@ from decimal import Decimal
 
 import pytest
 
-from clubs.services import session_close
-from scoring import services
-from scoring.models import RubberResult, SessionPayment, SessionStanding
+from games.services import session_close
+from scoring.standings import services
+from scoring.standings.models import RubberResult, SessionPayment, SessionStanding
 from tests.standings.conftest import down_one, win_rubber
 
 pytestmark = pytest.mark.django_db

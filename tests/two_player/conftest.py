@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from scoring.cli import main as cli
+from scoring.rules.cli import main as cli
 
 
 @pytest.fixture

@@ -15,8 +15,7 @@ from typing import Any
 
 import pytest
 
-from clubs import services
-from games import sheets
+from games import services, sheets
 from games.forms import TwoPlayerCorrectionForm, two_player_initial
 from tests.two_player.conftest import engine, play
 from tests.two_player.test_api import (

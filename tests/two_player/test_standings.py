@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import services
+from scoring.standings import services
 from tests.two_player.conftest import engine, play
 from tests.two_player.test_api import BRIDGE_FOR_TWO, first_match
 

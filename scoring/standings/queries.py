@@ -1,6 +1,6 @@
 """Reading the stored standings for the API and the pages: a constant, small number of queries.
 
-Nothing here computes a score; it shapes the rows the refresh stored (scoring.services).
+Nothing here computes a score; it shapes the rows the refresh stored (scoring.standings.services).
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from django.http import Http404
 
 from clubs.models import Player, Session
 from clubs.permissions import check_club_id_readable
+from scoring.rules.ranking import Entry, rank_entries
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
 
 from .models import RubberResult, SessionPayment, SessionStanding, SessionStandingsState
-from .ranking import Entry, rank_entries
 
 
 @dataclass(frozen=True)
@@ -136,7 +136,7 @@ def session_settlement(session: Session) -> dict[str, Any]:
 
 
 def leaderboard_version(slug: str) -> tuple[Any, ...] | None:
-    """The club's (id, public) and its leaderboard's version (scoring/cache.py): the club's
+    """The club's (id, public) and its leaderboard's version (scoring/shared/cache.py): the club's
     creation time and its ``LeaderboardRevision`` (the count of changes and the time of the
     latest; none before the first). None if there is no such club. One query, in SQL as
     ``Club.objects.visibility`` (the ORM cost more to compile than to run)."""

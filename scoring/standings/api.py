@@ -1,7 +1,7 @@
 """REST API v1: session standings, settlement and the club leaderboard (API.md: Standings).
 
 Reads only, as JSON or, with `?format=csv`, as CSV (one row per player or payment:
-scoring/renderers.py). Each view does a permission-checked lookup (clubs.permissions: a
+scoring/shared/renderers.py). Each view does a permission-checked lookup (clubs.permissions: a
 members-only club is 404 to outsiders) and renders rows the refresh stored, in a constant number
 of queries.
 """
@@ -20,10 +20,16 @@ from rest_framework.views import APIView
 
 from clubs.selectors import club_id_for_reader, session_for_reader
 from clubs.serializers import DetailOut, ErrorsOut
+from scoring.shared.cache import leaderboard_answer
+from scoring.shared.renderers import (
+    LeaderboardCSV,
+    RatingsCSV,
+    SettlementCSV,
+    StandingsCSV,
+    with_csv,
+)
 
 from . import queries, ratings
-from .cache import leaderboard_answer
-from .renderers import LeaderboardCSV, RatingsCSV, SettlementCSV, StandingsCSV, with_csv
 from .serializers import (
     LeaderboardOut,
     LeaderboardQueryIn,

@@ -1,6 +1,6 @@
 """Standings and worker bookkeeping (the Django side of scoring/; the laws live in rules/).
 
-Standings are derived rows: the refresh task (``scoring.tasks.refresh_session_standings``)
+Standings are derived rows: the refresh task (``scoring.standings.tasks.refresh_session_standings``)
 replaces them from the deals, so they are never edited by hand. docs/standings.md explains the
 refresh, its coalescing and what counts.
 """
@@ -235,7 +235,7 @@ class SessionPayment(models.Model):
 
 
 class LeaderboardRevision(models.Model):
-    """The version of a club's cached leaderboard (scoring/cache.py): ``revision`` counts the
+    """The version of a club's cached leaderboard (scoring/shared/cache.py): ``revision`` counts the
     changes of its sessions' standings (a write marking one stale, a refresh storing rows), each
     raised in the transaction that makes the change (``revise_leaderboards``), and ``revised_at``
     is the time of the latest, which tells one incarnation of the database from another."""

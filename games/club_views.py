@@ -28,13 +28,9 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games.display import deal_words
-from games.models import Conflict, Deal, Rubber
-
-from . import rules_text, services
-from .api import table_queryset
-from .forms import ClubForm, ClubSettingsForm, PlayerForm, SessionForm, TablePlayerForm
-from .models import (
+from clubs import rules_text
+from clubs.forms import ClubForm, ClubSettingsForm, PlayerForm, SessionForm, TablePlayerForm
+from clubs.models import (
     Club,
     Invitation,
     Player,
@@ -43,8 +39,12 @@ from .models import (
     TableSeat,
     is_prefetched,
 )
-from .permissions import is_director, signed_in_user
-from .selectors import club_for_reader, session_for_reader
+from clubs.permissions import is_director, signed_in_user
+from clubs.selectors import club_for_reader, session_for_reader
+from games import services
+from games.club_api import table_queryset
+from games.display import deal_words
+from games.models import Conflict, Deal, Rubber
 
 #: What the `<slug:...>` of a club's URLs accepts (Django's slug converter).
 SLUG = re.compile(r"[-a-zA-Z0-9_]+")

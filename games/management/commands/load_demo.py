@@ -18,8 +18,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from clubs import services
 from clubs.models import Club, Player
+from games import services
 from games.models import Rubber
 
 SEED = Path(settings.BASE_DIR) / "seeds" / "demo.json"

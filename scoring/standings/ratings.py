@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from clubs.models import Club
 from games import sheets
+from games.models import Deal
 from scoring.rules.ratings import Match, replay
 
 from .models import ClubRatingsState, PlayerRating, RatingStep, RubberResult, SessionStandingsState
@@ -69,8 +70,6 @@ def club_matches(club_id: int) -> dict[str, list[Match]]:
     """The club's rated matches by pool: ended rubbers (complete, or closed unfinished) with at
     least one deal that was not passed out, their teams and totals as the refresh stored them.
     Two queries."""
-    from games.models import Deal
-
     passed = Q(contract="pass") | Q(data__contract="pass")  # four-player / RULES 7.4
     played = set(
         Deal.objects.filter(rubber__session__club_id=club_id)
@@ -139,9 +138,9 @@ def ratings_compute(*, club_id: int) -> ComputedRatings:
 def ratings_refresh(*, club_id: int) -> bool:
     """Recompute a club's ratings and store them if they differ; True if rows were written.
 
-    The standings refresh's protocol (scoring.services): release the claim, remember the change
-    count, compute, then under the lock of the state row store, unless a refresh that saw more
-    changes already has. Idempotent.
+    The standings refresh's protocol (scoring.standings.services): release the claim, remember
+    the change count, compute, then under the lock of the state row store, unless a refresh that
+    saw more changes already has. Idempotent.
     """
     states = ClubRatingsState.objects
     seen = states.release_claims([club_id])

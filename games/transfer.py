@@ -8,7 +8,7 @@ this module does not know stops the export with an error rather than being dropp
 
 Deals keep their versions, their entered_by / confirmed_by and their whole history
 (django-simple-history rows). Standings are not exported: they are derived, and the import
-recomputes them from the deals (`scoring.services.standings_refresh`).
+recomputes them from the deals (`scoring.standings.services.standings_refresh`).
 """
 
 from __future__ import annotations
@@ -25,12 +25,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, models, transaction
 
-from games import sheets
-from games.models import Deal, DealFields, Rubber
-from scoring.error_messages import error_line
-from scoring.rules import HouseRules, ScoringError
-
-from .models import (
+from clubs.models import (
     TWO_PLAYER_KINDS,
     Club,
     Membership,
@@ -40,6 +35,12 @@ from .models import (
     TableSeat,
     house_rules_options,
 )
+from clubs.serializers import ClubIn
+from games import sheets
+from games.models import Deal, DealFields, Rubber
+from scoring.rules import HouseRules, ScoringError
+from scoring.shared.error_messages import error_line
+from scoring.shared.hooks import results_restored
 
 FORMAT = "backscore.club/1"
 SEATS = ("north", "east", "south", "west")
@@ -354,8 +355,6 @@ class _Check:
     # --- one check per section (named after the section's rows) ---
 
     def _club(self, row: dict[str, Any]) -> None:
-        from .serializers import ClubIn
-
         self._fields(Club, row)
         data = ClubIn(
             data={
@@ -697,7 +696,5 @@ def _write(data: dict[str, Any]) -> Club:
 
 def club_restore_standings(*, club: Club) -> None:
     """Recompute the standings of every session of the club from its deals."""
-    from scoring.services import standings_refresh
-
     for session_id in Session.objects.filter(club=club).values_list("pk", flat=True):
-        standings_refresh(session_id=session_id)
+        results_restored.send(sender=Club, session_id=session_id)

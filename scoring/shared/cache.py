@@ -9,10 +9,11 @@ key. The versions (docs/architecture-read-boundary.md):
 - a rubber (``RubberQuerySet.answer_state``): its row (status, seats, start, end), a count that
   every write of its deals raises (``Deal.version``, the confirmations) and the time of the latest
   one (``Deal.updated_at``);
-- a club's leaderboard (``scoring.queries.leaderboard_version``): its ``LeaderboardRevision``, a
-  count that ``scoring.services.revise_leaderboards`` raises, with the time, with every mark of
-  one of its sessions as stale (``queue_session_refresh``, after the mark, in its transaction) and
-  in the transaction of every refresh that stores a session's rows; and the club's creation time.
+- a club's leaderboard (``scoring.standings.queries.leaderboard_version``): its
+  ``LeaderboardRevision``, a count that ``scoring.standings.services.revise_leaderboards`` raises,
+  with the time, with every mark of one of its sessions as stale (``queue_session_refresh``, after
+  the mark, in its transaction) and in the transaction of every refresh that stores a session's
+  rows; and the club's creation time.
   A reader that finds the new revision finds what the write marked and stored.
 
 A version is made of counters *and* the times of the latest writes (to the microsecond), so a

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import club_views as views
 
 app_name = "clubs"
 

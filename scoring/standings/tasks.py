@@ -24,7 +24,7 @@ _RETRY: dict[str, Any] = {
 }
 
 
-@shared_task(acks_late=True, ignore_result=True)
+@shared_task(acks_late=True, ignore_result=True, name="scoring.tasks.record_heartbeat")
 def record_heartbeat(name: str = "default") -> None:
     """Mark that a worker is alive and can write to the database."""
     updated = WorkerHeartbeat.objects.filter(name=name).update(
@@ -34,33 +34,40 @@ def record_heartbeat(name: str = "default") -> None:
         WorkerHeartbeat.objects.get_or_create(name=name, defaults={"count": 1})
 
 
-@shared_task(acks_late=True, ignore_result=True, **_RETRY)
+@shared_task(
+    acks_late=True, ignore_result=True, **_RETRY, name="scoring.tasks.refresh_session_standings"
+)
 def refresh_session_standings(session_id: int) -> None:
-    """Recompute one session's standings from its deals (coalesced: see scoring.services)."""
+    """Recompute one session's standings from its deals (coalesced: see
+    scoring.standings.services)."""
     services.standings_refresh(session_id=session_id)
 
 
-@shared_task(acks_late=True, ignore_result=True, **_RETRY)
+@shared_task(
+    acks_late=True, ignore_result=True, **_RETRY, name="scoring.tasks.refresh_club_ratings"
+)
 def refresh_club_ratings(club_id: int) -> None:
     """Replay one club's ratings from its ended rubbers (coalesced as the standings)."""
     ratings.ratings_refresh(club_id=club_id)
 
 
-@shared_task(acks_late=True, ignore_result=True, **_RETRY)
+@shared_task(
+    acks_late=True, ignore_result=True, **_RETRY, name="scoring.tasks.refresh_stale_standings"
+)
 def refresh_stale_standings() -> int:
     """Queue a refresh for stale sessions, then for clubs with stale ratings, whose refresh was
     lost (beat, every minute); return how many were queued."""
     return services.standings_queue_stale() + services.ratings_queue_stale()
 
 
-@shared_task(acks_late=True, **_RETRY)
+@shared_task(acks_late=True, **_RETRY, name="scoring.tasks.rebuild_all_standings")
 def rebuild_all_standings() -> dict[str, Any]:
     """Recompute every session here, one chunk after the other; repair and report differences
     (a summary dict). The nightly run fans out instead (``fan_out_standings_rebuild``)."""
     return services.standings_rebuild_all()
 
 
-@shared_task(acks_late=True, **_RETRY)
+@shared_task(acks_late=True, **_RETRY, name="scoring.tasks.fan_out_standings_rebuild")
 def fan_out_standings_rebuild() -> str:
     """Nightly (beat): the full rebuild as one task per chunk of sessions, spread over the
     workers (chunks are independent); ``finish_standings_rebuild`` sums them up once all are
@@ -70,13 +77,13 @@ def fan_out_standings_rebuild() -> str:
     return str(chord(rebuild_standings_chunk.s(ids) for ids in chunks)(finish).id)
 
 
-@shared_task(acks_late=True, **_RETRY)
+@shared_task(acks_late=True, **_RETRY, name="scoring.tasks.rebuild_standings_chunk")
 def rebuild_standings_chunk(session_ids: list[int]) -> dict[str, Any]:
     """Recompute and repair one chunk of sessions (differences and failures, JSON-safe)."""
     return services.standings_rebuild_chunk(session_ids=session_ids)
 
 
-@shared_task(acks_late=True, **_RETRY)
+@shared_task(acks_late=True, **_RETRY, name="scoring.tasks.finish_standings_rebuild")
 def finish_standings_rebuild(
     parts: list[dict[str, Any]], sessions: int, started: float
 ) -> dict[str, Any]:

@@ -17,18 +17,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.models import Rubber
-
-from . import services
-from .models import Club, Invitation, Player, Session, Table, TableSeat
-from .permissions import (
+from clubs.models import Club, Invitation, Player, Session, Table, TableSeat
+from clubs.permissions import (
     IsClubDirectorOrReadOnly,
     check_club_access,
     is_director,
     signed_in_user,
 )
-from .selectors import club_for_reader
-from .serializers import (
+from clubs.selectors import club_for_reader
+from clubs.serializers import (
     ClubIn,
     ClubOut,
     DetailOut,
@@ -43,6 +40,8 @@ from .serializers import (
     TableOut,
     TablePlayerIn,
 )
+from games import services
+from games.models import Rubber
 
 E400 = OpenApiResponse(ErrorsOut, description="Bad input: `{errors: {field: [messages]}}`.")
 E401 = OpenApiResponse(DetailOut, description="Not signed in.")

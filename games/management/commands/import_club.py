@@ -1,6 +1,6 @@
 """`python manage.py import_club club.json`: restore a club written by export_club.
 
-All or nothing: every row is checked before anything is written (clubs.transfer.club_import),
+All or nothing: every row is checked before anything is written (games.transfer.club_import),
 and the refusal lists each problem with its row. Logins the file names that already exist on
 this site are linked only with `--link-existing-logins`.
 """
@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from clubs.transfer import ImportRefused, club_import
+from games.transfer import ImportRefused, club_import
 
 
 class Command(BaseCommand):

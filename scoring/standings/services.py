@@ -15,7 +15,7 @@ How it fits together (docs/standings.md has the full story):
   (``queue_club_ratings_refresh``, one ``ClubRatingsState`` per club; docs/ratings.md).
 - ``standings_queue_stale`` (every minute by beat) and the nightly rebuild (a
   ``standings_rebuild_chunk`` per 200 sessions, fanned out over the workers by
-  ``scoring.tasks.fan_out_standings_rebuild``) catch up whatever a dead broker or a killed
+  ``scoring.standings.tasks.fan_out_standings_rebuild``) catch up whatever a dead broker or a killed
   worker lost.
 """
 
@@ -39,10 +39,13 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 
 from clubs.models import Player, Session, TableSeat
+from games import sheets
+from games.models import Deal, DealFields, Rubber
 from scoring.rules import DealInput, HouseRules, ScoringError
+from scoring.rules.ranking import Entry, rank_entries
 from scoring.rules.settlement import player_money, settle
+from scoring.shared.cache import leaderboard_cache_seconds
 
-from .cache import leaderboard_cache_seconds
 from .models import (
     ClubRatingsState,
     LeaderboardRevision,
@@ -52,7 +55,6 @@ from .models import (
     SessionStanding,
     SessionStandingsState,
 )
-from .ranking import Entry, rank_entries
 
 logger = logging.getLogger(__name__)
 
@@ -102,7 +104,7 @@ def queue_session_refresh(session_id: int) -> None:
 
 
 def revise_leaderboards(club_ids: Iterable[int]) -> None:
-    """Give the clubs' cached leaderboards a new version (scoring/cache.py), in the caller's
+    """Give the clubs' cached leaderboards a new version (scoring/shared/cache.py), in the caller's
     transaction, after the rows the boards are read from: a rolled-back change revises nothing,
     a committed one is never missed."""
     ids = sorted(set(club_ids))
@@ -286,8 +288,6 @@ class _DealRow:
 def _deal_input(facts: tuple[Any, ...]) -> DealInput:
     """The engine's (frozen, validated) input for a four-player deal's stored facts; a club's
     deals repeat a few thousand distinct facts, so each is parsed once."""
-    from games.models import DealFields
-
     return DealFields(*facts).as_input()
 
 
@@ -329,9 +329,6 @@ def standings_compute(*, session_id: int) -> Computed | None:
 
 def _compute_sessions(session_ids: list[int]) -> dict[int, Computed]:
     """``standings_compute`` for many sessions at once, in six queries whatever their number."""
-    from games import sheets
-    from games.models import Deal, Rubber
-
     sessions = [
         _SessionRow(*row)
         for row in Session.objects.filter(pk__in=session_ids)
@@ -670,7 +667,8 @@ def standings_rebuild_all(*, chunk: int = REBUILD_CHUNK) -> dict[str, Any]:
     The nightly safety net: a lost refresh, a hand edit or a bug shows up as a difference
     (logged as a warning) and is repaired. Sessions go ``chunk`` at a time (bounded memory, a
     few queries a chunk), one chunk after the other in this process; the nightly task fans the
-    same chunks out over the workers instead (``scoring.tasks.fan_out_standings_rebuild``).
+    same chunks out over the workers instead
+    (``scoring.standings.tasks.fan_out_standings_rebuild``).
     Returns a JSON-safe summary.
     """
     started = time.time()

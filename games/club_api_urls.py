@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import api
+from . import club_api as api
 
 urlpatterns = [
     path("clubs/", api.ClubListView.as_view(), name="api-clubs"),

@@ -14,9 +14,9 @@ from django import template
 from django.utils.formats import number_format
 from django.utils.translation import pgettext
 
-from scoring.i18n import contract_display, explain_item
 from scoring.rules.items import Item
 from scoring.rules.two_player import PlayerItem
+from scoring.shared.i18n import contract_display, explain_item
 
 register = template.Library()
 

@@ -1,4 +1,4 @@
-"""`python manage.py export_club SLUG > club.json`: the whole club as JSON (clubs.transfer)."""
+"""`python manage.py export_club SLUG > club.json`: the whole club as JSON (games.transfer)."""
 
 import json
 from typing import Any
@@ -6,7 +6,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from clubs.models import Club
-from clubs.transfer import club_export
+from games.transfer import club_export
 
 
 class Command(BaseCommand):

@@ -1,0 +1,435 @@
+"""Workflows of sessions and their tables: planning, starting, closing, seating the rubbers
+(CONVENTIONS.md rule 4). Club, player and invitation workflows live in `clubs.services` and are
+re-exported here for the pages; the pure table planning lives in `scoring.rules.seating`.
+
+Each function is keyword-only, runs in one transaction and raises `ValidationError` (bad input,
+HTTP 400 with field messages) or `scoring.shared.errors.Conflict` (a state conflict, HTTP 409).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, models, transaction
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from clubs.models import (
+    TWO_PLAYER_KINDS,
+    Club,
+    Player,
+    Session,
+    Table,
+    TableSeat,
+    is_prefetched,
+)
+from clubs.services import club_create as club_create
+from clubs.services import invitation_accept as invitation_accept
+from clubs.services import invitation_decline as invitation_decline
+from clubs.services import membership_set_role as membership_set_role
+from clubs.services import player_create as player_create
+from scoring.rules.rotation import Seating, plan
+from scoring.rules.round_robin import pairing
+from scoring.rules.seating import MAX_AT_TABLE as MAX_AT_TABLE
+from scoring.rules.seating import MIN_AT_TABLE as MIN_AT_TABLE
+from scoring.rules.seating import TablePlan as TablePlan
+from scoring.rules.seating import plan_tables as plan_tables
+from scoring.rules.seating import suggest_tables as suggest_tables
+from scoring.shared.errors import Conflict
+from scoring.shared.hooks import results_changed
+
+from .models import Rubber
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+def seated_elsewhere(
+    player_ids: Sequence[int], *, session_id: int, date: datetime.date
+) -> list[str]:
+    """Why each of these players cannot be seated: they already sit in another session of the
+    same day that is running (one player, one table at a time; issue 18). One sentence per
+    player, naming the session by its date and table. A session of another day left running
+    (not closed) does not hold its players. Callers lock the players' rows first when they go on to
+    seat them, so two sessions cannot take the same player at once.
+
+    A planned session may name them (planning ahead); starting it is refused while they sit
+    elsewhere.
+    """
+    seats = (
+        TableSeat.objects.filter(
+            player_id__in=player_ids,
+            active=True,
+            session__status=Session.Status.RUNNING,
+            session__date=date,
+        )
+        .exclude(session_id=session_id)
+        .select_related("player", "session", "table")
+        .order_by("player__name")
+    )
+    return [
+        _(
+            "%(name)s already sits at table %(number)d of the running session of %(date)s; "
+            "remove them from that table first."
+        )
+        % {
+            "name": seat.player.name,
+            "number": seat.table.number,
+            "date": date_format(seat.session.date),
+        }
+        for seat in seats
+    ]
+
+
+def _lock_players(player_ids: Sequence[int]) -> None:
+    list(Player.objects.select_for_update().filter(pk__in=player_ids).order_by("pk"))
+
+
+def session_create(
+    *,
+    club: Club,
+    date: datetime.date,
+    kind: str = Session.Kind.RUBBER,
+    movement: str = Session.Movement.PIVOT,
+    stake_per_hundred: Decimal | None = None,
+    tables: Sequence[Sequence[Player]],
+    created_by: User | None = None,
+) -> Session:
+    """Plan a session: tables of 4–6 players in order of precedence (RULES 6.2), or tables of
+    exactly two for the two-player games (RULES 7), whose opponents rotate by a round robin."""
+    errors: dict[str, list[str]] = {}
+    two_player = kind in TWO_PLAYER_KINDS
+    if not tables:
+        errors["tables"] = ["A session needs at least one table."]
+    seen: dict[int, int] = {}
+    for number, players in enumerate(tables, start=1):
+        if two_player and len(players) != 2:
+            errors.setdefault("tables", []).append(
+                _(
+                    "Table %(number)d has %(count)d players; a two-player game seats "
+                    "exactly two (RULES 7)."
+                )
+                % {"number": number, "count": len(players)}
+            )
+        elif not two_player and not MIN_AT_TABLE <= len(players) <= MAX_AT_TABLE:
+            errors.setdefault("tables", []).append(
+                f"Table {number} has {len(players)} players; a table seats 4 to 6 (RULES 6.2)."
+            )
+        for player in players:
+            if player.club_id != club.pk:
+                errors.setdefault("tables", []).append(
+                    f"Player {player.pk} is not a player of this club."
+                )
+            if player.pk in seen:
+                errors.setdefault("tables", []).append(
+                    _(
+                        "%(name)s is at table %(first)d and table %(second)d; "
+                        "a player sits at one table."
+                    )
+                    % {"name": player.name, "first": seen[player.pk], "second": number}
+                )
+            seen[player.pk] = number
+    if (
+        not two_player
+        and movement == Session.Movement.FIXED
+        and any(len(p) != MIN_AT_TABLE for p in tables)
+    ):
+        errors.setdefault("movement", []).append(
+            _("Fixed partnerships need exactly four players at every table.")
+        )
+    if errors:
+        raise ValidationError(errors)
+    stake = club.default_stake if stake_per_hundred is None else stake_per_hundred
+    with transaction.atomic():
+        session = Session.objects.create(
+            club=club,
+            date=date,
+            kind=kind,
+            movement=movement,
+            stake_per_hundred=stake,
+            rules=club.house_rules().to_dict(),
+            created_by=created_by,
+        )
+        for number, players in enumerate(tables, start=1):
+            table = Table.objects.create(session=session, number=number)
+            TableSeat.objects.bulk_create(
+                TableSeat(session=session, table=table, player=player, position=position)
+                for position, player in enumerate(players)
+            )
+    return session
+
+
+def session_start(*, session: Session) -> Session:
+    """Start a planned session: every table gets its first rubber, seated by the rotation."""
+    with transaction.atomic():
+        locked = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
+        if locked.status != Session.Status.PLANNED:
+            raise _conflict(
+                _("The session is already %(status)s.")
+                % {"status": locked.get_status_display().lower()}
+            )
+        player_ids = list(
+            TableSeat.objects.filter(session=locked, active=True).values_list(
+                "player_id", flat=True
+            )
+        )
+        _lock_players(player_ids)
+        if busy := seated_elsewhere(player_ids, session_id=locked.pk, date=locked.date):
+            raise _conflict(" ".join(busy))
+        locked.status = Session.Status.RUNNING
+        locked.started_at = timezone.now()
+        locked.save(update_fields=["status", "started_at"])
+        for table in locked.tables.prefetch_related("seats__player"):
+            table_start_next_rubber(table=table)
+    _queue_refresh(locked.pk)
+    session.refresh_from_db()
+    return session
+
+
+def session_close(*, session: Session) -> Session:
+    """Close a session: rubbers still in play close as unfinished (RULES 2.6, 8.4)."""
+    with transaction.atomic():
+        locked = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
+        if locked.status == Session.Status.CLOSED:
+            raise _conflict(_("The session is already closed."))
+        if locked.status == Session.Status.PLANNED:
+            raise _conflict(_("The session has not started; delete it instead of closing it."))
+        for rubber in Rubber.objects.filter(session=locked).in_play():
+            if rubber.deals.exists():
+                rubber.close_unfinished()
+            else:
+                # A rubber with no deal was never played: it is withdrawn, not scored.
+                rubber.delete()
+        locked.status = Session.Status.CLOSED
+        locked.closed_at = timezone.now()
+        locked.save(update_fields=["status", "closed_at"])
+    _queue_refresh(locked.pk)
+    session.refresh_from_db()
+    return session
+
+
+def session_delete(*, session: Session) -> None:
+    """Delete a planned session: nothing was played in it. A started one is kept (its results
+    are facts); close it instead."""
+    with transaction.atomic():
+        locked = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
+        if locked.status != Session.Status.PLANNED:
+            raise _conflict(_("Only a planned session can be deleted; this one has started."))
+        locked.delete()
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """A match at a table of two, shaped like a `Seating`: player 0 at N, player 1 at E."""
+
+    rubber: int
+    seats: dict[str, int]
+    sitting_out: tuple[int, ...] = ()
+
+
+def _table_pairs(session: Session) -> list[tuple[int, int]]:
+    pairs = []
+    if is_prefetched(session, "tables"):  # the console read them with their seats
+        tables = sorted(session.tables.all(), key=lambda t: t.number)
+    else:
+        tables = list(session.tables.order_by("number").prefetch_related("seats"))
+    for table in tables:
+        seats = sorted(table.seats.all(), key=lambda s: s.position)
+        pairs.append((seats[0].player_id, seats[1].player_id))
+    return pairs
+
+
+def _two_player_rotation(table: Table, ahead: int) -> list[Any]:
+    """The match in play (or the last one) at a table of two, then the next `ahead` pairings of
+    the round robin (RULES 7; `scoring.rules.round_robin`)."""
+    history = table_history(table)
+    current = history[-1:]
+    if table.session.status == Session.Status.CLOSED:
+        return current
+    pairs = _table_pairs(table.session)
+    last = history[-1].rubber if history else 0
+    planned = []
+    for number in range(last + 1, last + 1 + ahead):
+        zero, one = pairing(pairs, number, table.number)
+        planned.append(Pairing(number, {"N": zero, "E": one}))
+    return current + planned
+
+
+def table_history(table: Table) -> list[Any]:
+    """The seatings already played (or in play) at a table, as the rotation sees them (from
+    ``table.rubbers_in_order`` when a page prefetched it)."""
+    rubbers = getattr(table, "rubbers_in_order", None)
+    if rubbers is None:
+        rubbers = table.rubbers.order_by("number")
+    if table.session.is_two_player:
+        return [Pairing(r.number, r.seat_ids) for r in rubbers]
+    return [
+        Seating(rubber=r.number, seats=r.seat_ids, sitting_out=tuple(r.sitting_out))
+        for r in rubbers
+    ]
+
+
+def table_rotation(*, table: Table, ahead: int = 3) -> list[Any]:
+    """The rubbers in play and ahead at a table: the current one, then `ahead` planned ones."""
+    if table.session.is_two_player:
+        return _two_player_rotation(table, ahead)
+    history = table_history(table)
+    players = [p.pk for p in table.present_players()]
+    session = table.session
+    current = [s for s in history if s.rubber == history[-1].rubber] if history else []
+    if session.status == Session.Status.CLOSED:
+        return current
+    planned = plan(players, ahead, movement=session.movement, history=history)
+    return current + planned
+
+
+def table_start_next_rubber(*, table: Table) -> Rubber | None:
+    """Seat the next rubber (or Chicago) at a table by the rotation (RULES 6); at tables of two,
+    start every next match whose two players are free (`_start_ready_matches`)."""
+    if table.session.is_two_player:
+        return _start_ready_matches(session=table.session).get(table.pk)
+    history = table_history(table)
+    players = [p.pk for p in table.present_players()]
+    seating = plan(players, 1, movement=table.session.movement, history=history)[0]
+    seats = seating.seats
+    return Rubber.objects.create(
+        session_id=table.session_id,
+        table=table,
+        number=seating.rubber,
+        north_id=seats["N"],
+        east_id=seats["E"],
+        south_id=seats["S"],
+        west_id=seats["W"],
+        sitting_out=list(seating.sitting_out),
+        rules=table.session.rules,
+        kind=table.session.kind,
+    )
+
+
+def _start_ready_matches(*, session: Session) -> dict[int, Rubber]:
+    """Start the next match at every table of two that has none in play, when both of its
+    players are free; return the matches started, by table id.
+
+    The match numbered r at table t seats the pair of round r of the round robin
+    (`scoring.rules.round_robin.pairing`, the circle method over the tables as first set).
+    A table whose next pair includes a player still playing at another table waits; when that
+    match ends, this runs again and starts it. Player 0 sits at N, player 1 at E.
+    """
+    # Two tables ending at once must not each see the other still playing and both wait:
+    # the session lock makes the second wait for the first and then see it ended.
+    Session.objects.select_for_update(no_key=True).filter(pk=session.pk).first()
+    tables = list(session.tables.order_by("number"))
+    first = _table_pairs(session)
+    in_play = list(Rubber.objects.filter(session=session).in_play())
+    busy = {pid for rubber in in_play for pid in rubber.seat_ids.values()}
+    playing = {rubber.table_id for rubber in in_play}
+    last = {
+        row["table_id"]: row["last"]
+        for row in Rubber.objects.filter(session=session)
+        .values("table_id")
+        .annotate(last=models.Max("number"))
+    }
+    started: dict[int, Rubber] = {}
+    for table in tables:
+        if table.pk in playing:
+            continue
+        number = last.get(table.pk, 0) + 1
+        zero, one = pairing(first, number, table.number)
+        if zero in busy or one in busy:
+            continue
+        started[table.pk] = Rubber.objects.create(
+            session=session,
+            table=table,
+            number=number,
+            kind=session.kind,
+            north_id=zero,
+            east_id=one,
+            rules=session.rules,
+        )
+        busy.update((zero, one))
+    return started
+
+
+def table_add_player(*, table: Table, player: Player) -> TableSeat:
+    """A late arrival joins a table; the rotation is re-planned from the next rubber."""
+    session = table.session
+    if session.is_closed:
+        raise _conflict(_("The session is closed."))
+    if session.is_two_player:
+        raise ValidationError({"player": [_two_player_tables()]})
+    if player.club_id != session.club_id:
+        raise ValidationError({"player": [_("This player is not a player of this club.")]})
+    with transaction.atomic():
+        seats = list(table.seats.select_for_update())
+        _lock_players([player.pk])
+        if session.status == Session.Status.RUNNING and (
+            busy := seated_elsewhere([player.pk], session_id=session.pk, date=session.date)
+        ):
+            raise ValidationError({"player": busy})
+        if sum(s.active for s in seats) >= MAX_AT_TABLE:
+            raise ValidationError({"player": [_("A table seats at most six players (RULES 6.2).")]})
+        existing = TableSeat.objects.filter(session=session, player=player).first()
+        if existing and existing.active:
+            raise ValidationError(
+                {
+                    "player": [
+                        _("%(name)s already sits at table %(number)d.")
+                        % {"name": player.name, "number": existing.table.number}
+                    ]
+                }
+            )
+        position = max((s.position for s in seats), default=-1) + 1
+        try:
+            if existing:
+                existing.table = table
+                existing.position = position
+                existing.active = True
+                existing.save(update_fields=["table", "position", "active"])
+                return existing
+            return TableSeat.objects.create(
+                session=session, table=table, player=player, position=position
+            )
+        except IntegrityError as err:
+            raise _conflict(_("Someone changed this table at the same time; try again.")) from err
+
+
+def table_remove_player(*, table: Table, player: Player) -> None:
+    """An early leaver leaves after the current rubber; nothing already played changes.
+
+    The rubber in play keeps its seats (the player finishes it or the director closes it);
+    the rotation is re-planned from the next rubber without them.
+    """
+    if table.session.is_closed:
+        raise _conflict(_("The session is closed."))
+    if table.session.is_two_player:
+        raise ValidationError({"player": [_two_player_tables()]})
+    with transaction.atomic():
+        seat = table.seats.select_for_update().filter(player=player, active=True).first()
+        if seat is None:
+            raise ValidationError(
+                {"player": [_("%(name)s does not sit at this table.") % {"name": player.name}]}
+            )
+        if table.seats.filter(active=True).count() <= MIN_AT_TABLE:
+            raise ValidationError(
+                {"player": [_("A table needs at least four players (RULES 6.2); add one first.")]}
+            )
+        seat.active = False
+        seat.save(update_fields=["active"])
+
+
+def _two_player_tables() -> str:
+    return _("The tables of a two-player session keep their pairs for the round robin (RULES 7).")
+
+
+def _conflict(message: str) -> Exception:
+    return Conflict(message)
+
+
+def _queue_refresh(session_id: int) -> None:
+    results_changed.send(sender=Session, session_id=session_id)

@@ -1,7 +1,0 @@
-from django.apps import AppConfig
-
-
-class ScoringConfig(AppConfig):
-    default_auto_field = "django.db.models.BigAutoField"
-    name = "scoring"
-    verbose_name = "Scoring and standings"

@@ -1,0 +1,29 @@
+from typing import Any
+
+from django.apps import AppConfig
+
+
+class ScoringConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "scoring.standings"
+    # The label of the app before it moved: migrations, tables and content types keep it.
+    label = "scoring"
+    verbose_name = "Scoring and standings"
+
+    def ready(self) -> None:
+        from scoring.shared import hooks
+
+        hooks.results_changed.connect(_queue_refresh, dispatch_uid="standings-results-changed")
+        hooks.results_restored.connect(_refresh_now, dispatch_uid="standings-results-restored")
+
+
+def _queue_refresh(sender: Any, *, session_id: int, **kwargs: Any) -> None:
+    from . import services
+
+    services.queue_session_refresh(session_id)
+
+
+def _refresh_now(sender: Any, *, session_id: int, **kwargs: Any) -> None:
+    from . import services
+
+    services.standings_refresh(session_id=session_id)
