@@ -6,8 +6,9 @@ admin is for looking things up and fixing names and settings.
 
 from django.contrib import admin
 from django.http import HttpRequest
+from simple_history.admin import SimpleHistoryAdmin
 
-from .models import Club, Invitation, Membership, Player, Session, Table, TableSeat
+from .models import Club, Invitation, Membership, Player, Session, Table, TableChange, TableSeat
 
 
 class MembershipInline(admin.TabularInline):
@@ -61,7 +62,9 @@ class TableInline(admin.TabularInline):
 
 
 @admin.register(Session)
-class SessionAdmin(admin.ModelAdmin):
+class SessionAdmin(SimpleHistoryAdmin):  # type: ignore[misc]  # simple_history has no type hints
+    """With the session's history: started, closed, reopened, re-seated (who and when)."""
+
     list_display = ["date", "club", "kind", "movement", "status", "stake_per_hundred"]
     list_filter = ["status", "kind", "movement", "club"]
     search_fields = ["club__name", "club__slug"]
@@ -99,3 +102,21 @@ class TableSeatAdmin(admin.ModelAdmin):
     search_fields = ["player__name", "session__club__name"]
     list_select_related = ["player", "table", "session__club"]
     raw_id_fields = ["player", "table", "session"]
+
+
+@admin.register(TableChange)
+class TableChangeAdmin(admin.ModelAdmin):
+    """The changes at the tables (issue 18), read only: they are history, made by the console."""
+
+    list_display = ["at", "session", "table", "kind", "player", "replaced", "from_rubber", "by"]
+    list_filter = ["kind", "session__club"]
+    list_select_related = ["session__club", "table", "player", "replaced", "by"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: TableChange | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: TableChange | None = None) -> bool:
+        return False

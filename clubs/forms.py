@@ -172,3 +172,74 @@ class TablePlayerForm(forms.Form):
         super().__init__(*args, **kwargs)
         player = cast("forms.ModelChoiceField[Player]", self.fields["player"])
         player.queryset = Player.objects.filter(club=club).order_by("name")
+
+
+def _free_players(session: Session) -> Any:
+    """The club's players who sit at no table of this session now (the service checks the
+    other running sessions, and answers naming them)."""
+    seated = session.table_seats.filter(active=True).values("player_id")
+    return Player.objects.filter(club=session.club).exclude(pk__in=seated).order_by("name")
+
+
+class LeaverForm(forms.Form):
+    """An early leaver at a table (issue 18): a substitute (a player of the club, or a new name),
+    or the table's rubber closed unfinished and the room re-planned (the button pressed)."""
+
+    leaver = forms.ModelChoiceField(label=_("Who leaves"), queryset=Player.objects.none())
+    substitute = forms.ModelChoiceField(
+        label=_("Substitute"), queryset=Player.objects.none(), required=False
+    )
+    new_name = forms.CharField(label=_("or a new player"), max_length=100, required=False)
+
+    def __init__(self, *args: Any, table: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        leaver = cast("forms.ModelChoiceField[Player]", self.fields["leaver"])
+        leaver.queryset = Player.objects.filter(
+            table_seats__table=table, table_seats__active=True
+        ).order_by("table_seats__position")
+        substitute = cast("forms.ModelChoiceField[Player]", self.fields["substitute"])
+        substitute.queryset = _free_players(table.session)
+        substitute.empty_label = _("— choose —")
+
+
+ARRIVAL_MODES = [
+    ("", _("As suggested")),
+    ("table", _("A new table")),
+    ("cut_in", _("Cut in at a table")),
+]
+
+
+class ArrivalsForm(forms.Form):
+    """Late arrivals at a running session (issue 18): players of the club and new names, at a
+    new table or cutting in."""
+
+    players = forms.ModelMultipleChoiceField(
+        label=_("Players who arrived"),
+        queryset=Player.objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+    )
+    names = forms.CharField(
+        label=_("New players (one name a line)"),
+        widget=forms.Textarea(attrs={"rows": 2}),
+        max_length=1000,
+        required=False,
+    )
+    mode = forms.ChoiceField(label=_("Seat them"), choices=ARRIVAL_MODES, required=False)
+    table = forms.TypedChoiceField(
+        label=_("Table (for a cut-in)"), coerce=int, required=False, empty_value=None
+    )
+
+    def __init__(self, *args: Any, session: Session, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        players = cast("forms.ModelMultipleChoiceField[Player]", self.fields["players"])
+        players.queryset = _free_players(session)
+        table = cast("forms.TypedChoiceField", self.fields["table"])
+        table.choices = [("", _("the smallest tables"))] + [
+            (str(n), str(n))
+            for n in session.tables.order_by("number").values_list("number", flat=True)
+        ]
+
+    def clean_names(self) -> list[str]:
+        text = self.cleaned_data.get("names") or ""
+        return [line.strip() for line in text.splitlines() if line.strip()]

@@ -17,6 +17,7 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
 
 from scoring.rules.options import PRESETS, HouseRules
 
@@ -246,6 +247,12 @@ class Session(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 
+    # Every change of the session's row (started, closed, reopened, settings), with who and why
+    # (django-simple-history, as for deals): a reopening for corrections is never silent.
+    history = HistoricalRecords(excluded_fields=["rules"])
+    _history_user: User
+    _change_reason: str
+
     class Meta:
         ordering = ["-date", "-id"]
         indexes = [models.Index(fields=["club", "date"])]
@@ -272,6 +279,12 @@ class Session(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.status == self.Status.CLOSED
+
+    @property
+    def is_reopened(self) -> bool:
+        """Running again after a close, for corrections (`clubs.services.session_reopen`):
+        `closed_at` keeps the time of the last close until it closes again."""
+        return self.status == self.Status.RUNNING and self.closed_at is not None
 
     @property
     def is_two_player(self) -> bool:
@@ -315,6 +328,10 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.number}"
+
+    def get_absolute_url(self) -> str:
+        """Where every link naming a table goes: its rubber in play, or its rubbers (games)."""
+        return reverse("games:table", args=[self.pk])
 
     def regenerate_code(self) -> str:
         """A new code: the old one, and every phone that used it, stop working."""
@@ -367,3 +384,82 @@ def is_prefetched(instance: models.Model, name: str) -> bool:
     """True when ``instance.<name>.all()`` is answered from a ``prefetch_related`` read (no
     query): pages that prefetch for many objects let shared helpers use what they read."""
     return name in getattr(instance, "_prefetched_objects_cache", {})
+
+
+class TableChange(models.Model):
+    """A change at a table of a running session (issue 18): who left, who came, who moved,
+    from which rubber, and which director made it. Rubbers already played never change; the
+    rotation is re-planned from `from_rubber` (RULES 6)."""
+
+    class Kind(models.TextChoices):
+        SUBSTITUTE = "substitute", _("Substitute")
+        REPLAN = "replan", _("Left; room re-planned")
+        MOVE = "move", _("Moved")
+        ARRIVE = "arrive", _("Late arrival")
+        NEW_TABLE = "new_table", _("Late arrival, new table")
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="changes")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="changes")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        help_text="Who came to the table (a substitute, an arrival, a player moved here).",
+    )
+    replaced = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        help_text="Who left the table.",
+    )
+    from_rubber = models.PositiveSmallIntegerField(
+        help_text="The rubber's number at the table from which the change counts."
+    )
+    closed_rubber = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The rubber closed unfinished for it (RULES 2.6)."
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} at {self.table}"
+
+    def sentence(self) -> str:
+        """The change in words, for the session's history (players and tables read with it)."""
+        from django.utils.translation import gettext
+
+        values = {
+            "player": self.player.name if self.player else "",
+            "replaced": self.replaced.name if self.replaced else "",
+            "table": self.table.number,
+            "rubber": self.from_rubber,
+            "closed": self.closed_rubber or 0,
+        }
+        if self.kind == self.Kind.SUBSTITUTE:
+            text = gettext(
+                "%(player)s replaces %(replaced)s at table %(table)d from rubber %(rubber)d."
+            )
+        elif self.kind == self.Kind.REPLAN and self.closed_rubber:
+            text = gettext(
+                "%(replaced)s left table %(table)d: rubber %(closed)d closed unfinished "
+                "(RULES 2.6), the room re-planned."
+            )
+        elif self.kind == self.Kind.REPLAN:
+            text = gettext("%(replaced)s left table %(table)d: the room re-planned.")
+        elif self.kind == self.Kind.MOVE:
+            text = gettext("%(player)s moves to table %(table)d from rubber %(rubber)d.")
+        elif self.kind == self.Kind.ARRIVE:
+            text = gettext("%(player)s joins table %(table)d from rubber %(rubber)d.")
+        else:
+            text = gettext("%(player)s arrives at the new table %(table)d.")
+        return text % values

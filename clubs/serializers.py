@@ -301,3 +301,93 @@ class ErrorsOut(serializers.Serializer[Any]):
 
 class DetailOut(serializers.Serializer[Any]):
     detail = serializers.CharField()
+
+
+def _club_player(club: Club, pk: int) -> Player:
+    player = Player.objects.filter(club=club, pk=pk).first()
+    if player is None:
+        raise serializers.ValidationError(
+            _("Player %(id)d is not a player of this club.") % {"id": pk}
+        )
+    return player
+
+
+class LeaverIn(serializers.Serializer[Any]):
+    """An early leaver at a table (issue 18), closed out and the room re-planned."""
+
+    leaver = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, help_text="The id of the player who leaves the table."
+    )
+
+    def validate_leaver(self, pk: int) -> Player:
+        return _club_player(self.context["club"], pk)
+
+
+class SubstituteIn(LeaverIn):
+    """An early leaver replaced: by a player of the club (`substitute`) or a new one (`name`)."""
+
+    substitute = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_ID,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="A player id of the club sitting in no running session; or give `name`.",
+    )
+    name = serializers.CharField(
+        max_length=100,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="A new player's name, added to the club.",
+    )
+
+    def validate_substitute(self, pk: int | None) -> Player | None:
+        return None if pk is None else _club_player(self.context["club"], pk)
+
+
+class ArrivalsIn(serializers.Serializer[Any]):
+    """Late arrivals at a running session (issue 18)."""
+
+    players = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        required=False,
+        default=list,
+        max_length=60,
+        help_text="Player ids of the club.",
+    )
+    names = serializers.ListField(
+        child=serializers.CharField(max_length=100),
+        required=False,
+        default=list,
+        max_length=60,
+        help_text="New players' names, added to the club.",
+    )
+    mode = serializers.ChoiceField(
+        choices=["", "table", "cut_in"],
+        required=False,
+        default="",
+        help_text="`table`: a table of their own; `cut_in`: at tables with room; empty: as "
+        "suggested.",
+    )
+    table = serializers.IntegerField(
+        min_value=1,
+        max_value=32767,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="For a cut-in: the table's number (default: the smallest tables).",
+    )
+
+    def validate_players(self, pks: list[int]) -> list[Player]:
+        return [_club_player(self.context["club"], pk) for pk in pks]
+
+
+class TableChangeOut(serializers.Serializer[Any]):
+    kind = serializers.CharField()
+    table = serializers.IntegerField(source="table.number")
+    player = serializers.IntegerField(source="player_id", allow_null=True)
+    replaced = serializers.IntegerField(source="replaced_id", allow_null=True)
+    from_rubber = serializers.IntegerField()
+    closed_rubber = serializers.IntegerField(allow_null=True)
+    at = serializers.DateTimeField()

@@ -26,21 +26,25 @@ from clubs.permissions import (
 )
 from clubs.selectors import club_for_reader
 from clubs.serializers import (
+    ArrivalsIn,
     ClubIn,
     ClubOut,
     DetailOut,
     ErrorsOut,
     InvitationOut,
+    LeaverIn,
     PlayerDirectorOut,
     PlayerIn,
     PlayerOut,
     SeatingOut,
     SessionIn,
     SessionOut,
+    SubstituteIn,
+    TableChangeOut,
     TableOut,
     TablePlayerIn,
 )
-from games import services
+from games import changes, services
 from games.models import Rubber
 
 E400 = OpenApiResponse(ErrorsOut, description="Bad input: `{errors: {field: [messages]}}`.")
@@ -291,6 +295,24 @@ class SessionDetailView(APIView):
         director = is_director(request.user, session.club)
         return Response(SessionOut(session, context={"director": director}).data)
 
+    @extend_schema(
+        tags=TAGS_SESSIONS,
+        summary="Re-seat a planned session (director only)",
+        description=(
+            "Any of the planning fields (`tables`, `date`, `kind`, `movement`, "
+            "`stake_per_hundred`), validated as when planning; what is not sent is kept. "
+            "409 once the session has started."
+        ),
+        request=SessionIn(partial=True),
+        responses={200: SessionOut, **WRITE_ERRORS, 409: E409},
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        session = _session(request, pk, director=True)
+        data = SessionIn(data=request.data, partial=True, context={"club": session.club})
+        data.is_valid(raise_exception=True)
+        services.session_reseat(session=session, by=signed_in_user(request), **data.validated_data)
+        return Response(_session_out(session.pk))
+
 
 class SessionStartView(APIView):
     permission_classes = [IsClubDirectorOrReadOnly]
@@ -303,7 +325,7 @@ class SessionStartView(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         session = _session(request, pk, director=True)
-        services.session_start(session=session)
+        services.session_start(session=session, by=signed_in_user(request))
         return Response(_session_out(session.pk))
 
 
@@ -318,7 +340,27 @@ class SessionCloseView(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         session = _session(request, pk, director=True)
-        services.session_close(session=session)
+        services.session_close(session=session, by=signed_in_user(request))
+        return Response(_session_out(session.pk))
+
+
+class SessionReopenView(APIView):
+    permission_classes = [IsClubDirectorOrReadOnly]
+
+    @extend_schema(
+        tags=TAGS_SESSIONS,
+        summary="Reopen a closed session for corrections; close it again to recompute",
+        description=(
+            "The session runs again (no rubber starts; rubbers closed unfinished stay as "
+            "played) so deals can be corrected; `closed_at` keeps the last close until it "
+            "closes again. 409 unless the session is closed."
+        ),
+        request=None,
+        responses={200: SessionOut, **WRITE_ERRORS, 409: E409},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        session = _session(request, pk, director=True)
+        services.session_reopen(session=session, by=signed_in_user(request))
         return Response(_session_out(session.pk))
 
 
@@ -389,3 +431,79 @@ class TablePlayersView(APIView):
         player = self._parse(request, session)
         services.table_remove_player(table=table, player=player)
         return Response(TableOut(_table(session, number)).data)
+
+
+class TableSubstituteView(APIView):
+    """An early leaver replaced (issue 18): from the next rubber, or at once when the rubber in
+    play has no deal yet."""
+
+    permission_classes = [IsClubDirectorOrReadOnly]
+
+    @extend_schema(
+        tags=TAGS_SESSIONS,
+        summary="Replace an early leaver by a substitute (director only)",
+        request=SubstituteIn,
+        responses={200: TableChangeOut, **WRITE_ERRORS, 409: E409},
+    )
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        session = _session(request, pk, director=True)
+        table = _table(session, number)
+        data = SubstituteIn(data=request.data, context={"club": session.club})
+        data.is_valid(raise_exception=True)
+        change = changes.table_substitute(
+            table=table,
+            leaver=data.validated_data["leaver"],
+            substitute=data.validated_data["substitute"],
+            new_name=data.validated_data["name"],
+            by=signed_in_user(request),
+        )
+        return Response(TableChangeOut(change).data)
+
+
+class TableLeaveView(APIView):
+    """An early leaver with nobody to replace them: the table's rubber in play closes
+    unfinished (RULES 2.6) and the room is re-planned (RULES 6.2)."""
+
+    permission_classes = [IsClubDirectorOrReadOnly]
+
+    @extend_schema(
+        tags=TAGS_SESSIONS,
+        summary="Close a table's rubber for an early leaver and re-plan the room (director only)",
+        request=LeaverIn,
+        responses={200: TableChangeOut(many=True), **WRITE_ERRORS, 409: E409},
+    )
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        session = _session(request, pk, director=True)
+        table = _table(session, number)
+        data = LeaverIn(data=request.data, context={"club": session.club})
+        data.is_valid(raise_exception=True)
+        made = changes.table_leave_and_replan(
+            table=table, leaver=data.validated_data["leaver"], by=signed_in_user(request)
+        )
+        return Response(TableChangeOut(made, many=True).data)
+
+
+class SessionArrivalsView(APIView):
+    """Late arrivals: a new table of their own, or a cut-in (issue 18, RULES 6.2)."""
+
+    permission_classes = [IsClubDirectorOrReadOnly]
+
+    @extend_schema(
+        tags=TAGS_SESSIONS,
+        summary="Seat late arrivals at a new table or cutting in (director only)",
+        request=ArrivalsIn,
+        responses={201: TableChangeOut(many=True), **WRITE_ERRORS, 409: E409},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        session = _session(request, pk, director=True)
+        data = ArrivalsIn(data=request.data, context={"club": session.club})
+        data.is_valid(raise_exception=True)
+        made = changes.session_add_arrivals(
+            session=session,
+            players=data.validated_data["players"],
+            names=data.validated_data["names"],
+            mode=data.validated_data["mode"],
+            table_number=data.validated_data["table"],
+            by=signed_in_user(request),
+        )
+        return Response(TableChangeOut(made, many=True).data, status=status.HTTP_201_CREATED)

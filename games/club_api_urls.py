@@ -23,6 +23,7 @@ urlpatterns = [
     path("sessions/<int:pk>/", api.SessionDetailView.as_view(), name="api-session"),
     path("sessions/<int:pk>/start", api.SessionStartView.as_view(), name="api-session-start"),
     path("sessions/<int:pk>/close", api.SessionCloseView.as_view(), name="api-session-close"),
+    path("sessions/<int:pk>/reopen", api.SessionReopenView.as_view(), name="api-session-reopen"),
     path(
         "sessions/<int:pk>/tables/<int:number>/rotation",
         api.TableRotationView.as_view(),
@@ -32,5 +33,18 @@ urlpatterns = [
         "sessions/<int:pk>/tables/<int:number>/players",
         api.TablePlayersView.as_view(),
         name="api-table-players",
+    ),
+    path(
+        "sessions/<int:pk>/tables/<int:number>/substitute",
+        api.TableSubstituteView.as_view(),
+        name="api-table-substitute",
+    ),
+    path(
+        "sessions/<int:pk>/tables/<int:number>/leave",
+        api.TableLeaveView.as_view(),
+        name="api-table-leave",
+    ),
+    path(
+        "sessions/<int:pk>/arrivals", api.SessionArrivalsView.as_view(), name="api-session-arrivals"
     ),
 ]

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from . import change_views
 from . import club_views as views
 
 app_name = "clubs"
@@ -25,6 +26,8 @@ urlpatterns = [
     path("<slug:slug>/sessions/<int:pk>/cards/", views.session_cards, name="session_cards"),
     path("<slug:slug>/sessions/<int:pk>/start/", views.session_start, name="session_start"),
     path("<slug:slug>/sessions/<int:pk>/close/", views.session_close, name="session_close"),
+    path("<slug:slug>/sessions/<int:pk>/reopen/", views.session_reopen, name="session_reopen"),
+    path("<slug:slug>/sessions/<int:pk>/seat/", views.session_reseat, name="session_reseat"),
     path("<slug:slug>/sessions/<int:pk>/delete/", views.session_delete, name="session_delete"),
     path("<slug:slug>/sessions/<int:pk>/codes/", views.session_codes, name="session_codes"),
     path(
@@ -36,5 +39,20 @@ urlpatterns = [
         "<slug:slug>/sessions/<int:pk>/tables/<int:number>/remove/",
         views.table_remove_player,
         name="table_remove_player",
+    ),
+    path(
+        "<slug:slug>/sessions/<int:pk>/tables/<int:number>/leaver/",
+        change_views.table_leaver,
+        name="table_leaver",
+    ),
+    path(
+        "<slug:slug>/sessions/<int:pk>/arrivals/",
+        change_views.session_arrivals,
+        name="session_arrivals",
+    ),
+    path(
+        "<slug:slug>/sessions/<int:pk>/arrivals/suggest/",
+        change_views.arrivals_suggest,
+        name="arrivals_suggest",
     ),
 ]

@@ -36,14 +36,16 @@ from clubs.models import (
     Player,
     Session,
     Table,
+    TableChange,
     TableSeat,
     is_prefetched,
 )
 from clubs.permissions import is_director, signed_in_user
 from clubs.selectors import club_for_reader, session_for_reader
-from games import services
+from games import history, services
 from games.club_api import table_queryset
 from games.display import deal_words
+from games.history import entrants, who
 from games.models import Conflict, Deal, Rubber
 
 #: What the `<slug:...>` of a club's URLs accepts (Django's slug converter).
@@ -117,6 +119,7 @@ class ActiveTable:
     players: list[str]
     rubber_url: str | None
     rubber_number: int | None
+    url: str | None = None  # the table's own link, once its session runs
 
 
 @dataclass
@@ -151,6 +154,9 @@ def _active_sessions(clubs: Sequence[Club]) -> dict[int, list[ActiveSession]]:
                     players=[p.name for p in table.present_players()],
                     rubber_url=_reverse_or_none("games:rubber", rubber.pk) if rubber else None,
                     rubber_number=rubber.number if rubber else None,
+                    url=table.get_absolute_url()
+                    if session.status == Session.Status.RUNNING
+                    else None,
                 )
             )
         found.setdefault(session.club_id, []).append(ActiveSession(session, tables))
@@ -298,8 +304,9 @@ def _tables(
         tables = list(session.tables.all())
     else:
         tables = list(table_queryset().filter(session=session).select_related("session"))
-    if session.status == Session.Status.CLOSED:
-        # A closed session shows what happened: every rubber, and who actually played.
+    if session.is_closed or session.is_reopened:
+        # A closed session shows what happened: every rubber, and who actually played; so does
+        # a session reopened for corrections, whose rubbers' pads are where deals are corrected.
         played = _played_rubbers(session)
         return [
             TableView(
@@ -366,12 +373,26 @@ def _session_context(
     return {
         "session": session,
         "club": session.club,
+        "table_changes": _table_changes(session),
         "unconfirmed": unconfirmed,
         "standings_url": _reverse_or_none("scoring:session-standings", session.pk),
         "tables": _tables(session, ahead=AHEAD_ON_CONSOLE, names=names),
         "is_director": director,
         "unseated": [p for p in players or [] if p.pk not in seated] if director else [],
     }
+
+
+def _table_changes(session: Session) -> list[TableChange]:
+    """The changes at the session's tables (issue 18), each with who made it, as the club
+    names them (`games.history.entrants`: never a login)."""
+    found = getattr(session, "change_list", None)
+    if found is None:
+        found = list(session.changes.select_related("table", "player", "replaced"))
+    if found:
+        names = entrants(session.club_id, (c.by_id for c in found))
+        for change in found:
+            change.by_name = who(names, change.by_id).name
+    return list(found)
 
 
 def _unconfirmed(sessions: Sequence[Session]) -> dict[int, list[Deal]]:
@@ -417,6 +438,11 @@ def _console_sessions(club: Club) -> Sequence[Session]:
                 "table_seats",
                 queryset=TableSeat.objects.filter(active=True),
                 to_attr="active_seats",
+            ),
+            Prefetch(
+                "changes",
+                queryset=TableChange.objects.select_related("table", "player", "replaced"),
+                to_attr="change_list",
             ),
         )
     )
@@ -635,14 +661,8 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_for_reader(request.user, slug, director=True)
     form = SessionForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
-        picked = list(form.cleaned_data["players"])
-        kind = form.cleaned_data["kind"]
-        movement = form.cleaned_data["movement"]
-        suggestion = _suggestion(len(picked), kind, movement)
-        sizes = suggestion["sizes"]
-        if not sizes:
-            form.add_error("players", suggestion["text"])
-        else:
+        tables = _planned_tables(form)
+        if tables is not None:
             try:
                 session = services.session_create(
                     club=club,
@@ -650,7 +670,7 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
                     kind=form.cleaned_data["kind"],
                     movement=form.cleaned_data["movement"],
                     stake_per_hundred=form.cleaned_data["stake_per_hundred"],
-                    tables=_cut_into_tables(picked, sizes),
+                    tables=tables,
                     created_by=signed_in_user(request),
                 )
             except ValidationError as err:
@@ -660,19 +680,31 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
                 return redirect(
                     reverse("clubs:console", args=[club.slug]) + f"#session-{session.pk}"
                 )
-    picked_count = len(form["players"].value() or []) if form.is_bound else 0
     return render(
         request,
         "clubs/console.html",
-        {
-            **_console_context(request, club),
-            "form": form,
-            "suggestion": _suggestion(
-                picked_count,
-                form["kind"].value() or Session.Kind.RUBBER,
-                form["movement"].value() or Session.Movement.PIVOT,
-            ),
-        },
+        {**_console_context(request, club), "form": form, "suggestion": _form_suggestion(form)},
+    )
+
+
+def _planned_tables(form: SessionForm) -> list[list[Player]] | None:
+    """The tables for a valid planning form's players (`services.plan_tables`, cut for seats),
+    or None with the planning answer as the form's error on `players`."""
+    picked = list(form.cleaned_data["players"])
+    suggestion = _suggestion(len(picked), form.cleaned_data["kind"], form.cleaned_data["movement"])
+    if not suggestion["sizes"]:
+        form.add_error("players", suggestion["text"])
+        return None
+    return _cut_into_tables(picked, suggestion["sizes"])
+
+
+def _form_suggestion(form: SessionForm) -> dict[str, Any]:
+    """The live hint as the planning form shows it first (the players ticked, if any)."""
+    picked_count = len(form["players"].value() or [])
+    return _suggestion(
+        picked_count,
+        form["kind"].value() or Session.Kind.RUBBER,
+        form["movement"].value() or Session.Movement.PIVOT,
     )
 
 
@@ -748,7 +780,34 @@ def suggest(request: HttpRequest, slug: str) -> HttpResponse:
 
 def session_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     session = _session_for_page(request, slug, pk)
-    return render(request, "clubs/session.html", _session_context(request, session))
+    context = _session_context(request, session)
+    context["history"] = _session_history(session)
+    return render(request, "clubs/session.html", context)
+
+
+#: The changes of a session's state its page lists (`Session.history`'s change reasons).
+STATE_CHANGES = ("started", "closed", "reopened")
+
+
+def _session_history(session: Session) -> list[dict[str, Any]]:
+    """When the session started, closed and was reopened, and by whom, as the club names them
+    (games.history.entrants: a player's name, or "Director"; never a login). Two queries."""
+    records = list(
+        session.history.filter(history_change_reason__in=STATE_CHANGES)
+        .order_by("history_date", "history_id")
+        .values("history_change_reason", "history_date", "history_user_id")
+    )
+    names = history.entrants(session.club_id, (r["history_user_id"] for r in records))
+    words = {"started": _("Started"), "closed": _("Closed"), "reopened": _("Reopened")}
+    return [
+        {
+            "what": words[r["history_change_reason"]],
+            "reason": r["history_change_reason"],
+            "at": r["history_date"],
+            "by": history.who(names, r["history_user_id"]).name,
+        }
+        for r in records
+    ]
 
 
 def session_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
@@ -819,7 +878,7 @@ def _director_post(request: HttpRequest, slug: str, pk: int) -> Session:
 def session_start(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     session = _director_post(request, slug, pk)
     try:
-        services.session_start(session=session)
+        services.session_start(session=session, by=signed_in_user(request))
     except Conflict as err:
         messages.error(request, str(err))
     else:
@@ -875,7 +934,7 @@ def session_close(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             },
         )
     try:
-        services.session_close(session=session)
+        services.session_close(session=session, by=signed_in_user(request))
     except Conflict as err:
         messages.error(request, str(err))
     else:
@@ -883,6 +942,91 @@ def session_close(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             request, _("Session closed. Rubbers still in play were closed as unfinished.")
         )
     return redirect(_next_or(request, session.get_absolute_url()))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_reopen(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """GET: what reopening does (the session runs again for corrections; the rubbers closed
+    unfinished stay as played; closing again recomputes the standings), and a button.
+    POST: reopen (`services.session_reopen`). Directors only; a player gets 403 as for close."""
+    session = _director_post(request, slug, pk)
+    if request.method == "GET":
+        return render(request, "clubs/reopen.html", {"session": session, "club": session.club})
+    try:
+        services.session_reopen(session=session, by=signed_in_user(request))
+    except Conflict as err:
+        messages.error(request, str(err))
+    else:
+        messages.success(
+            request,
+            _("Session reopened for corrections. Close it again when they are done."),
+        )
+    return redirect(_next_or(request, session.get_absolute_url()))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_reseat(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Re-seat a planned session with the console's planning form: the same live hint and the
+    same answer on submit (`services.plan_tables`), the same checks (`services.session_reseat`).
+    A session that has started is refused with a message, nothing changed."""
+    session = _director_post(request, slug, pk)
+    if session.status != Session.Status.PLANNED:
+        messages.error(request, _("Only a planned session can be re-seated; this one has started."))
+        return redirect(session.get_absolute_url())
+    seated = list(
+        session.table_seats.filter(active=True)
+        .order_by("player__name")
+        .values_list("player_id", flat=True)
+    )
+    initial = {
+        "date": session.date,
+        "kind": session.kind,
+        "movement": session.movement,
+        "stake_per_hundred": session.stake_per_hundred,
+        "players": seated,
+    }
+    form = SessionForm(request.POST or None, club=session.club, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        tables = _planned_tables(form)
+        if tables is not None:
+            try:
+                services.session_reseat(
+                    session=session,
+                    tables=tables,
+                    date=form.cleaned_data["date"],
+                    kind=form.cleaned_data["kind"],
+                    movement=form.cleaned_data["movement"],
+                    stake_per_hundred=form.cleaned_data["stake_per_hundred"],
+                    by=signed_in_user(request),
+                )
+            except ValidationError as err:
+                form.add_error(None, err)
+            except Conflict as err:
+                messages.error(request, str(err))
+                return redirect(session.get_absolute_url())
+            else:
+                messages.success(
+                    request, _("Tables re-seated. Check them, then start the session.")
+                )
+                ids = [p.pk for table in tables for p in table]
+                # Planning may name them; starting will refuse them until they are free.
+                for busy in services.seated_elsewhere(
+                    ids, session_id=session.pk, date=session.date
+                ):
+                    messages.warning(request, busy)
+                return redirect(session.get_absolute_url())
+    suggestion = (
+        _form_suggestion(form)
+        if form.is_bound
+        else _suggestion(len(seated), session.kind, session.movement)
+    )
+    return render(
+        request,
+        "clubs/reseat.html",
+        {"session": session, "club": session.club, "form": form, "suggestion": suggestion},
+    )
 
 
 @login_required

@@ -417,6 +417,8 @@ class Rubber(models.Model):
         if self.status == self.Status.IN_PLAY and sheet.complete:
             self._apply_completion(sheet)
             return sheet
+        if self._settle_stopped(sheet, nxt):
+            return sheet
         if self.status != self.Status.COMPLETE or sheet.complete or nxt is None:
             return sheet
         held = list(nxt.deals.order_by("number"))
@@ -459,6 +461,31 @@ class Rubber(models.Model):
         self.save(update_fields=["status", "ended_at"])
         self._apply_completion(sheet)
         return sheet
+
+    def _settle_stopped(self, sheet: Sheet, nxt: Rubber | None) -> bool:
+        """A corrected rubber whose table has stopped playing it keeps the status its deals give
+        (docs/api.md, "Reopening"); no rubber starts. True when the status was settled here.
+
+        - Unfinished (closed by RULES 2.6 or left by a player) and now complete at its last
+          deal: it was won, so it is complete; the table's later rubbers are untouched.
+        - Complete, no longer complete, and no rubber after it at its table (the empty one was
+          withdrawn when the session closed; a reopened session starts none): play stopped there,
+          so it is unfinished and scored by RULES 2.6. A table of two keeps the round robin's
+          rules (its next match may simply not have started).
+        """
+        if self.status == self.Status.UNFINISHED and sheet.complete:
+            self.status = self.Status.COMPLETE
+        elif (
+            self.status == self.Status.COMPLETE
+            and not sheet.complete
+            and nxt is None
+            and not self.is_two_player
+        ):
+            self.status = self.Status.UNFINISHED
+        else:
+            return False
+        self.save(update_fields=["status"])
+        return True
 
     def _rescore_or_conflict(self, deals: list[Deal]) -> Sheet:
         try:

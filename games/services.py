@@ -67,6 +67,8 @@ def seated_elsewhere(
             player_id__in=player_ids,
             active=True,
             session__status=Session.Status.RUNNING,
+            # A session reopened for corrections seats nobody (`session_reopen`).
+            session__closed_at__isnull=True,
             session__date=date,
         )
         .exclude(session_id=session_id)
@@ -103,6 +105,86 @@ def session_create(
 ) -> Session:
     """Plan a session: tables of 4–6 players in order of precedence (RULES 6.2), or tables of
     exactly two for the two-player games (RULES 7), whose opponents rotate by a round robin."""
+    _check_tables(club=club, kind=kind, movement=movement, tables=tables)
+    stake = club.default_stake if stake_per_hundred is None else stake_per_hundred
+    with transaction.atomic():
+        session = Session.objects.create(
+            club=club,
+            date=date,
+            kind=kind,
+            movement=movement,
+            stake_per_hundred=stake,
+            rules=club.house_rules().to_dict(),
+            created_by=created_by,
+        )
+        _seat_tables(session, tables)
+    return session
+
+
+def session_reseat(
+    *,
+    session: Session,
+    tables: Sequence[Sequence[Player]] | None = None,
+    date: datetime.date | None = None,
+    kind: str | None = None,
+    movement: str | None = None,
+    stake_per_hundred: Decimal | None = None,
+    by: User | None = None,
+) -> Session:
+    """Re-seat a planned session (issue 18): its tables, and any of its date, game, movement and
+    stake, replaced with the same validation as `session_create` (what is not given is kept;
+    the kept tables are checked again against a new game or movement). Like a planned session,
+    it may name players sitting in a running session: starting it refuses them
+    (`seated_elsewhere`).
+
+    The session's row is locked as `session_start` locks it, so a re-seat and a start are
+    serialised: a session that started meanwhile is refused with `Conflict` and nothing changes.
+    The tables are new (and so are their codes); the history keeps who re-seated it.
+    """
+    with transaction.atomic():
+        locked = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
+        if locked.status != Session.Status.PLANNED:
+            raise _conflict(
+                _("Only a planned session can be re-seated; this one is %(status)s.")
+                % {"status": str(locked.get_status_display()).lower()}
+            )
+        if tables is None:
+            tables = [t.present_players() for t in _tables_with_players(locked)]
+        kind = locked.kind if kind is None else kind
+        movement = locked.movement if movement is None else movement
+        _check_tables(club=locked.club, kind=kind, movement=movement, tables=tables)
+        locked.kind, locked.movement = kind, movement
+        if date is not None:
+            locked.date = date
+        if stake_per_hundred is not None:
+            locked.stake_per_hundred = stake_per_hundred
+        _record(locked, "reseated", by)
+        locked.save(update_fields=["kind", "movement", "date", "stake_per_hundred"])
+        locked.tables.all().delete()  # their seats go with them; a planned session has no rubber
+        _seat_tables(locked, tables)
+    session.refresh_from_db()
+    return session
+
+
+def _tables_with_players(session: Session) -> list[Table]:
+    """The session's tables in order, with their seats and players (for `present_players`)."""
+    return list(session.tables.order_by("number").prefetch_related("seats__player"))
+
+
+def _seat_tables(session: Session, tables: Sequence[Sequence[Player]]) -> None:
+    for number, players in enumerate(tables, start=1):
+        table = Table.objects.create(session=session, number=number)
+        TableSeat.objects.bulk_create(
+            TableSeat(session=session, table=table, player=player, position=position)
+            for position, player in enumerate(players)
+        )
+
+
+def _check_tables(
+    *, club: Club, kind: str, movement: str, tables: Sequence[Sequence[Player]]
+) -> None:
+    """The tables a session may be planned with (RULES 6.2, RULES 7), or `ValidationError`
+    on `tables` and `movement` naming every problem."""
     errors: dict[str, list[str]] = {}
     two_player = kind in TWO_PLAYER_KINDS
     if not tables:
@@ -145,27 +227,9 @@ def session_create(
         )
     if errors:
         raise ValidationError(errors)
-    stake = club.default_stake if stake_per_hundred is None else stake_per_hundred
-    with transaction.atomic():
-        session = Session.objects.create(
-            club=club,
-            date=date,
-            kind=kind,
-            movement=movement,
-            stake_per_hundred=stake,
-            rules=club.house_rules().to_dict(),
-            created_by=created_by,
-        )
-        for number, players in enumerate(tables, start=1):
-            table = Table.objects.create(session=session, number=number)
-            TableSeat.objects.bulk_create(
-                TableSeat(session=session, table=table, player=player, position=position)
-                for position, player in enumerate(players)
-            )
-    return session
 
 
-def session_start(*, session: Session) -> Session:
+def session_start(*, session: Session, by: User | None = None) -> Session:
     """Start a planned session: every table gets its first rubber, seated by the rotation."""
     with transaction.atomic():
         locked = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
@@ -184,6 +248,7 @@ def session_start(*, session: Session) -> Session:
             raise _conflict(" ".join(busy))
         locked.status = Session.Status.RUNNING
         locked.started_at = timezone.now()
+        _record(locked, "started", by)
         locked.save(update_fields=["status", "started_at"])
         for table in locked.tables.prefetch_related("seats__player"):
             table_start_next_rubber(table=table)
@@ -192,8 +257,11 @@ def session_start(*, session: Session) -> Session:
     return session
 
 
-def session_close(*, session: Session) -> Session:
-    """Close a session: rubbers still in play close as unfinished (RULES 2.6, 8.4)."""
+def session_close(*, session: Session, by: User | None = None) -> Session:
+    """Close a session: rubbers still in play close as unfinished (RULES 2.6, 8.4).
+
+    A reopened session (`session_reopen`) closes the same way; the standings are recomputed
+    (queued, as every close). The history keeps who closed it and when."""
     with transaction.atomic():
         locked = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
         if locked.status == Session.Status.CLOSED:
@@ -208,10 +276,47 @@ def session_close(*, session: Session) -> Session:
                 rubber.delete()
         locked.status = Session.Status.CLOSED
         locked.closed_at = timezone.now()
+        _record(locked, "closed", by)
         locked.save(update_fields=["status", "closed_at"])
     _queue_refresh(locked.pk)
     session.refresh_from_db()
     return session
+
+
+def session_reopen(*, session: Session, by: User | None = None) -> Session:
+    """Reopen a closed session for corrections (issue 18; docs/api.md, "Reopening").
+
+    The session runs again, so that its director (or a player at the table) can correct deals
+    (RULES 8.2); nothing else changes. The rubbers closed unfinished by RULES 2.6 stay as played
+    (unfinished, their figures from their deals), and no rubber starts: a corrected deal re-scores
+    its own rubber (`games.models.Deal.correct`). `closed_at` keeps the last close until the
+    session closes again, which recomputes the standings. The history keeps who reopened it and
+    when (`Session.history`).
+
+    The session's row is locked as `session_close` locks it, so a reopen and a close (or two
+    reopens) at the same time are serialised: the second sees the first's outcome and answers
+    409 if there is nothing left to do.
+    """
+    with transaction.atomic():
+        locked = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
+        if locked.status != Session.Status.CLOSED:
+            raise _conflict(
+                _("Only a closed session can be reopened; this one is %(status)s.")
+                % {"status": str(locked.get_status_display()).lower()}
+            )
+        locked.status = Session.Status.RUNNING
+        _record(locked, "reopened", by)
+        locked.save(update_fields=["status"])
+    _queue_refresh(locked.pk)
+    session.refresh_from_db()
+    return session
+
+
+def _record(session: Session, reason: str, by: User | None) -> None:
+    """Who changed the session's state and why, for its history (django-simple-history)."""
+    session._change_reason = reason
+    if by is not None:
+        session._history_user = by
 
 
 def session_delete(*, session: Session) -> None:
@@ -283,7 +388,8 @@ def table_rotation(*, table: Table, ahead: int = 3) -> list[Any]:
     players = [p.pk for p in table.present_players()]
     session = table.session
     current = [s for s in history if s.rubber == history[-1].rubber] if history else []
-    if session.status == Session.Status.CLOSED:
+    if session.status == Session.Status.CLOSED or len(players) < MIN_AT_TABLE:
+        # Closed, or a table broken up for an early leaver (games.changes): nothing ahead.
         return current
     planned = plan(players, ahead, movement=session.movement, history=history)
     return current + planned

@@ -22,7 +22,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from clubs.models import Player, Session
+from clubs.models import Player, Session, Table
+from clubs.permissions import check_club_access
 from scoring.rules import ScoringError, Side
 from scoring.shared.error_messages import error_line
 
@@ -342,20 +343,29 @@ def _render(request: HtmxHttpRequest, context: dict[str, Any], status: int = 200
 
 @require_GET
 def table_now(request: HttpRequest, pk: int) -> HttpResponse:
-    """A table's page: its rubber in play (or its latest), where every link to a table goes."""
-    rubber = (
-        Rubber.objects.filter(table_id=pk)
-        .order_by(
-            models.Case(models.When(status=Rubber.Status.IN_PLAY, then=0), default=1),
-            "-number",
-        )
-        .only("pk")
-        .first()
-    )
-    if rubber is None:
+    """A table's page, where every link naming a table goes: while its session runs, its rubber
+    in play (or its latest); otherwise its card on the session page, which lists its rubbers.
+    A table the reader may not read answers like a missing one."""
+    table = Table.objects.filter(pk=pk).select_related("session__club").first()
+    if table is None:
         raise Http404("No such table.")
-    rubber_for_request(request, rubber.pk)  # 404 where the club is hidden
-    return redirect(rubber.get_absolute_url())
+    rubber = None
+    if table.session.status == Session.Status.RUNNING:
+        rubber = (
+            Rubber.objects.filter(table_id=pk)
+            .order_by(
+                models.Case(models.When(status=Rubber.Status.IN_PLAY, then=0), default=1),
+                "-number",
+            )
+            .only("pk")
+            .first()
+        )
+    if rubber is not None:
+        # 404 where the club is hidden (a table code may read it)
+        rubber_for_request(request, rubber.pk)
+        return redirect(rubber.get_absolute_url())
+    check_club_access(request.user, table.session.club)
+    return redirect(f"{table.session.get_absolute_url()}#table-{table.pk}")
 
 
 def table_code(request: HttpRequest, code: str) -> HttpResponse:

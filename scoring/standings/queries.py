@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from django.db import connection
-from django.db.models import Count, Max, Q
+from django.db.models import Count, F, Max, Q
 from django.http import Http404
 
 from clubs.models import Player, Session
@@ -232,9 +232,9 @@ def player_history(player: Player) -> dict[str, Any]:
         .order_by("date", "session_id")
     )
     rubbers = list(
-        RubberResult.objects.filter(player=player).order_by(
-            "-date", "-session_id", "table_number", "rubber_number"
-        )
+        RubberResult.objects.filter(player=player)
+        .annotate(table_id=F("rubber__table_id"))  # the pages link each table they name
+        .order_by("-date", "-session_id", "table_number", "rubber_number")
     )
     points = list(cumulative(standings))
     return {
@@ -312,9 +312,9 @@ def player_page(player: Player) -> dict[str, Any]:
         SessionStanding.objects.filter(player=player, rubbers__gt=0).order_by("date", "session_id")
     )
     results = list(
-        RubberResult.objects.filter(player=player).order_by(
-            "-date", "-session_id", "-table_number", "-rubber_number"
-        )
+        RubberResult.objects.filter(player=player)
+        .annotate(table_id=F("rubber__table_id"))  # the page links each table it names
+        .order_by("-date", "-session_id", "-table_number", "-rubber_number")
     )
     ended = [r for r in results if not r.provisional]
     mine = {r.rubber_id: (r.side, r.won, r.net) for r in ended}

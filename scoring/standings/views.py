@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 from django import forms
 from django.db.models.functions import ExtractYear
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
-from clubs.models import Player, Session
+from clubs.models import Player, Session, Table
 from clubs.permissions import check_club_access
 from clubs.selectors import club_for_reader, session_for_reader
 
@@ -39,8 +41,27 @@ class PeriodForm(forms.Form):
         return data
 
 
+def _with_table_links(session: Session, data: dict[str, Any]) -> dict[str, Any]:
+    """The standings with a link on each table they name (the room's column, the tables, the
+    prizes): the reader of the standings may read the session's tables. One query."""
+    urls = {
+        number: reverse("games:table", args=[pk])
+        for number, pk in Table.objects.filter(session=session).values_list("number", "pk")
+    }
+
+    def linked(row: dict[str, Any], key: str) -> dict[str, Any]:
+        return {**row, "table_url": urls.get(row[key])}
+
+    return {
+        **data,
+        "players": [linked(p, "table") for p in data["players"]],
+        "tables": [linked(t, "number") for t in data["tables"]],
+        "prizes": [linked(p, "table") for p in data["prizes"]],
+    }
+
+
 def _standings_context(session: Session) -> dict[str, object]:
-    data = queries.session_standings(session)
+    data = _with_table_links(session, queries.session_standings(session))
     live = session.status != Session.Status.CLOSED or data["stale"]
     return {"session": session, "data": data, "live": live, "poll_seconds": POLL_SECONDS}
 

@@ -55,6 +55,13 @@ def _close(n: Night) -> tuple[str, str, dict[str, Any] | None]:
     return "post", f"/api/v1/sessions/{n.running.pk}/close", None
 
 
+def _reopen(n: Night) -> tuple[str, str, dict[str, Any] | None]:
+    from games.services import session_close
+
+    session_close(session=n.running)
+    return "post", f"/api/v1/sessions/{n.running.pk}/reopen", None
+
+
 def _rotation(n: Night) -> tuple[str, str, dict[str, Any] | None]:
     return "get", f"/api/v1/sessions/{n.running.pk}/tables/1/rotation", None
 
@@ -81,6 +88,7 @@ ENDPOINTS: list[tuple[str, Callable[[Night], Any], int | None]] = [
     ("session", _session, None),
     ("start", _start, 200),
     ("close", _close, 200),
+    ("reopen", _reopen, 200),
     ("rotation", _rotation, None),
     ("late arrival", _arrive, 201),
     ("early leaver", _leave, 200),

@@ -84,6 +84,18 @@ def _console_form(w: World) -> dict[str, Any]:
     }
 
 
+def _closed(w: World) -> int:
+    """The running session, closed (in the case's savepoint), to be reopened. Idempotent: other
+    tests build every path of the matrix in one world, some with ids that do not exist."""
+    from clubs.models import Session
+    from games.services import session_close
+
+    running = Session.objects.filter(pk=w.running.pk, status=Session.Status.RUNNING).first()
+    if running is not None:
+        session_close(session=running)
+    return w.running.pk
+
+
 #: route name (namespace:name) → Case. Admin patterns are classified by ADMIN_PREFIX below.
 MATRIX: dict[str, Case] = {
     # --- site ----------------------------------------------------------------------------------
@@ -138,13 +150,22 @@ MATRIX: dict[str, Case] = {
         lambda w: f"/api/v1/clubs/{w.club.slug}/leaderboard", {"GET": READ}
     ),
     # --- API: sessions and tables ---------------------------------------------------------------
-    "api-session": Case(lambda w: f"/api/v1/sessions/{w.running.pk}/", {"GET": READ}),
+    "api-session": Case(
+        # A planned session: PATCH re-seats it (a started one answers 409).
+        lambda w: f"/api/v1/sessions/{w.planned.pk}/",
+        {"GET": READ, "PATCH": (401, 404, 403, 403, 404, 200)},
+        {"PATCH": lambda w: {"movement": "cut-in"}},
+    ),
     "api-session-start": Case(
         lambda w: f"/api/v1/sessions/{w.planned.pk}/start",
         {"POST": (401, 404, 403, 403, 404, 200)},
     ),
     "api-session-close": Case(
         lambda w: f"/api/v1/sessions/{w.running.pk}/close",
+        {"POST": (401, 404, 403, 403, 404, 200)},
+    ),
+    "api-session-reopen": Case(
+        lambda w: f"/api/v1/sessions/{_closed(w)}/reopen",
         {"POST": (401, 404, 403, 403, 404, 200)},
     ),
     "api-table-rotation": Case(
@@ -157,6 +178,23 @@ MATRIX: dict[str, Case] = {
             "POST": lambda w: {"player": w.players["fay"].pk},
             "DELETE": lambda w: {"player": w.players["eve"].pk},
         },
+    ),
+    # Changes at the table (issue 18). The running session has one table of four: closing it
+    # for a leaver would leave three, so even the director's call is refused (400).
+    "api-table-substitute": Case(
+        lambda w: f"/api/v1/sessions/{w.running.pk}/tables/1/substitute",
+        {"POST": (401, 404, 403, 403, 404, 200)},
+        {"POST": lambda w: {"leaver": w.players["west"].pk, "name": "Gus"}},
+    ),
+    "api-table-leave": Case(
+        lambda w: f"/api/v1/sessions/{w.running.pk}/tables/1/leave",
+        {"POST": (401, 404, 403, 403, 404, 400)},
+        {"POST": lambda w: {"leaver": w.players["west"].pk}},
+    ),
+    "api-session-arrivals": Case(
+        lambda w: f"/api/v1/sessions/{w.running.pk}/arrivals",
+        {"POST": (401, 404, 403, 403, 404, 201)},
+        {"POST": lambda w: {"players": [w.players["fay"].pk]}},
     ),
     "api-session-standings": Case(
         lambda w: f"/api/v1/sessions/{w.running.pk}/standings", {"GET": READ}
@@ -244,6 +282,15 @@ MATRIX: dict[str, Case] = {
         # Past the warning about unconfirmed deals (tests/clubs/test_confirmation.py).
         {"POST": lambda w: {"anyway": "1"}},
     ),
+    "clubs:session_reopen": Case(
+        lambda w: f"/clubs/{w.club.slug}/sessions/{_closed(w)}/reopen/",
+        {"GET": (302, 404, 403, 403, 404, 200), "POST": (302, 404, 403, 403, 404, 302)},
+    ),
+    "clubs:session_reseat": Case(
+        lambda w: f"/clubs/{w.club.slug}/sessions/{w.planned.pk}/seat/",
+        {"GET": (302, 404, 403, 403, 404, 200), "POST": (302, 404, 403, 403, 404, 302)},
+        {"POST": _console_form},
+    ),
     "clubs:session_delete": Case(
         lambda w: f"/clubs/{w.club.slug}/sessions/{w.planned.pk}/delete/",
         {"POST": (302, 404, 403, 403, 404, 302)},
@@ -269,6 +316,26 @@ MATRIX: dict[str, Case] = {
         lambda w: f"/clubs/{w.club.slug}/sessions/{w.planned.pk}/tables/1/remove/",
         {"POST": (302, 404, 403, 403, 404, 302)},
         {"POST": lambda w: {"player": w.players["eve"].pk}},
+    ),
+    "clubs:table_leaver": Case(
+        lambda w: f"/clubs/{w.club.slug}/sessions/{w.running.pk}/tables/1/leaver/",
+        {"GET": PAGE_DIRECTOR_ONLY, "POST": (302, 404, 403, 403, 404, 302)},
+        {
+            "POST": lambda w: {
+                "leaver": w.players["west"].pk,
+                "new_name": "Gus",
+                "substitute_now": "",
+            }
+        },
+    ),
+    "clubs:session_arrivals": Case(
+        lambda w: f"/clubs/{w.club.slug}/sessions/{w.running.pk}/arrivals/",
+        {"GET": PAGE_DIRECTOR_ONLY, "POST": (302, 404, 403, 403, 404, 302)},
+        {"POST": lambda w: {"players": [w.players["fay"].pk]}},
+    ),
+    "clubs:arrivals_suggest": Case(
+        lambda w: f"/clubs/{w.club.slug}/sessions/{w.running.pk}/arrivals/suggest/?names=Gus",
+        {"GET": PAGE_DIRECTOR_ONLY},
     ),
     # --- pages: rubbers and deals ---------------------------------------------------------------
     "games:rubber": Case(lambda w: f"/rubbers/{w.rubber.pk}/", {"GET": READ}),

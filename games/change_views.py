@@ -1,0 +1,186 @@
+"""The director's pages for changes at the tables of a running session (issue 18): an early
+leaver (a substitute, or the table's rubber closed unfinished and the room re-planned) and late
+arrivals (a new table, or a cut-in). Forms validate; `games.changes` writes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_http_methods
+
+from clubs.forms import ArrivalsForm, LeaverForm
+from clubs.models import Session, Table
+from clubs.permissions import signed_in_user
+
+from . import changes
+from .club_views import _director_post
+from .models import Conflict, Rubber
+
+
+def _console(session: Session) -> str:
+    return reverse("clubs:console", args=[session.club.slug]) + f"#session-{session.pk}"
+
+
+def _errors_into(form: forms.Form, err: ValidationError) -> None:
+    """A service's field messages on the form's fields (others above the form)."""
+    for name, messages_ in err.message_dict.items():
+        form.add_error(name if name in form.fields else None, messages_)
+
+
+def _table(session: Session, number: int) -> Table:
+    table = session.tables.select_related("session__club").filter(number=number).first()
+    if table is None:
+        raise Http404("No such table.")
+    return table
+
+
+def _running(session: Session) -> None:
+    """The change pages answer while the session runs, for four-player tables (the pairs of a
+    two-player session keep their round robin, RULES 7)."""
+    if session.status != Session.Status.RUNNING:
+        raise Http404("The session is not running.")
+
+
+def _rubber_preview(table: Table) -> dict[str, Any] | None:
+    """The rubber in play at the table, now and as it would be kept if closed (RULES 2.6)."""
+    rubber = Rubber.objects.with_deals().filter(table=table).in_play().first()
+    if rubber is None:
+        return None
+    rubber.fetch_players()
+    deals = rubber.ordered_deals()
+    return {
+        "rubber": rubber,
+        "deals": len(deals),
+        "now": rubber.scoresheet(deals).result if deals else None,
+        "closed": rubber.unfinished_sheet(deals).result if deals else None,
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_leaver(request: HttpRequest, slug: str, pk: int, number: int) -> HttpResponse:
+    """GET: the two ways to handle an early leaver, with the figures the rubber in play would
+    keep and who would move. POST: the chosen one."""
+    session = _director_post(request, slug, pk)
+    _running(session)
+    if session.is_two_player:
+        raise Http404("Two-player tables keep their pairs.")
+    table = _table(session, number)
+    form = LeaverForm(request.POST or None, table=table)
+    if request.method == "POST" and form.is_valid():
+        leaver = form.cleaned_data["leaver"]
+        try:
+            if "replan" not in request.POST:
+                change = changes.table_substitute(
+                    table=table,
+                    leaver=leaver,
+                    substitute=form.cleaned_data["substitute"],
+                    new_name=form.cleaned_data["new_name"],
+                    by=signed_in_user(request),
+                )
+                messages.success(request, change.sentence())
+            else:
+                made = changes.table_leave_and_replan(
+                    table=table, leaver=leaver, by=signed_in_user(request)
+                )
+                messages.success(request, " ".join(c.sentence() for c in made))
+        except ValidationError as err:
+            _errors_into(form, err)
+        except Conflict as err:
+            form.add_error(None, str(err))
+        else:
+            return redirect(_console(session))
+    present = table.present_players()
+    plan = changes.replan_for_leaver(table=table, leaver=present[0]) if present else None
+    return render(
+        request,
+        "clubs/leaver.html",
+        {
+            "session": session,
+            "club": session.club,
+            "table": table,
+            "players": present,
+            "form": form,
+            "preview": _rubber_preview(table),
+            "plan": plan,
+        },
+        status=400 if form.errors else 200,
+    )
+
+
+def _arrival_count(request: HttpRequest) -> int:
+    names = [n for n in request.GET.get("names", "").splitlines() if n.strip()]
+    return len(request.GET.getlist("players")) + len(names)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_arrivals(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Late arrivals: GET the form with the suggestion for those ticked; POST seats them."""
+    session = _director_post(request, slug, pk)
+    _running(session)
+    form = ArrivalsForm(request.POST or None, session=session)
+    count = 0
+    if request.method == "POST" and form.is_valid():
+        players = list(form.cleaned_data["players"])
+        names = form.cleaned_data["names"]
+        count = len(players) + len(names)
+        try:
+            made = changes.session_add_arrivals(
+                session=session,
+                players=players,
+                names=names,
+                mode=form.cleaned_data["mode"],
+                table_number=form.cleaned_data["table"],
+                by=signed_in_user(request),
+            )
+        except ValidationError as err:
+            _errors_into(form, err)
+        except Conflict as err:
+            form.add_error(None, str(err))
+        else:
+            messages.success(
+                request,
+                ngettext("%(count)d arrival seated.", "%(count)d arrivals seated.", len(made))
+                % {"count": len(made)}
+                + " "
+                + " ".join(c.sentence() for c in made),
+            )
+            return redirect(_console(session))
+    elif request.method == "POST":
+        count = len(request.POST.getlist("players"))
+    plan = changes.arrival_plan(session=session, count=count)
+    return render(
+        request,
+        "clubs/arrivals.html",
+        {
+            "session": session,
+            "club": session.club,
+            "form": form,
+            "hint": {"count": count, "text": changes.arrival_text(plan), "ok": not plan.refusal},
+        },
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+@require_GET
+def arrivals_suggest(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """The suggestion for the arrivals ticked and typed (htmx partial of the arrivals page)."""
+    session = _director_post(request, slug, pk)
+    _running(session)
+    count = _arrival_count(request)
+    plan = changes.arrival_plan(session=session, count=count)
+    return render(
+        request,
+        "clubs/_arrival_hint.html",
+        {"hint": {"count": count, "text": changes.arrival_text(plan), "ok": not plan.refusal}},
+    )
