@@ -22,6 +22,8 @@ from simple_history.models import HistoricalRecords
 from scoring.rules.games import GAMES, kinds
 from scoring.rules.options import PRESETS, HouseRules
 
+from . import policy
+
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
 
@@ -31,10 +33,9 @@ DEFAULT_KIND = next(iter(GAMES))
 
 class ClubQuerySet(models.QuerySet["Club"]):
     def visible_to(self, user: User | AnonymousUser) -> ClubQuerySet:
-        """Public clubs, plus members-only clubs the user belongs to."""
-        if not user.is_authenticated:
-            return self.filter(public=True)
-        return self.filter(Q(public=True) | Q(memberships__user=user)).distinct()
+        """The clubs the user may read (`clubs.policy.readable_clubs`)."""
+        readable = self.filter(policy.readable_clubs(user))
+        return readable.distinct() if user.is_authenticated else readable
 
     def visibility(self, slug: str) -> tuple[int, bool] | None:
         """(id, public) of the club with this slug, or None: the first read of an answer served
@@ -99,20 +100,23 @@ class Club(models.Model):
         return role
 
     def is_director(self, user: User | AnonymousUser) -> bool:
-        return self.role_of(user) == Membership.Role.DIRECTOR
+        return policy.may_direct(self.role_of(user))
 
     def is_member(self, user: User | AnonymousUser) -> bool:
         return self.role_of(user) is not None
 
     def can_read(self, user: User | AnonymousUser) -> bool:
-        return self.public or self.is_member(user)
+        """`clubs.policy.may_read` (no query for a public club)."""
+        return policy.may_read(self.public, None) or policy.may_read(
+            self.public, self.role_of(user)
+        )
 
 
 class Membership(models.Model):
     """A login's role in one club."""
 
     class Role(models.TextChoices):
-        DIRECTOR = "director", _("Director")
+        DIRECTOR = policy.DIRECTOR, _("Director")
         PLAYER = "player", _("Player")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")

@@ -1,6 +1,6 @@
-"""Who may read and who may manage a club: one policy for pages and the API.
+"""Who may read and who may manage a club, applied: THE rule is `clubs.policy.may_read`.
 
-The policy (docs/api.md, "Permissions"):
+The policy (clubs.policy; docs/api.md, "Permissions"):
 
 - A public club, its players, sessions, standings and leaderboard are readable by anyone.
 - A members-only club is readable by its members only. To everyone else it does not exist:
@@ -10,9 +10,9 @@ The policy (docs/api.md, "Permissions"):
   not one of its directors gets 403; an anonymous write gets 401 (API) or the sign-in page
   (pages) before anything is looked up.
 
-Other apps reuse these helpers: `can_read_club`, `is_director`, `is_member`, `may_read`,
-`get_club_for_user`, `get_session_for_user`, `check_club_access`, `signed_in_user` and the DRF
-permission class `IsClubDirectorOrReadOnly`.
+Other apps reuse these helpers: `can_read_club`, `is_director`, `is_member`, `check_club_access`,
+`check_club_id_readable`, `signed_in_user` and the DRF permission class `IsClubDirectorOrReadOnly`;
+the selectors that fetch what a reader may see are in clubs.selectors.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from rest_framework import permissions
 
-from .models import Club, Membership, Session
+from .models import Club, Membership
+from .policy import may_direct, may_read
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -40,12 +41,6 @@ def signed_in_user(request: HttpRequest | Request) -> User:
     return user
 
 
-def may_read(public: bool, role: str | None) -> bool:
-    """The read policy: a public club is readable by anyone, a members-only one by its members
-    (`role` is the user's role in the club, None for anyone else)."""
-    return public or role is not None
-
-
 def role_in_club(user: AnyUser, club: Club) -> str | None:
     """The user's role in the club ("director", "player") or None (one query, none if anonymous)."""
     return club.role_of(user)
@@ -56,12 +51,12 @@ def is_member(user: AnyUser, club: Club) -> bool:
 
 
 def is_director(user: AnyUser, club: Club) -> bool:
-    return role_in_club(user, club) == Membership.Role.DIRECTOR
+    return may_direct(role_in_club(user, club))
 
 
 def can_read_club(user: AnyUser, club: Club) -> bool:
-    """Public clubs are readable by anyone; members-only clubs by their members."""
-    return club.public or is_member(user, club)
+    """`may_read` for this user and club (no query for a public club)."""
+    return club.can_read(user)
 
 
 def check_club_access(user: AnyUser, club: Club, *, director: bool = False) -> None:
@@ -73,54 +68,21 @@ def check_club_access(user: AnyUser, club: Club, *, director: bool = False) -> N
     role = role_in_club(user, club)
     if not may_read(club.public, role):
         raise Http404("No such club.")
-    if role != Membership.Role.DIRECTOR:
+    if not may_direct(role):
         raise PermissionDenied("Only a director of this club may do this.")
 
 
-def get_club_for_user(request: HttpRequest, slug: str, *, director: bool = False) -> Club:
-    """The club with this slug if the request's user may read it (or manage it, with
-    `director=True`); else Http404 / PermissionDenied as in `check_club_access`.
-
-    Pages that need a director are also `login_required`, so anonymous visitors are sent to the
-    sign-in page rather than shown 403.
-    """
-    club = Club.objects.filter(slug=slug).first()
-    if club is None:
-        raise Http404("No such club.")
-    check_club_access(request.user, club, director=director)
-    return club
-
-
-def get_club_id_for_user(request: HttpRequest, slug: str) -> int:
-    """The id of the club with this slug if the request's user may read it, else Http404: the
-    check of `get_club_for_user` for reads answered from the cache (no Club instance)."""
-    found = Club.objects.visibility(slug)
-    if found is None:
-        raise Http404("No such club.")
-    club_id, public = found
-    check_club_id_readable(request.user, club_id, public=public)
-    return club_id
-
-
 def check_club_id_readable(user: AnyUser, club_id: int, *, public: bool) -> None:
-    """`check_club_access` for reading, from the club's id and `public` flag: Http404 when a
-    members-only club is not the user's (one query then, none for a public club)."""
-    if public:
+    """`check_club_access` for reading, from the club's id and `public` flag: Http404 when
+    `may_read` refuses (one query for a members-only club, none for a public one)."""
+    if may_read(public, None):
         return
-    if (
-        not user.is_authenticated
-        or not Membership.objects.filter(club_id=club_id, user=user).exists()
-    ):
+    role: str | None = None
+    if user.is_authenticated:
+        roles = Membership.objects.filter(club_id=club_id, user=user).values_list("role", flat=True)
+        role = roles.first()
+    if not may_read(public, role):
         raise Http404("No such club.")
-
-
-def get_session_for_user(request: HttpRequest, pk: int, *, director: bool = False) -> Session:
-    """The session with this id, checked against its club like `get_club_for_user`."""
-    session = Session.objects.select_related("club").filter(pk=pk).first()
-    if session is None:
-        raise Http404("No such session.")
-    check_club_access(request.user, session.club, director=director)
-    return session
 
 
 def club_of(obj: Any) -> Club:

@@ -7,12 +7,9 @@ Views parse input, check who may act, call the model methods and render. Domain 
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
-from django.core.cache import cache
 from django.http import HttpResponseBase
-from django.utils import translation
 from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import permissions, status
 from rest_framework.exceptions import PermissionDenied
@@ -20,13 +17,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from clubs.permissions import get_session_for_user, signed_in_user
-from scoring.shared.cache import cache_seconds, json_answer, json_bytes, wants_plain_json
+from clubs.permissions import signed_in_user
+from clubs.selectors import session_for_reader
+from scoring.shared.cache import cache_seconds, versioned_answer
 from scoring.shared.renderers import SessionDealsCSV, with_csv
 
 from . import exports, history
 from .models import SEAT_SIDE, Deal, Rubber
-from .permissions import get_deal_for_user, get_rubber_for_entry, get_rubber_state_for_user
+from .selectors import deal_for_reader, rubber_for_entry, rubber_version_for_reader
 from .serializers import (
     DealCorrectionSerializer,
     DealInSerializer,
@@ -71,21 +69,16 @@ def _written(deal: Deal, rubber: Rubber, code: int) -> Response:
     return Response(data, status=code)
 
 
-def _rubber_answer(request: Request, pk: int, state: tuple[Any, ...]) -> HttpResponseBase:
-    """GET's answer for a rubber: the JSON bytes cached under its `answer_state` and the
-    language, else its deals and players read and rendered. Nothing needs invalidating: a
-    change of a deal or of the rubber makes another key. A player renamed in the admin shows
-    within the cache's seconds, as on the leaderboard (scoring/shared/cache.py)."""
-    seconds = cache_seconds("RUBBER_CACHE_SECONDS")
-    if not seconds or not wants_plain_json(request):
-        return Response(RubberSerializer(_with_deals(pk)).data)
-    made_of = repr((state, translation.get_language())).encode()
-    key = f"games:rubber:{pk}:{hashlib.blake2b(made_of, digest_size=16).hexdigest()}"
-    body = cache.get(key)
-    if body is None:
-        body = json_bytes(RubberSerializer(_with_deals(pk)).data)
-        cache.set(key, body, seconds)
-    return json_answer(body)
+def _rubber_answer(request: Request, pk: int, version: tuple[Any, ...]) -> HttpResponseBase:
+    """GET's answer for a rubber: cached under its version (`answer_state`,
+    scoring/shared/cache.py), else its deals and players read and rendered."""
+    return versioned_answer(
+        request,
+        "rubber",
+        (pk, *version),
+        cache_seconds("RUBBER_CACHE_SECONDS"),
+        lambda: RubberSerializer(_with_deals(pk)).data,
+    )
 
 
 def _with_deals(pk: int) -> Rubber:
@@ -103,7 +96,7 @@ class RubberDetail(APIView):
         responses={200: RubberSerializer, 404: E404},
     )
     def get(self, request: Request, pk: int) -> HttpResponseBase:
-        return _rubber_answer(request, pk, get_rubber_state_for_user(request.user, pk))
+        return _rubber_answer(request, pk, rubber_version_for_reader(request.user, pk))
 
 
 class RubberDeals(APIView):
@@ -131,7 +124,7 @@ class RubberDeals(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         user = signed_in_user(request)
-        rubber, can_enter = get_rubber_for_entry(user, pk)
+        rubber, can_enter = rubber_for_entry(user, pk)
         if not can_enter:
             raise PermissionDenied("Only the players seated in this rubber or a director enter.")
         if rubber.is_two_player:
@@ -156,7 +149,7 @@ class DealDetail(APIView):
 
     @extend_schema(tags=TAGS, summary="A deal", responses={200: DealSerializer, 404: E404})
     def get(self, request: Request, pk: int) -> Response:
-        deal, _ = get_deal_for_user(request.user, pk)
+        deal, _ = deal_for_reader(request.user, pk)
         return Response(_deal_answer(deal))
 
     @extend_schema(
@@ -182,7 +175,7 @@ class DealDetail(APIView):
         },
     )
     def patch(self, request: Request, pk: int) -> Response:
-        deal, viewer = get_deal_for_user(request.user, pk)
+        deal, viewer = deal_for_reader(request.user, pk)
         if not viewer.can_correct(deal):
             raise PermissionDenied("Only a director or a player at the table corrects a deal.")
         serializer: DealCorrectionSerializer | TwoPlayerCorrectionSerializer
@@ -214,7 +207,7 @@ class DealHistory(APIView):
         responses={200: HistoryEntrySerializer(many=True), 404: E404},
     )
     def get(self, request: Request, pk: int) -> Response:
-        deal, _ = get_deal_for_user(request.user, pk)
+        deal, _ = deal_for_reader(request.user, pk)
         entries = history.for_deal(deal, deal.rubber.session.club_id)
         return Response(HistoryEntrySerializer(entries, many=True).data)
 
@@ -229,7 +222,7 @@ class DealConfirm(APIView):
         responses={200: DealSerializer, 401: E401, 403: E403, 404: E404, 409: E409},
     )
     def post(self, request: Request, pk: int) -> Response:
-        deal, viewer = get_deal_for_user(request.user, pk)
+        deal, viewer = deal_for_reader(request.user, pk)
         _check_can_confirm(deal, viewer)
         assert viewer.player is not None
         confirmed = deal.confirm(by=viewer.player, user=signed_in_user(request))
@@ -263,5 +256,5 @@ class SessionDeals(APIView):
         responses={200: SessionDealsOut, 404: E404},
     )
     def get(self, request: Request, pk: int) -> Response:
-        session = get_session_for_user(request, pk)
+        session = session_for_reader(request.user, pk)
         return Response(SessionDealsOut(exports.session_deals(session)).data)

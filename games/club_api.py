@@ -21,10 +21,10 @@ from clubs.models import Club, Invitation, Player, Session, Table, TableSeat
 from clubs.permissions import (
     IsClubDirectorOrReadOnly,
     check_club_access,
-    get_club_for_user,
     is_director,
     signed_in_user,
 )
+from clubs.selectors import club_for_reader
 from clubs.serializers import (
     ArrivalsIn,
     ClubIn,
@@ -147,7 +147,7 @@ class ClubDetailView(APIView):
 
     @extend_schema(tags=TAGS_CLUBS, summary="A club", responses={200: ClubOut, **READ_ERRORS})
     def get(self, request: Request, slug: str) -> Response:
-        return Response(ClubOut(get_club_for_user(request, slug)).data)
+        return Response(ClubOut(club_for_reader(request.user, slug)).data)
 
 
 class PlayerListView(APIView):
@@ -159,7 +159,7 @@ class PlayerListView(APIView):
         responses={200: PlayerDirectorOut(many=True), **READ_ERRORS},
     )
     def get(self, request: Request, slug: str) -> Response:
-        club = get_club_for_user(request, slug)
+        club = club_for_reader(request.user, slug)
         players = (
             Player.objects.filter(club=club)
             .select_related("user")
@@ -176,7 +176,7 @@ class PlayerListView(APIView):
         responses={201: PlayerDirectorOut, **WRITE_ERRORS},
     )
     def post(self, request: Request, slug: str) -> Response:
-        club = get_club_for_user(request, slug, director=True)
+        club = club_for_reader(request.user, slug, director=True)
         data = PlayerIn(data=request.data)
         data.is_valid(raise_exception=True)
         player = services.player_create(
@@ -256,7 +256,7 @@ class SessionListView(APIView):
         responses={200: SessionOut(many=True), **READ_ERRORS},
     )
     def get(self, request: Request, slug: str) -> Response:
-        club = get_club_for_user(request, slug)
+        club = club_for_reader(request.user, slug)
         sessions = session_queryset().filter(club=club)
         return Response(SessionOut(sessions, many=True).data)
 
@@ -267,7 +267,7 @@ class SessionListView(APIView):
         responses={201: SessionOut, **WRITE_ERRORS},
     )
     def post(self, request: Request, slug: str) -> Response:
-        club = get_club_for_user(request, slug, director=True)
+        club = club_for_reader(request.user, slug, director=True)
         data = SessionIn(data=request.data, context={"club": club})
         data.is_valid(raise_exception=True)
         session = services.session_create(

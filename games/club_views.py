@@ -40,7 +40,8 @@ from clubs.models import (
     TableSeat,
     is_prefetched,
 )
-from clubs.permissions import get_club_for_user, get_session_for_user, is_director, signed_in_user
+from clubs.permissions import is_director, signed_in_user
+from clubs.selectors import club_for_reader, session_for_reader
 from games import history, services
 from games.club_api import table_queryset
 from games.display import deal_words, two_player_order
@@ -199,7 +200,7 @@ def _next_or(request: HttpRequest, default: str) -> str:
 def _session_for_page(
     request: HttpRequest, slug: str, pk: int, *, director: bool = False
 ) -> Session:
-    session = get_session_for_user(request, pk, director=director)
+    session = session_for_reader(request.user, pk, director=director)
     if session.club.slug != slug:
         raise Http404("No such session in this club.")
     return session
@@ -507,7 +508,7 @@ def _console_sessions(club: Club) -> Sequence[Session]:
 
 
 def club_home(request: HttpRequest, slug: str) -> HttpResponse:
-    club = get_club_for_user(request, slug)
+    club = club_for_reader(request.user, slug)
     director = is_director(request.user, club)
     sessions = club.sessions.annotate(table_count=Count("tables")).order_by("-date", "-id")
     player_count = club.players.count()
@@ -549,7 +550,7 @@ def club_home(request: HttpRequest, slug: str) -> HttpResponse:
 def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's settings for its directors: house rules by name with a sentence each, the
     stake and currency, the language, public or members only (issue 18)."""
-    club = get_club_for_user(request, slug, director=True)
+    club = club_for_reader(request.user, slug, director=True)
     form = ClubSettingsForm(request.POST or None, instance=club)
     if request.method == "POST" and form.is_valid():
         form.save()
@@ -599,7 +600,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's players; a director adds players and creates their logins here."""
     if request.method == "POST" and not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    club = get_club_for_user(request, slug, director=request.method == "POST")
+    club = club_for_reader(request.user, slug, director=request.method == "POST")
     director = is_director(request.user, club)
     form = PlayerForm(request.POST or None) if director else None
     if request.method == "POST" and form is not None and form.is_valid():
@@ -710,7 +711,7 @@ def _cut_into_tables(players: list[Player], sizes: list[int]) -> list[list[Playe
 
 @login_required
 def console(request: HttpRequest, slug: str) -> HttpResponse:
-    club = get_club_for_user(request, slug, director=True)
+    club = club_for_reader(request.user, slug, director=True)
     form = SessionForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
         tables = _planned_tables(form)
@@ -788,7 +789,7 @@ def _console_etag(request: HttpRequest, club: Club) -> str:
 @require_GET
 def console_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The console's sessions, polled by the page every 2 s: 304 while nothing changed."""
-    club = get_club_for_user(request, slug, director=True)
+    club = club_for_reader(request.user, slug, director=True)
     etag = _console_etag(request, club)
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=304)
@@ -818,7 +819,7 @@ def _console_context(request: HttpRequest, club: Club) -> dict[str, Any]:
 @require_GET
 def suggest(request: HttpRequest, slug: str) -> HttpResponse:
     """The table suggestion for the ticked players (htmx partial of the console)."""
-    get_club_for_user(request, slug, director=True)
+    club_for_reader(request.user, slug, director=True)
     count = len(request.GET.getlist("players"))
     kind = request.GET.get("kind", Session.Kind.RUBBER)
     movement = request.GET.get("movement", Session.Movement.PIVOT)
@@ -883,7 +884,7 @@ def session_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def confirmation_setting(request: HttpRequest, slug: str) -> HttpResponse:
     """The director asks opponents to confirm each deal: for the club (every session), or for
     one session (`session`), from the console."""
-    club = get_club_for_user(request, slug, director=True)
+    club = club_for_reader(request.user, slug, director=True)
     on = request.POST.get("confirm") == "on"
     session_id = request.POST.get("session", "")
     if session_id:

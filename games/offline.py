@@ -30,7 +30,8 @@ from scoring.shared.error_messages import error_line
 from . import codes, history
 from .models import Conflict, Deal, DealFields, Rubber
 from .permissions import Viewer
-from .views import _entry_form, _note_code, _rubber_for, _writer
+from .selectors import rubber_for_request
+from .views import _entry_form, _note_code, _writer
 
 
 def _sign_in() -> JsonResponse:
@@ -114,7 +115,7 @@ def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
     if not request.user.is_authenticated and codes.cookie(request) is None:
         return _sign_in()
     try:
-        rubber, viewer = _rubber_for(request, pk)
+        rubber, viewer = rubber_for_request(request, pk)
     except Http404:  # the queue reads JSON; a hidden rubber answers as a missing one
         return JsonResponse({"status": "refused", "detail": _("No such rubber.")}, status=404)
     if not viewer.can_enter:

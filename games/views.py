@@ -37,11 +37,8 @@ from .forms import (
     side_names,
 )
 from .models import SEAT_SIDE, SEATS, Conflict, Deal, Rubber
-from .permissions import (
-    Viewer,
-    get_rubber_for_user,
-    get_rubber_state_for_user,
-)
+from .permissions import Viewer
+from .selectors import deal_for_request, rubber_for_request, rubber_version_for_request
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -434,7 +431,8 @@ def table_now(request: HttpRequest, pk: int) -> HttpResponse:
             .first()
         )
     if rubber is not None:
-        _rubber_for(request, rubber.pk)  # 404 where the club is hidden (a table code may read it)
+        # 404 where the club is hidden (a table code may read it)
+        rubber_for_request(request, rubber.pk)
         return redirect(rubber.get_absolute_url())
     check_club_access(request.user, table.session.club)
     return redirect(f"{table.session.get_absolute_url()}#table-{table.pk}")
@@ -482,7 +480,7 @@ def table_code(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_GET
 def rubber_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    rubber, viewer = _rubber_for(request, pk)
+    rubber, viewer = rubber_for_request(request, pk)
     return render(request, "games/rubber.html", _context(rubber, viewer))
 
 
@@ -498,45 +496,16 @@ def _live_etag(request: HttpRequest, state: tuple[Any, ...]) -> str:
 def rubber_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The live part of a pad for the phones at the table to poll (static/js/backscore.js):
     304 Not Modified, after one query, while nothing has changed (If-None-Match)."""
-    try:
-        state = get_rubber_state_for_user(request.user, pk)
-    except Http404:
-        _rubber_for(request, pk)  # a phone with the table's code reads it; others 404
-        state = Rubber.objects.answer_state(pk) or ()
+    state = rubber_version_for_request(request, pk)
     etag = _live_etag(request, state)
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=304)
     else:
-        rubber, viewer = _rubber_for(request, pk)
+        rubber, viewer = rubber_for_request(request, pk)
         response = render(request, "games/_live.html", _context(rubber, viewer))
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     return response
-
-
-def _rubber_for(request: HttpRequest, pk: int) -> tuple[Rubber, Viewer]:
-    """The rubber and who looks at it: a signed-in reader (`get_rubber_for_user`), or a phone
-    holding its table's code (games.codes), which reads that table even in a members-only club."""
-    try:
-        rubber, viewer = get_rubber_for_user(request.user, pk)
-    except Http404:
-        rubber_or_none = Rubber.objects.with_deals().filter(pk=pk).first()
-        if rubber_or_none is None or codes.seat_for(request, rubber_or_none) is None:
-            raise
-        rubber = rubber_or_none
-        rubber.fetch_players()
-        viewer = Viewer(user=request.user, role=None, player=None, seat=None)
-    return rubber, codes.with_code(request, rubber, viewer)
-
-
-def _deal_for(request: HttpRequest, pk: int) -> tuple[Deal, Viewer]:
-    deal = Deal.objects.filter(pk=pk).only("rubber_id").first()
-    if deal is None:
-        raise Http404("No such deal.")
-    rubber, viewer = _rubber_for(request, deal.rubber_id)
-    deal = next(d for d in rubber.ordered_deals() if d.pk == pk)
-    deal.rubber = rubber
-    return deal, viewer
 
 
 def _writer(request: HttpRequest) -> Any:
@@ -603,7 +572,7 @@ def _moved_to_next(form: Any, rubber: Rubber, viewer: Viewer) -> Any:
 def enter_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not request.user.is_authenticated and codes.cookie(request) is None:
         return redirect_to_login(request.get_full_path())  # as login_required
-    rubber, viewer = _rubber_for(request, pk)
+    rubber, viewer = rubber_for_request(request, pk)
     if not viewer.can_enter:
         return _refused(request, _("Only the players seated in this rubber or a director enter."))
     form = _entry_form(rubber, viewer, request.POST)
@@ -611,7 +580,7 @@ def enter_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         try:
             deal, created = rubber.record_deal(**form.record_kwargs(), entered_by=_writer(request))
         except Conflict as err:
-            rubber, viewer = _rubber_for(request, pk)
+            rubber, viewer = rubber_for_request(request, pk)
             number = form.cleaned_data["number"]
             taken = _already_entered(rubber, number)
             if taken is None:
@@ -636,7 +605,7 @@ def enter_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             if not request.htmx:
                 messages.success(request, _("Deal recorded."))
                 return redirect(rubber.get_absolute_url())
-            rubber, viewer = _rubber_for(request, pk)
+            rubber, viewer = rubber_for_request(request, pk)
             return _render(request, _context(rubber, viewer))
     return _render(request, _context(rubber, viewer, entry_form=form))
 
@@ -645,7 +614,7 @@ def enter_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def preview_deal(request: HttpRequest, pk: int) -> HttpResponse:
     """The live line under the entry buttons: the deal as it will be scored ("4♠× by North, −2:
     They +300"), by the engine, or what is still missing. An htmx partial."""
-    rubber, viewer = _rubber_for(request, pk)
+    rubber, viewer = rubber_for_request(request, pk)
     if rubber.is_two_player:
         raise Http404("No preview for this game.")
     data = request.GET.copy()
@@ -664,7 +633,7 @@ def preview_deal(request: HttpRequest, pk: int) -> HttpResponse:
 def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not request.user.is_authenticated and codes.cookie(request) is None:
         return redirect_to_login(request.get_full_path())  # as login_required
-    deal, viewer = _deal_for(request, pk)
+    deal, viewer = deal_for_request(request, pk)
     if not viewer.can_correct(deal):
         return _refused(request, _("Only a director or a player at the table corrects a deal."))
     form = _correction_form(deal.rubber, deal, viewer, request.POST)
@@ -702,9 +671,9 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             if not request.htmx:
                 messages.success(request, _("Deal %(number)s corrected.") % {"number": deal.number})
                 return redirect(deal.get_absolute_url())
-            rubber, viewer = _rubber_for(request, deal.rubber_id)
+            rubber, viewer = rubber_for_request(request, deal.rubber_id)
             return _render(request, _context(rubber, viewer))
-    rubber, viewer = _rubber_for(request, deal.rubber_id)
+    rubber, viewer = rubber_for_request(request, deal.rubber_id)
     return _render(request, _context(rubber, viewer, corrections={deal.pk: form}, error=error))
 
 
@@ -717,7 +686,7 @@ def _last_writer(deal: Deal) -> int | None:
 def confirm_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not request.user.is_authenticated and codes.cookie(request) is None:
         return redirect_to_login(request.get_full_path())  # as login_required
-    deal, viewer = _deal_for(request, pk)
+    deal, viewer = deal_for_request(request, pk)
     entering = deal.rubber.entering_seat(deal)
     # A phone with the table's code confirms as the player in the seat it holds.
     player = deal.rubber.seats[viewer.seat] if viewer.by_code and viewer.seat else viewer.player
@@ -739,7 +708,7 @@ def confirm_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         if error:
             messages.error(request, error)
         return redirect(deal.get_absolute_url())
-    rubber, viewer = _rubber_for(request, deal.rubber_id)
+    rubber, viewer = rubber_for_request(request, deal.rubber_id)
     return _render(request, _context(rubber, viewer, error=error))
 
 
@@ -749,7 +718,7 @@ def dispute_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     lists it) and stays as entered until someone corrects it."""
     if not request.user.is_authenticated and codes.cookie(request) is None:
         return redirect_to_login(request.get_full_path())  # as login_required
-    deal, viewer = _deal_for(request, pk)
+    deal, viewer = deal_for_request(request, pk)
     entering = deal.rubber.entering_seat(deal)
     if (
         not deal.rubber.session.asks_confirmation
@@ -763,5 +732,5 @@ def dispute_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         _note_code(deal.pk, deal.rubber, viewer)
     if not request.htmx:
         return redirect(deal.get_absolute_url())
-    rubber, viewer = _rubber_for(request, deal.rubber_id)
+    rubber, viewer = rubber_for_request(request, deal.rubber_id)
     return _render(request, _context(rubber, viewer))

@@ -1,25 +1,40 @@
-"""The club leaderboard's response cache (django-redis), invalidated by the standings.
+"""Cached API answers (django-redis): the leaderboard and the rubber, one mechanism for both.
 
-A board is cached under its club's *generation*, a token replaced (after commit) whenever a write
-marks one of the club's sessions stale and whenever a refresh or the rebuild stores a session's
-rows, so a reader never sees a board older than the last committed change (its ``stale`` and
-``computed_at`` included). A lost token only causes a miss.
+An answer is cached under its object's *version*, read from the database in the same query as the
+read check (clubs.policy), so a hit costs that one query and one cache read, and no write has to
+invalidate anything: a write changes the version with the rows it writes (in the same
+transaction, or right after the rows an answer is read from), and the next read makes another
+key. The versions (docs/architecture-read-boundary.md):
 
-On only when the cache is shared by every process (Redis, i.e. ``REDIS_URL``): with a
-per-process cache, a write in one gunicorn worker could not invalidate another's copy.
-``LEADERBOARD_CACHE_SECONDS`` overrides (0 turns it off).
+- a rubber (``RubberQuerySet.answer_state``): its row (status, seats, start, end), a count that
+  every write of its deals raises (``Deal.version``, the confirmations) and the time of the latest
+  one (``Deal.updated_at``);
+- a club's leaderboard (``scoring.standings.queries.leaderboard_version``): its
+  ``LeaderboardRevision``, a count that ``scoring.standings.services.revise_leaderboards`` raises,
+  with the time, with every mark of one of its sessions as stale (``queue_session_refresh``, after
+  the mark, in its transaction) and in the transaction of every refresh that stores a session's
+  rows; and the club's creation time.
+  A reader that finds the new revision finds what the write marked and stored.
 
-A board is kept as the JSON bytes DRF's ``JSONRenderer`` made of it, with the generation it was
-built under, and read in one round trip with the club's current generation: a hit answers those
-bytes as they are (``json_answer``), without serializing or rendering again
-(docs/benchmarks.md, HTTP). Names in a board change with its generation or, for a player renamed
-in the admin, within ``DEFAULT_SECONDS``.
+A version is made of counters *and* the times of the latest writes (to the microsecond), so a
+database made again (a test run) or restored from a dump, which hands out the same ids and counts
+again, is not answered from the other incarnation's copies (the cache outlives it): an object
+written since has another time. There is no token to lose, no invalidation after commit to miss. The
+leaderboard's revision is raised only while its cache is on (no write pays for it otherwise): a
+board cached before the cache was turned off may be answered for its seconds once it is on again,
+as with the generation token this replaced.
+
+On only when the cache is shared by every process (Redis, i.e. ``REDIS_URL``).
+``LEADERBOARD_CACHE_SECONDS`` and ``RUBBER_CACHE_SECONDS`` override (0 turns one off). An answer is
+kept as the JSON bytes DRF's ``JSONRenderer`` made of it and a hit answers those bytes as they are
+(``json_answer``), without serializing or rendering again (docs/benchmarks.md, HTTP). Names are not
+part of a version: a player renamed in the admin shows within ``DEFAULT_SECONDS``.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterable
+import hashlib
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -47,10 +62,6 @@ def leaderboard_cache_seconds() -> int:
     return cache_seconds("LEADERBOARD_CACHE_SECONDS")
 
 
-def _generation_key(club_id: int) -> str:
-    return f"standings:club:{club_id}:generation"
-
-
 def wants_plain_json(request: Request) -> bool:
     """True when DRF chose plain JSON for this request (not the browsable API, no ``indent``):
     then the cached bytes are exactly what ``JSONRenderer`` would send."""
@@ -68,39 +79,28 @@ def json_answer(body: bytes) -> HttpResponse:
     return HttpResponse(body, content_type=JSONRenderer.media_type)
 
 
-def leaderboard_answer(
-    request: Request, club_id: int, period: tuple[Any, ...], build: Callable[[], Any]
+def versioned_answer(
+    request: Request, name: str, version: tuple[Any, ...], seconds: int, build: Callable[[], Any]
 ) -> HttpResponseBase:
-    """The club's board for ``period`` (its dates and ladder), from the cache when it holds the
-    current generation's, else ``build()`` (then cached). The body does not depend on the
-    language, but a translated field added later must not be served in another one, so the
-    language is in the key."""
-    seconds = leaderboard_cache_seconds()
+    """The answer made of ``version`` (the object's version, what else the answer depends on, as
+    its period), from the cache if held, else ``build()`` rendered and kept for ``seconds``. The
+    language is in the key: a translated field must not be served in another one."""
     if not seconds or not wants_plain_json(request):
         return Response(build())
-    generation_key = _generation_key(club_id)
-    key = (
-        f"standings:leaderboard:{club_id}:{':'.join(str(part) for part in period)}:"
-        f"{translation.get_language() or ''}"
-    )
-    found = cache.get_many([generation_key, key])
-    generation = found.get(generation_key)
-    if generation is None:
-        cache.add(generation_key, time.time_ns(), timeout=None)
-        generation = cache.get(generation_key)
-        if generation is None:  # the cache is down: never serve from it
-            return Response(build())
-    stored = found.get(key)
-    if stored is not None and stored[0] == generation:
-        return json_answer(stored[1])
-    body = json_bytes(build())
-    cache.set(key, (generation, body), seconds)
+    made_of = repr((version, translation.get_language())).encode()
+    key = f"answers:{name}:{hashlib.blake2b(made_of, digest_size=16).hexdigest()}"
+    body = cache.get(key)
+    if body is None:
+        body = json_bytes(build())
+        cache.set(key, body, seconds)
     return json_answer(body)
 
 
-def invalidate_clubs(club_ids: Iterable[int]) -> None:
-    """Start a new generation of the clubs' cached boards (call after commit)."""
-    ids = set(club_ids)
-    if ids and leaderboard_cache_seconds():
-        token = time.time_ns()
-        cache.set_many({_generation_key(pk): token for pk in ids}, timeout=None)
+def leaderboard_answer(
+    request: Request, version: tuple[Any, ...], period: tuple[Any, ...], build: Callable[[], Any]
+) -> HttpResponseBase:
+    """The club's board for ``period`` (its dates and ladder) under its ``version``
+    (``leaderboard_version``)."""
+    return versioned_answer(
+        request, "leaderboard", (version, period), leaderboard_cache_seconds(), build
+    )

@@ -18,7 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from clubs.permissions import get_club_id_for_user, get_session_for_user
+from clubs.selectors import club_id_for_reader, session_for_reader
 from clubs.serializers import DetailOut, ErrorsOut
 from scoring.shared.cache import leaderboard_answer
 from scoring.shared.renderers import (
@@ -62,7 +62,7 @@ class SessionStandingsView(APIView):
         responses={200: SessionStandingsOut, 404: E404},
     )
     def get(self, request: Request, pk: int) -> Response:
-        session = get_session_for_user(request, pk)
+        session = session_for_reader(request.user, pk)
         return Response(SessionStandingsOut(queries.session_standings(session)).data)
 
 
@@ -76,7 +76,7 @@ class SessionSettlementView(APIView):
         responses={200: SettlementOut, 404: E404},
     )
     def get(self, request: Request, pk: int) -> Response:
-        session = get_session_for_user(request, pk)
+        session = session_for_reader(request.user, pk)
         return Response(SettlementOut(queries.session_settlement(session)).data)
 
 
@@ -105,8 +105,10 @@ class ClubLeaderboardView(APIView):
         responses={200: LeaderboardOut, 400: E400, 404: E404},
     )
     def get(self, request: Request, slug: str) -> HttpResponseBase:
-        # The club's id and the read check only: a cached board needs nothing more.
-        club_id = get_club_id_for_user(request, slug)
+        # The club's id, its board's version and the read check only: a cached board needs
+        # nothing more.
+        version = queries.leaderboard_version_for_reader(request.user, slug)
+        club_id = version[0]
         start = end = None
         kind = ratings.BRIDGE
         if request.query_params:
@@ -119,7 +121,7 @@ class ClubLeaderboardView(APIView):
             board = queries.club_leaderboard(club_id, slug, start, end, kind=kind)
             return LeaderboardOut(board).data
 
-        return leaderboard_answer(request, club_id, (start, end, kind), build)
+        return leaderboard_answer(request, (slug, *version), (start, end, kind), build)
 
 
 class ClubRatingsView(APIView):
@@ -146,7 +148,7 @@ class ClubRatingsView(APIView):
         responses={200: RatingsOut, 400: E400_POOL, 404: E404},
     )
     def get(self, request: Request, slug: str) -> Response:
-        club_id = get_club_id_for_user(request, slug)
+        club_id = club_id_for_reader(request.user, slug)
         query = RatingsQueryIn(data=request.query_params)
         query.is_valid(raise_exception=True)
         data = ratings.club_ratings(club_id, query.validated_data["pool"])

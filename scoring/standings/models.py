@@ -232,3 +232,17 @@ class SessionPayment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.payer_id} pays {self.payee_id} {self.amount}"
+
+
+class LeaderboardRevision(models.Model):
+    """The version of a club's cached leaderboard (scoring/shared/cache.py): ``revision`` counts the
+    changes of its sessions' standings (a write marking one stale, a refresh storing rows), each
+    raised in the transaction that makes the change (``revise_leaderboards``), and ``revised_at``
+    is the time of the latest, which tells one incarnation of the database from another."""
+
+    club = models.OneToOneField(Club, on_delete=models.CASCADE, primary_key=True, related_name="+")
+    revision = models.PositiveBigIntegerField(default=0)
+    revised_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"Leaderboard of club {self.club_id}, revision {self.revision}"

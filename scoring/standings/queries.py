@@ -9,13 +9,19 @@ import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from django.db import connection
 from django.db.models import Count, F, Max, Q
+from django.http import Http404
 
 from clubs.models import Player, Session
+from clubs.permissions import check_club_id_readable
 from games import sheets
 from scoring.rules.ranking import Entry, rank_entries
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 from .models import RubberResult, SessionPayment, SessionStanding, SessionStandingsState
 from .ratings import BRIDGE, POOLS
@@ -136,6 +142,31 @@ def session_settlement(session: Session) -> dict[str, Any]:
 LADDERS = POOLS
 
 
+def leaderboard_version(slug: str) -> tuple[Any, ...] | None:
+    """The club's (id, public) and its leaderboard's version (scoring/shared/cache.py): the club's
+    creation time and its ``LeaderboardRevision`` (the count of changes and the time of the
+    latest; none before the first). None if there is no such club. One query, in SQL as
+    ``Club.objects.visibility`` (the ORM cost more to compile than to run)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT c.id, c.public, c.created_at, r.revision, r.revised_at FROM clubs_club c"
+            " LEFT JOIN scoring_leaderboardrevision r ON r.club_id = c.id WHERE c.slug = %s",
+            [slug],
+        )
+        row = cursor.fetchone()
+    return None if row is None else tuple(row)
+
+
+def leaderboard_version_for_reader(user: User | AnonymousUser, slug: str) -> tuple[Any, ...]:
+    """`leaderboard_version` if the user may read the club (clubs.policy), else Http404: one
+    query for a public club, as the cached leaderboard needs."""
+    found = leaderboard_version(slug)
+    if found is None:
+        raise Http404("No such club.")
+    check_club_id_readable(user, found[0], public=found[1])
+    return found
+
+
 def ladder_kinds(ladder: str) -> tuple[str, ...]:
     """The session kinds whose standings a ladder sums."""
     return sheets.FOUR_PLAYER if ladder == BRIDGE else (ladder,)
@@ -155,7 +186,7 @@ def club_leaderboard(
     Summed from the stored session standings of the ladder's sessions only: a hundred of Bridge
     for Two is not a hundred of rubber bridge. Ranked by hundreds, then net points, equal
     figures sharing a rank. The club by its id and slug: the API reads no Club row
-    (``Club.objects.visibility``).
+    (``leaderboard_version``).
     """
     kinds = ladder_kinds(kind)
     states = SessionStandingsState.objects.filter(session__club_id=club_id, session__kind__in=kinds)

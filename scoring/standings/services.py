@@ -25,7 +25,7 @@ import datetime
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from decimal import Decimal
@@ -34,6 +34,7 @@ from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
+from django.db.models import F, Subquery
 from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 
@@ -43,10 +44,11 @@ from games.models import Deal, DealFields, Rubber
 from scoring.rules import DealInput, HouseRules, ScoringError
 from scoring.rules.ranking import Entry, rank_entries
 from scoring.rules.settlement import player_money, settle
-from scoring.shared.cache import invalidate_clubs, leaderboard_cache_seconds
+from scoring.shared.cache import leaderboard_cache_seconds
 
 from .models import (
     ClubRatingsState,
+    LeaderboardRevision,
     RefreshState,
     RubberResult,
     SessionPayment,
@@ -96,10 +98,41 @@ def queue_session_refresh(session_id: int) -> None:
     states = SessionStandingsState.objects
     states.mark_stale(session_id)
     if leaderboard_cache_seconds():
-        clubs = Session.objects.filter(pk=session_id).values_list("club_id", flat=True)
-        transaction.on_commit(partial(invalidate_clubs, list(clubs)), robust=True)
+        _revise_session_leaderboard(session_id)
     if states.claim(session_id, _claim_ttl()):
         transaction.on_commit(partial(_publish_refresh, session_id), robust=True)
+
+
+def revise_leaderboards(club_ids: Iterable[int]) -> None:
+    """Give the clubs' cached leaderboards a new version (scoring/shared/cache.py), in the caller's
+    transaction, after the rows the boards are read from: a rolled-back change revises nothing,
+    a committed one is never missed."""
+    ids = sorted(set(club_ids))
+    now = timezone.now()
+    if ids and LeaderboardRevision.objects.filter(pk__in=ids).update(
+        revision=F("revision") + 1, revised_at=now
+    ) < len(ids):
+        _first_revisions(ids, now)
+
+
+def _revise_session_leaderboard(session_id: int) -> None:
+    """`revise_leaderboards` for the session's club: one UPDATE once the club has a row."""
+    now = timezone.now()
+    club = Session.objects.filter(pk=session_id).values("club_id")
+    revisions = LeaderboardRevision.objects.filter(club_id=Subquery(club))
+    if not revisions.update(revision=F("revision") + 1, revised_at=now):
+        _first_revisions(list(club.values_list("club_id", flat=True)), now)
+
+
+def _first_revisions(club_ids: list[int], now: datetime.datetime) -> None:
+    """A club's first change: make its row, then count the change (again for clubs that had
+    one: harmless), so that a concurrent first change is counted too."""
+    LeaderboardRevision.objects.bulk_create(
+        [LeaderboardRevision(club_id=pk, revised_at=now) for pk in club_ids], ignore_conflicts=True
+    )
+    LeaderboardRevision.objects.filter(pk__in=club_ids).update(
+        revision=F("revision") + 1, revised_at=now
+    )
 
 
 def queue_club_ratings_refresh(club_id: int) -> None:
@@ -532,8 +565,8 @@ def _refresh_sessions(
             queue_club_ratings_refresh(club_id)
         for pk in current:
             outcomes[pk] = RefreshOutcome(pk, written=True, changed=changes[pk], stale=stale[pk])
-        clubs = {rows.club_id for rows in current.values()}
-        transaction.on_commit(partial(invalidate_clubs, clubs), robust=True)
+        if leaderboard_cache_seconds():
+            revise_leaderboards(rows.club_id for rows in current.values())
     return outcomes
 
 

@@ -15,7 +15,8 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from clubs.models import Player, Session, Table
-from clubs.permissions import check_club_access, get_club_for_user, get_session_for_user
+from clubs.permissions import check_club_access
+from clubs.selectors import club_for_reader, session_for_reader
 from scoring.rules.games import game
 
 from . import queries, ratings
@@ -73,21 +74,21 @@ def _standings_context(session: Session) -> dict[str, object]:
 
 @require_GET
 def session_standings(request: HttpRequest, pk: int) -> HttpResponse:
-    session = get_session_for_user(request, pk)
+    session = session_for_reader(request.user, pk)
     return render(request, "scoring/session_standings.html", _standings_context(session))
 
 
 @require_GET
 def session_standings_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The standings partial that the page polls (htmx, every few seconds)."""
-    session = get_session_for_user(request, pk)
+    session = session_for_reader(request.user, pk)
     return render(request, "scoring/_standings.html", _standings_context(session))
 
 
 @require_GET
 def session_settlement(request: HttpRequest, pk: int) -> HttpResponse:
     """A printable settlement sheet: one line per payment."""
-    session = get_session_for_user(request, pk)
+    session = session_for_reader(request.user, pk)
     data = queries.session_settlement(session)
     return render(request, "scoring/settlement.html", {"session": session, "data": data})
 
@@ -96,7 +97,7 @@ def session_settlement(request: HttpRequest, pk: int) -> HttpResponse:
 def club_leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's ladder of one game (rubber bridge and Chicago by default; each two-player
     game on its own tab) over a season or all time."""
-    club = get_club_for_user(request, slug)
+    club = club_for_reader(request.user, slug)
     form = PeriodForm(
         {
             "start": request.GET.get("from", ""),
@@ -165,7 +166,7 @@ class PoolForm(forms.Form):
 @require_GET
 def club_ratings(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's ratings in one pool (docs/ratings.md), beside the leaderboard."""
-    club = get_club_for_user(request, slug)
+    club = club_for_reader(request.user, slug)
     form = PoolForm({"pool": request.GET.get("pool", "")})
     data = None
     if form.is_valid():

@@ -4,6 +4,7 @@ with Redis; here it is forced on with the local one."""
 
 from __future__ import annotations
 
+import datetime
 from datetime import timedelta
 from typing import Any
 
@@ -16,6 +17,7 @@ from games import services
 from games.models import Deal, Rubber
 from games.serializers import DealSerializer, RubberSerializer
 from scoring.shared.cache import cache_seconds
+from tests.factories import make_session
 from tests.games.conftest import SIX_DEALS, seated_user
 
 pytestmark = pytest.mark.django_db
@@ -92,6 +94,99 @@ def test_every_change_shows_at_once(
     body = api.get(_url(rubber)).json()
     assert body["status"] == "unfinished"
     assert body == _fresh(rubber)
+
+
+def _changes_the_cached_answer(api: Any, rubber: Any, write: Any) -> dict[str, Any]:
+    """Cache the rubber's answer, `write()`, and check the answer served next is the new one
+    (equal to one made with no cache, unlike the cached one); return it."""
+    api.force_authenticate(None)
+    before = api.get(_url(rubber)).json()
+    assert api.get(_url(rubber)).json() == before  # served from the cache
+    version = Rubber.objects.answer_state(rubber.pk)
+    write()
+    api.force_authenticate(None)
+    after = api.get(_url(rubber)).json()
+    assert Rubber.objects.answer_state(rubber.pk) != version
+    assert after == _fresh(rubber)
+    assert after != before
+    return after
+
+
+# Every write verb that changes a rubber's answer gives it a new version (docs/
+# architecture-read-boundary.md): entry, correction, confirmation above; these the others.
+
+
+def test_a_dispute_changes_the_cached_answer(
+    api: Any, rubber: Any, enter: Any, club: Any, cached: Any
+) -> None:
+    club.confirm_entries = True
+    club.save()
+    enter(SIX_DEALS[:1])
+    deal = rubber.deals.get(number=1)
+    after = _changes_the_cached_answer(
+        api, rubber, lambda: deal.dispute(user=seated_user(rubber, "E"))
+    )
+    assert Deal.objects.get(pk=deal.pk).disputed
+    assert after["deals"][0]["version"] == 1  # only the time of the write tells
+
+
+def test_the_deal_that_ends_the_rubber_changes_the_cached_answer(
+    api: Any, rubber: Any, enter: Any, cached: Any
+) -> None:
+    enter(SIX_DEALS[:5])
+    after = _changes_the_cached_answer(api, rubber, lambda: enter(SIX_DEALS[5:], start=6))
+    assert after["status"] == "complete"
+
+
+def test_a_correction_that_reopens_the_rubber_changes_the_cached_answer(
+    api: Any, rubber: Any, enter: Any, north: Any, cached: Any
+) -> None:
+    enter(SIX_DEALS)
+    deal = rubber.deals.get(number=6)
+
+    def reopen() -> None:
+        api.force_authenticate(north)
+        patched = api.patch(
+            f"/api/v1/deals/{deal.pk}/", {"version": 1, "tricks": 11}, format="json"
+        )
+        assert patched.status_code == 200, patched.json()
+
+    assert _changes_the_cached_answer(api, rubber, reopen)["status"] == "in_play"
+
+
+def test_moving_the_next_rubbers_deals_changes_the_cached_answer(
+    api: Any, club: Any, table_of_four: dict[str, Any], director: Any, enter: Any, cached: Any
+) -> None:
+    """A director's correction that moves the next rubber's deals into the reopened one
+    (tests/games/test_reopening.py): the reopened rubber's answer holds them at once."""
+    fixed = make_session(
+        club, [list(table_of_four.values())], movement="fixed", date=datetime.date(2026, 12, 1)
+    ).rubbers.get(number=1)
+    following = Rubber.objects.get(pk=enter(SIX_DEALS, target=fixed).json()["next_rubber"])
+    enter([{"contract": "2H", "declarer": "E", "tricks": 8}], target=following)
+    deal = fixed.deals.get(number=6)
+
+    def move() -> None:
+        api.force_authenticate(director)
+        patched = api.patch(
+            f"/api/v1/deals/{deal.pk}/",
+            {"version": 1, "tricks": 11, "move_next_deals": True},
+            format="json",
+        )
+        assert patched.status_code == 200, patched.json()
+
+    after = _changes_the_cached_answer(api, fixed, move)
+    assert [d["number"] for d in after["deals"]] == [1, 2, 3, 4, 5, 6, 7]
+
+
+def test_closing_the_session_changes_the_cached_answer(
+    api: Any, rubber: Any, enter: Any, running_session: Any, cached: Any
+) -> None:
+    enter(SIX_DEALS[:2])
+    after = _changes_the_cached_answer(
+        api, rubber, lambda: services.session_close(session=running_session)
+    )
+    assert after["status"] == "unfinished"
 
 
 def test_a_database_made_again_is_not_answered_from_the_old_ones_cache(

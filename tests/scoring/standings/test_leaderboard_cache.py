@@ -1,17 +1,24 @@
-"""The club leaderboard's response cache: served without the standings queries, replaced after
-every committed change (scoring/shared/cache.py). On with Redis; here forced on with the local
-cache."""
+"""The club leaderboard's response cache: served without the standings queries, under a version
+every write changes with the rows it writes (scoring/shared/cache.py). On with Redis; here forced
+on with the local cache."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.core.cache import cache
+from django.db import transaction
+from django.db.models import F
 
+from games import services as games_services
 from scoring.shared.cache import leaderboard_cache_seconds
-from scoring.standings import services
+from scoring.standings import queries, services
+from scoring.standings.models import LeaderboardRevision, SessionStandingsState
 from scoring.standings.tasks import refresh_session_standings
+from tests.factories import add_player, make_session
 from tests.scoring.standings.conftest import down_one, win_rubber
 
 pytestmark = pytest.mark.django_db
@@ -106,3 +113,151 @@ def test_each_period_and_the_browsable_api_have_their_own_answer(
     assert api.get(_url(club) + "?from=2001-01-01&to=2000-01-01").status_code == 400
     page = api.get(_url(club), HTTP_ACCEPT="text/html")
     assert page["Content-Type"].startswith("text/html")
+
+
+# --- every write verb gives the board a new version (docs/architecture-read-boundary.md) --------
+#
+# The board is cached under a version read with the club
+# (scoring.standings.queries.leaderboard_version), which the writes change with the rows they
+# write: nothing is invalidated after commit, so these tests run no on-commit callback at all.
+
+
+def _changes_the_cached_board(
+    api: Any, club: Any, settings: Any, write: Callable[[], Any]
+) -> dict[str, Any]:
+    """Cache the board, `write()`, and check the board served next is the new one (equal to one
+    made with no cache, unlike the cached one); return it."""
+    before = api.get(_url(club)).json()
+    assert api.get(_url(club)).json() == before  # served from the cache
+    version = queries.leaderboard_version(club.slug)
+    write()
+    after = api.get(_url(club)).json()
+    assert queries.leaderboard_version(club.slug) != version
+    settings.LEADERBOARD_CACHE_SECONDS = 0
+    assert after == api.get(_url(club)).json()
+    settings.LEADERBOARD_CACHE_SECONDS = 60
+    assert after != before
+    return after
+
+
+@pytest.fixture
+def counted(club: Any, room: Any, director: Any, cached: Any) -> Any:
+    """The room with a rubber won and counted, the cache on: the board is fresh."""
+    win_rubber(room.rubbers.get(table__number=1), "NS", by=director)
+    services.standings_refresh(session_id=room.pk)
+    return room
+
+
+def test_an_entry_changes_the_cached_board(
+    api: Any, club: Any, counted: Any, director: Any, cached: Any, settings: Any
+) -> None:
+    rubber = counted.rubbers.get(table__number=2)
+    after = _changes_the_cached_board(api, club, settings, lambda: down_one(rubber, 1, by=director))
+    assert after["stale"] is True
+
+
+def test_a_refresh_changes_the_cached_board(
+    api: Any, club: Any, room: Any, director: Any, cached: Any, settings: Any
+) -> None:
+    win_rubber(room.rubbers.get(table__number=1), "NS", by=director)
+    after = _changes_the_cached_board(
+        api, club, settings, lambda: services.standings_refresh(session_id=room.pk)
+    )
+    assert [p["hundreds"] for p in after["players"]] == [9, 9, -9, -9]
+
+
+def test_a_correction_changes_the_cached_board(
+    api: Any, club: Any, counted: Any, director: Any, cached: Any, settings: Any
+) -> None:
+    deal = counted.rubbers.get(table__number=1, number=1).deals.get(number=1)
+
+    def correct() -> None:
+        deal.correct(version=deal.version, changed_by=director, tricks=11)
+        services.standings_refresh(session_id=counted.pk)
+
+    after = _changes_the_cached_board(api, club, settings, correct)
+    assert [p["hundreds"] for p in after["players"]] != [9, 9, -9, -9]
+
+
+def test_closing_an_unfinished_rubber_changes_the_cached_board(
+    api: Any, club: Any, counted: Any, director: Any, cached: Any, settings: Any
+) -> None:
+    rubber = counted.rubbers.get(table__number=2)
+    down_one(rubber, 1, by=director)
+    services.standings_refresh(session_id=counted.pk)
+    after = _changes_the_cached_board(api, club, settings, rubber.close_unfinished)
+    assert after["stale"] is True
+
+
+def test_starting_and_closing_a_session_change_the_cached_board(
+    api: Any, club: Any, counted: Any, cached: Any, settings: Any
+) -> None:
+    others = [add_player(club, name) for name in ("Erin", "Finn", "Gail", "Hugo")]
+    planned = make_session(club, [others], start=False)
+    started = _changes_the_cached_board(
+        api, club, settings, lambda: games_services.session_start(session=planned)
+    )
+    assert started["stale"] is True
+    services.standings_refresh(session_id=planned.pk)
+    closed = _changes_the_cached_board(
+        api, club, settings, lambda: games_services.session_close(session=counted)
+    )
+    assert closed["stale"] is True
+
+
+def test_the_admins_queued_refresh_changes_the_cached_board(
+    api: Any, club: Any, counted: Any, cached: Any, settings: Any
+) -> None:
+    """The admin action "Queue a refresh" (scoring/admin.py) calls queue_session_refresh."""
+    after = _changes_the_cached_board(
+        api, club, settings, lambda: services.queue_session_refresh(counted.pk)
+    )
+    assert after["stale"] is True
+
+
+def test_a_database_made_again_is_not_answered_from_the_old_ones_cache(
+    api: Any, club: Any, room: Any, director: Any, cached: Any
+) -> None:
+    """The cache outlives the database: another incarnation (a test run, a restore) hands out the
+    same ids and change counts again, but not at the same times (scoring/shared/cache.py)."""
+    win_rubber(room.rubbers.get(table__number=1), "NS", by=director)
+    services.standings_refresh(session_id=room.pk)
+    before = api.get(_url(club)).json()
+    revision = LeaderboardRevision.objects.get(club=club).revision
+    # The other incarnation: the same count of changes, its rows computed at another time.
+    SessionStandingsState.objects.filter(session_id=room.pk).update(
+        computed_at=F("computed_at") + timedelta(seconds=1)
+    )
+    LeaderboardRevision.objects.filter(club=club).update(
+        revised_at=F("revised_at") + timedelta(seconds=1)
+    )
+    assert LeaderboardRevision.objects.get(club=club).revision == revision
+    after = api.get(_url(club)).json()
+    assert after["computed_at"] != before["computed_at"]
+    # A club made again with the same id and no change yet: its creation time tells.
+    LeaderboardRevision.objects.filter(club=club).delete()
+    SessionStandingsState.objects.filter(session_id=room.pk).update(
+        computed_at=F("computed_at") + timedelta(seconds=1)
+    )
+    first = api.get(_url(club)).json()
+    club.created_at += timedelta(seconds=1)
+    club.save()
+    SessionStandingsState.objects.filter(session_id=room.pk).update(
+        computed_at=F("computed_at") + timedelta(seconds=1)
+    )
+    again = api.get(_url(club)).json()
+    assert again["computed_at"] != first["computed_at"] != after["computed_at"]
+
+
+def test_a_write_is_counted_in_its_own_transaction(
+    api: Any, club: Any, counted: Any, director: Any, cached: Any
+) -> None:
+    """No invalidation after commit to lose: the transaction that marks the board stale revises it
+    (no on-commit callback runs here), and a rolled-back write revises nothing."""
+    revision = LeaderboardRevision.objects.get(club=club).revision
+    with pytest.raises(RuntimeError), transaction.atomic():
+        down_one(counted.rubbers.get(table__number=2), 1, by=director)
+        raise RuntimeError
+    assert LeaderboardRevision.objects.get(club=club).revision == revision
+    down_one(counted.rubbers.get(table__number=2), 1, by=director)
+    assert LeaderboardRevision.objects.get(club=club).revision == revision + 1

@@ -1,0 +1,123 @@
+"""Selectors: fetch a rubber or a deal for a reader, with what its readers need, or Http404.
+
+Each one decides what is read with the object (deals, players, the club: here, once), applies the
+read policy (THE rule: clubs.policy.may_read) and answers a hidden object exactly like a missing
+one. Pages and the API call these; the club's and the session's are in clubs.selectors.
+
+- `rubber_for_reader`: the rubber with its deals and players, and who looks (`Viewer`);
+- `rubber_for_request`: the same, for a page, where a phone holding the table's code also reads;
+- `rubber_for_entry`: the rubber alone and whether the user may enter (one query, the API's
+  busiest write);
+- `rubber_version_for_reader` / `_for_request`: the rubber's version only (one query), what a
+  cached answer and a pad's ETag are keyed on (`RubberQuerySet.answer_state`);
+- `deal_for_reader` / `deal_for_request`: a deal, with its rubber.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+from django.http import Http404, HttpRequest
+
+from clubs.permissions import check_club_id_readable
+from clubs.policy import may_read
+
+from . import codes
+from .models import Deal, EntryCheck, Rubber
+from .permissions import Viewer, may_enter, viewer_of
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+    from django_stubs_ext import WithAnnotations
+
+
+def rubber_for_reader(user: User | AnonymousUser, pk: int) -> tuple[Rubber, Viewer]:
+    """The rubber, with its deals and players, if the user may read its club, else Http404."""
+    rubber = Rubber.objects.with_deals().filter(pk=pk).first()
+    if rubber is None:
+        raise Http404("No such rubber.")
+    viewer = viewer_of(user, rubber)
+    if not may_read(rubber.session.club.public, viewer.role):
+        raise Http404("No such rubber.")
+    rubber.fetch_players()
+    return rubber, viewer
+
+
+def rubber_for_request(request: HttpRequest, pk: int) -> tuple[Rubber, Viewer]:
+    """The rubber and who looks at it: a reader (`rubber_for_reader`), or a phone holding its
+    table's code (games.codes), which reads that table even in a members-only club."""
+    try:
+        rubber, viewer = rubber_for_reader(request.user, pk)
+    except Http404:
+        found = Rubber.objects.with_deals().filter(pk=pk).first()
+        if found is None or not may_read(
+            found.session.club.public, None, table_code=codes.seat_for(request, found) is not None
+        ):
+            raise
+        rubber = found
+        rubber.fetch_players()
+        viewer = Viewer(user=request.user, role=None, player=None, seat=None)
+    return rubber, codes.with_code(request, rubber, viewer)
+
+
+def rubber_for_entry(user: User, pk: int) -> tuple[Rubber, bool]:
+    """The rubber if the (signed-in) user may read its club, else Http404, and whether they may
+    enter its deals (`may_enter`). One query (`Rubber.objects.for_entry`) where
+    `rubber_for_reader` takes three: entry is the API's busiest write (docs/benchmarks.md)."""
+    # Typed here rather than on for_entry: written there, in games.models, django-stubs left the
+    # attributes off the type.
+    rubber = cast(
+        "WithAnnotations[Rubber, EntryCheck] | None", Rubber.objects.for_entry(pk, user.pk)
+    )
+    if rubber is None or not may_read(rubber.club_public, rubber.viewer_role):
+        raise Http404("No such rubber.")
+    # As viewer_of: a login's player counts only while the login is a member of the club.
+    player_id = rubber.viewer_player_id if rubber.viewer_role is not None else None
+    seat = rubber.seat_of(player_id)
+    return rubber, may_enter(rubber.viewer_role, seat)
+
+
+def rubber_version_for_reader(user: User | AnonymousUser, pk: int) -> tuple[Any, ...]:
+    """`Rubber.objects.answer_state(pk)` if the user may read the rubber's club, else Http404:
+    one query for a public club, as the API's cached read needs."""
+    state = Rubber.objects.answer_state(pk)
+    if state is None:
+        raise Http404("No such rubber.")
+    try:
+        check_club_id_readable(user, state[0], public=state[1])
+    except Http404:
+        raise Http404("No such rubber.") from None
+    return state
+
+
+def rubber_version_for_request(request: HttpRequest, pk: int) -> tuple[Any, ...]:
+    """`rubber_version_for_reader`, or for a phone holding the table's code its version after
+    the check of `rubber_for_request` (Http404 for anyone else)."""
+    try:
+        return rubber_version_for_reader(request.user, pk)
+    except Http404:
+        rubber_for_request(request, pk)  # a phone with the table's code reads it; others 404
+        return Rubber.objects.answer_state(pk) or ()
+
+
+def deal_for_reader(user: User | AnonymousUser, pk: int) -> tuple[Deal, Viewer]:
+    """The deal, with its rubber and club, if the user may read its club, else Http404."""
+    deal = Deal.objects.select_related("rubber__session__club").filter(pk=pk).first()
+    if deal is None:
+        raise Http404("No such deal.")
+    viewer = viewer_of(user, deal.rubber)
+    if not may_read(deal.rubber.session.club.public, viewer.role):
+        raise Http404("No such deal.")
+    return deal, viewer
+
+
+def deal_for_request(request: HttpRequest, pk: int) -> tuple[Deal, Viewer]:
+    """The deal as `rubber_for_request` reads its rubber (a phone at the table included), with
+    the rubber's deals and players."""
+    deal = Deal.objects.filter(pk=pk).only("rubber_id").first()
+    if deal is None:
+        raise Http404("No such deal.")
+    rubber, viewer = rubber_for_request(request, deal.rubber_id)
+    deal = next(d for d in rubber.ordered_deals() if d.pk == pk)
+    deal.rubber = rubber
+    return deal, viewer
