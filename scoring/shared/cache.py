@@ -4,7 +4,7 @@ An answer is cached under its object's *version*, read from the database in the 
 read check (clubs.policy), so a hit costs that one query and one cache read, and no write has to
 invalidate anything: a write changes the version with the rows it writes (in the same
 transaction, or right after the rows an answer is read from), and the next read makes another
-key. The versions (docs/architecture-read-boundary.md):
+key. The versions (docs/architecture.md, "The read boundary"):
 
 - a rubber (``RubberQuerySet.answer_state``): its row (status, seats, start, end), a count that
   every write of its deals raises (``Deal.version``, the confirmations) and the time of the latest

@@ -1,6 +1,6 @@
 """THE read policy (clubs/policy.py) and its forms: the Python predicate, the queryset filter, the
 id-based check of the cached reads and the selectors all say the same for every kind of user
-(docs/api.md, "Permissions"; docs/architecture-read-boundary.md)."""
+(docs/api.md, "Permissions"; docs/architecture.md, "The read boundary")."""
 
 from __future__ import annotations
 

@@ -113,7 +113,7 @@ def _changes_the_cached_answer(api: Any, rubber: Any, write: Any) -> dict[str, A
 
 
 # Every write verb that changes a rubber's answer gives it a new version (docs/
-# architecture-read-boundary.md): entry, correction, confirmation above; these the others.
+# docs/architecture.md, "The read boundary"): entry, correction, confirmation above; these the others.
 
 
 def test_a_dispute_changes_the_cached_answer(
