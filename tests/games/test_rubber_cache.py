@@ -112,8 +112,8 @@ def _changes_the_cached_answer(api: Any, rubber: Any, write: Any) -> dict[str, A
     return after
 
 
-# Every write verb that changes a rubber's answer gives it a new version (docs/
-# docs/architecture.md, "The read boundary"): entry, correction, confirmation above; these the others.
+# Every write verb that changes a rubber's answer gives it a new version (docs/architecture.md,
+# "The read boundary"): entry, correction, confirmation above; these the others.
 
 
 def test_a_dispute_changes_the_cached_answer(

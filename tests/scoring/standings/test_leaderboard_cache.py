@@ -115,7 +115,7 @@ def test_each_period_and_the_browsable_api_have_their_own_answer(
     assert page["Content-Type"].startswith("text/html")
 
 
-# --- every write verb gives the board a new version (docs/architecture.md, "The read boundary") --------
+# --- every write verb gives the board a new version (docs/architecture.md, "The read boundary")
 #
 # The board is cached under a version read with the club
 # (scoring.standings.queries.leaderboard_version), which the writes change with the rows they
