@@ -4,6 +4,7 @@ arrival cutting in, each listed in the session's changes; no page scrolls sidewa
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,8 @@ from tests.conftest import sign_in
 from tests.factories import UserFactory, add_player, make_club, make_session
 
 VIEWPORTS = [(390, 844), (1280, 800)]
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 def no_sideways_scroll(page: Any, width: int) -> None:
@@ -45,6 +48,8 @@ def test_an_early_leaver_and_a_late_arrival_from_the_console(
     page.wait_for_url("**/tables/1/leaver/")
     no_sideways_scroll(page, width)
     assert "RULES 2.6" in page.locator("#replan").inner_text()
+    suffix = "phone" if width < 600 else "desktop"
+    page.screenshot(path=str(SHOTS / f"early-leaver-{suffix}.png"), full_page=True)
     page.get_by_label("Who leaves").select_option(label=leaver.name)
     # Neither a player nor a name: the form says so, and nothing changes.
     page.locator("#do-substitute").click()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +25,8 @@ from tests.scoring.standings.conftest import win_rubber
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 COMPASS = re.compile(r"\b(North|South|East|West|partners|Sitting out|Out)\b")
+
+SHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
 
 
 @pytest.fixture
@@ -86,6 +89,7 @@ def test_a_two_player_night_on_a_phone(live_server, phone, night):
     assert [first.nth(i).inner_text() for i in range(2)] == ["Carl", "Dora"]
     assert not COMPASS.search(printed.inner_text())
     no_sideways_scroll(page)
+    printed.screenshot(path=str(SHOTS / "two-player-card.png"))
 
     # The pad of the first match names both players, in explanations and deals.
     match = session.rubbers.get(table__number=1, number=1)
@@ -119,6 +123,7 @@ def test_a_two_player_night_on_a_phone(live_server, phone, night):
     ]
     assert "Matches" in page.locator("table.leaderboard thead").inner_text()
     no_sideways_scroll(page)
+    page.screenshot(path=str(SHOTS / "ladder-bridge-for-two.png"), full_page=True)
 
 
 def test_a_players_pad_keeps_the_order_in_the_next_match(live_server, phone, night):
