@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import sign_in
+from tests.factories import UserFactory
+from tests.pages.test_phone_browser import night
 
 WIDTH = 390
 #: Screenshots for a human to look at (not docs/screenshots: these are not the docs' pictures).
@@ -89,28 +91,32 @@ def test_correction_and_confirmation_fit_a_phone(
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_a_box_that_scrolls_shows_a_shadow_at_its_edge(
-    live_server: Any, browser: Any, running_session: Any
-) -> None:
-    """The hint is CSS alone: shadows fixed to the box, white covers that move with the table."""
-    rubber = running_session.rubbers.get()
-    rubber.record_deal(
-        number=1, contract="4S", declarer="N", tricks=10, entered_by=rubber.north.user
-    )
+def test_a_box_that_scrolls_shows_a_shadow_at_its_edge(live_server: Any, browser: Any) -> None:
+    """The table cards of a night with long names (their seating table is wider than a phone):
+    the hint is CSS alone, shadows fixed to the box and white covers that move with the table,
+    so the shadow shows only on an edge with more table beyond it."""
+    pages = night(UserFactory(username="director"))
     context = browser.new_context(viewport={"width": WIDTH, "height": 844}, is_mobile=True)
     page = context.new_page()
     page.set_default_timeout(15_000)
-    sign_in(page, live_server.url, rubber.north.user.username, f"/rubbers/{rubber.pk}/")
-    style = (
-        page.locator("#deals")
-        .locator("..")
-        .evaluate(
-            "e => [getComputedStyle(e).backgroundAttachment, getComputedStyle(e).backgroundImage,"
-            " getComputedStyle(e.querySelector('table')).backgroundColor]"
+    sign_in(page, live_server.url, "director", pages["cards"])
+    wide = (
+        page.locator(".scroll-x")
+        .filter(has=page.locator("table"))
+        .evaluate_all(
+            """boxes => boxes.filter(e => e.scrollWidth > e.clientWidth).map(e => {
+             const style = getComputedStyle(e);
+             return [style.backgroundAttachment, style.backgroundImage,
+                     getComputedStyle(e.querySelector('table')).backgroundColor];
+           })"""
         )
     )
-    attachment, image, table_background = style
-    assert attachment.split(", ")[:4] == ["local", "local", "scroll", "scroll"], attachment
-    assert image.count("radial-gradient") == 2, image
-    assert table_background == "rgba(0, 0, 0, 0)", table_background  # shows the box's covers
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "scroll-hint.png"), full_page=True)
+    assert wide, "no table wider than the phone: the hint is not exercised"
+    for attachment, image, table_background in wide:
+        assert attachment.split(", ")[:4] == ["local", "local", "scroll", "scroll"], attachment
+        assert image.count("radial-gradient") == 2, image
+        assert table_background == "rgba(0, 0, 0, 0)", table_background  # shows the covers
+    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
     context.close()
