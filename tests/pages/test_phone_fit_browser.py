@@ -63,7 +63,6 @@ def test_correction_and_confirmation_fit_a_phone(
     page.goto(f"{live_server.url}/rubbers/{rubber.pk}/")
     awaiting = page.locator("#deals .awaiting")
     awaiting.wait_for()
-    page.locator("#deals").scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / f"awaiting-{language}.png"), full_page=True)
     fit = "e => [e.scrollWidth, e.clientWidth]"
     scroll_width, client_width = page.locator("#deals").locator("..").evaluate(fit)
@@ -76,7 +75,6 @@ def test_correction_and_confirmation_fit_a_phone(
     # Correct deal 1: every result button is on the screen; the table still fits its box.
     page.locator("#correct-1").click()
     page.locator("#deals .correction .field-result label[data-v='0']").wait_for()
-    page.locator("#deals .correction").scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / f"correction-{language}.png"), full_page=True)
     shown = [b for b in boxes(page, "#deals .correction .field-result label") if b["width"]]
     assert len(shown) >= 7  # 4♠: −10…+3, those a four-level contract can have
