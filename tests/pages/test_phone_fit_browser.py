@@ -41,6 +41,8 @@ def test_correction_and_confirmation_fit_a_phone(
     club.name = LONG_CLUB
     club.save(update_fields=["name"])
     rubber = running_session.rubbers.get()
+    rubber.north.name = "Margherita Bellavista-Spadolini"  # "entered by" a long name
+    rubber.north.save(update_fields=["name"])
     rubber.record_deal(
         number=1, contract="4S", declarer="N", tricks=11, entered_by=rubber.north.user
     )
