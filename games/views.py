@@ -476,7 +476,12 @@ def rubber_live(request: HttpRequest, pk: int) -> HttpResponse:
         response = HttpResponse(status=304)
     else:
         rubber, viewer = _rubber_for(request, pk)
-        response = render(request, "games/_live.html", _context(rubber, viewer))
+        # A form holding taps names its deal number: if another phone recorded that deal,
+        # the pad says so at once instead of moving the taps on (a duplicate, issue 17).
+        number = request.GET.get("number", "")
+        taken = _already_entered(rubber, int(number)) if number.isdigit() else None
+        context = _context(rubber, viewer, notice=taken, notice_deal=int(number) if taken else None)
+        response = render(request, "games/_live.html", context)
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     return response
