@@ -26,6 +26,11 @@ document.addEventListener("click", (event) => {
 // ("Deal 2 was already entered by …"); Record would get the same conflict, never a duplicate.
 const POLL_MS = 2000;
 let etag = null;
+// Taps not yet sent: a form being posted (Record pressed; htmx marks it) counts as sent.
+function holdsTaps(form) {
+  if (!form || form.classList.contains("htmx-request")) return false;
+  return [...form.querySelectorAll("input:checked")].some((i) => i.value !== "");
+}
 function swapPart(live, fresh, selector) {
   const old = live.querySelector(selector);
   const neu = fresh.querySelector(selector);
@@ -37,7 +42,7 @@ async function poll() {
   const headers = etag ? { "If-None-Match": etag } : {};
   const form = live.querySelector("#entry");
   const numberInput = form && form.querySelector("input[name=number]");
-  const dirty = !!numberInput && [...form.querySelectorAll("input:checked")].some((i) => i.value !== "");
+  const dirty = !!numberInput && holdsTaps(form);
   let url = live.dataset.pollUrl;
   if (dirty) url += (url.includes("?") ? "&" : "?") + "number=" + encodeURIComponent(numberInput.value);
   let response;
@@ -64,7 +69,7 @@ async function poll() {
   swapPart(live, next, "#awaiting-box");
   if (!live.querySelector("details.correction[open]")) swapPart(live, next, ".deals-col");
   swapPart(live, next, "#mini-totals");
-  const taps = [...entry.querySelectorAll("input:checked")].some((i) => i.value !== "");
+  const taps = holdsTaps(entry);
   const notice = next.querySelector("#notice");
   if (taps && notice) {
     const old = live.querySelector("#notice");
