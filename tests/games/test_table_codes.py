@@ -13,9 +13,10 @@ TAPS = {"number": 1, "level": "4", "strain": "S", "declarer": "N", "result": "0"
 
 @pytest.fixture(autouse=True)
 def _empty_throttle():
-    from django.core.cache import cache
+    from django.core.cache import cache, caches
 
     cache.clear()
+    caches["throttle"].clear()
 
 
 def at_table(client, rubber, seat="S"):
@@ -108,10 +109,29 @@ def test_a_player_cannot_change_the_codes(client, running_session, north):
 
 
 def test_wrong_codes_are_throttled(client, rubber):
+    from games import codes
+
+    # A room of typos is not locked out: ten misses still leave the right code working.
     for _ in range(10):
+        assert client.get("/t/ZZZZZZZZ").status_code == 404
+    assert client.get(f"/t/{rubber.table.code}").status_code == 200
+    for _ in range(codes.MISSES - 10):
         assert client.get("/t/ZZZZZZZZ").status_code == 404
     # Then even the right code waits: guessing gets nowhere.
     assert client.get(f"/t/{rubber.table.code}").status_code == 429
+
+
+def test_wrong_codes_count_per_real_client_behind_the_proxy(client, rubber, settings):
+    """Behind one proxy every request comes from its address: the count is per client."""
+    from games import codes
+
+    settings.NUM_PROXIES = 1
+    guesser = {"REMOTE_ADDR": "10.0.0.1", "HTTP_X_FORWARDED_FOR": "203.0.113.9"}
+    player = {"REMOTE_ADDR": "10.0.0.1", "HTTP_X_FORWARDED_FOR": "198.51.100.7"}
+    for _ in range(codes.MISSES):
+        assert client.get("/t/ZZZZZZZZ", **guesser).status_code == 404
+    assert client.get(f"/t/{rubber.table.code}", **guesser).status_code == 429
+    assert client.get(f"/t/{rubber.table.code}", **player).status_code == 200
 
 
 def test_a_code_opens_a_members_only_table_and_only_that_one(client, rubber, club, make_user):
