@@ -414,7 +414,11 @@ def table_code(request: HttpRequest, code: str) -> HttpResponse:
     by a signed cookie (games.codes). Unknown, closed or switched-off codes answer 404, and too
     many wrong codes from one address 429 (throttled)."""
     if codes.throttled(request):
-        return HttpResponse(_("Too many wrong codes: wait a few minutes."), status=429)
+        page = render(
+            request, "games/code_throttled.html", {"minutes": codes.WINDOW // 60}, status=429
+        )
+        page["Retry-After"] = str(codes.WINDOW)
+        return page
     table = codes.open_table(code)
     if table is None:
         codes.count_miss(request)

@@ -117,8 +117,14 @@ def test_wrong_codes_are_throttled(client, rubber):
     assert client.get(f"/t/{rubber.table.code}").status_code == 200
     for _ in range(codes.MISSES - 10):
         assert client.get("/t/ZZZZZZZZ").status_code == 404
-    # Then even the right code waits: guessing gets nowhere.
-    assert client.get(f"/t/{rubber.table.code}").status_code == 429
+    # Then even the right code waits: guessing gets nowhere. A page, in the club's words.
+    page = client.get(f"/t/{rubber.table.code}")
+    assert page.status_code == 429
+    assert page["Retry-After"] == str(codes.WINDOW)
+    assert "<html" in page.content.decode()
+    assert "Wait 10 minutes, then scan the table card again." in page.content.decode()
+    italian = client.get(f"/t/{rubber.table.code}", HTTP_ACCEPT_LANGUAGE="it")
+    assert "Troppi codici sbagliati" in italian.content.decode()
 
 
 def test_wrong_codes_count_per_real_client_behind_the_proxy(client, rubber, settings):
