@@ -522,7 +522,16 @@ def _writer(request: HttpRequest) -> Any:
 
 
 def _refused(request: HttpRequest, message: str) -> HttpResponse:
-    """Not allowed: sign in first if not signed in (as login_required), else 403."""
+    """Not allowed: sign in first if not signed in (as login_required), else 403. A phone whose
+    table code no longer works (regenerated, turned off) is told so, never sent to sign in: in
+    the pad, above its taps (kept), or as a page."""
+    if not request.user.is_authenticated and codes.cookie(request) is not None:
+        if request.headers.get("HX-Request"):
+            response = render(request, "games/_code_changed.html", status=200)
+            response["HX-Retarget"] = "#entry"
+            response["HX-Reswap"] = "afterbegin"
+            return response
+        return render(request, "games/code_changed.html", status=403)
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     raise PermissionDenied(message)

@@ -78,7 +78,9 @@ def test_the_code_stops_working_when_the_session_closes(client, rubber, running_
     services.session_close(session=running_session)
     assert client.get(f"/t/{code}").status_code == 404
     response = client.post(f"/rubbers/{rubber.pk}/deals/", {**TAPS, "number": 2})
-    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    # Told in words, not sent to a sign-in page (issue 17 probe 5).
+    assert response.status_code == 403
+    assert "code has changed or was turned off" in response.content.decode()
     assert list(Deal.objects.values_list("number", flat=True)) == [1]
 
 
@@ -96,7 +98,9 @@ def test_the_director_regenerates_or_turns_codes_off(
     assert console.post(url, {"action": change}).status_code == 302
     assert phone.get(f"/t/{code}").status_code == 404
     response = phone.post(f"/rubbers/{rubber.pk}/deals/", TAPS)
-    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    # Told in words, not sent to a sign-in page (issue 17 probe 5).
+    assert response.status_code == 403
+    assert "code has changed or was turned off" in response.content.decode()
     assert not Deal.objects.exists()
 
 
@@ -202,3 +206,23 @@ def test_a_club_export_leaves_the_table_codes_out(running_session):
     code = running_session.tables.get().code
     assert exported["tables"] and all("code" not in row for row in exported["tables"])
     assert code not in repr(exported)
+
+
+def test_a_phone_whose_code_was_regenerated_is_told_so_not_sent_to_sign_in(client, rubber):
+    """Issue 17 probe 5: the code changed mid-entry (public club: the pad still reads)."""
+    at_table(client, rubber)
+    table = rubber.table
+    table.code = "ABCDEFGH" if table.code != "ABCDEFGH" else "HGFEDCBA"
+    table.save(update_fields=["code"])
+    url = f"/rubbers/{rubber.pk}/deals/"
+    words = "This table's code has changed or was turned off: scan the table card again."
+    fragment = client.post(url, TAPS, HTTP_HX_REQUEST="true")
+    assert fragment.status_code == 200
+    assert fragment["HX-Retarget"] == "#entry"
+    assert words in fragment.content.decode()
+    assert "<html" not in fragment.content.decode()
+    page = client.post(url, TAPS)
+    assert page.status_code == 403
+    assert "code has changed or was turned off" in page.content.decode()
+    assert "login" not in page.get("Location", "")
+    assert not Deal.objects.exists()
