@@ -444,7 +444,11 @@ def table_code(request: HttpRequest, code: str) -> HttpResponse:
     by a signed cookie (games.codes). Unknown, closed or switched-off codes answer 404, and too
     many wrong codes from one address 429 (throttled)."""
     if codes.throttled(request):
-        return HttpResponse(_("Too many wrong codes: wait a few minutes."), status=429)
+        page = render(
+            request, "games/code_throttled.html", {"minutes": codes.WINDOW // 60}, status=429
+        )
+        page["Retry-After"] = str(codes.WINDOW)
+        return page
     table = codes.open_table(code)
     if table is None:
         codes.count_miss(request)
@@ -502,7 +506,12 @@ def rubber_live(request: HttpRequest, pk: int) -> HttpResponse:
         response = HttpResponse(status=304)
     else:
         rubber, viewer = rubber_for_request(request, pk)
-        response = render(request, "games/_live.html", _context(rubber, viewer))
+        # A form holding taps names its deal number: if another phone recorded that deal,
+        # the pad says so at once instead of moving the taps on (a duplicate, issue 17).
+        number = request.GET.get("number", "")
+        taken = _already_entered(rubber, int(number)) if number.isdigit() else None
+        context = _context(rubber, viewer, notice=taken, notice_deal=int(number) if taken else None)
+        response = render(request, "games/_live.html", context)
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     return response
@@ -514,7 +523,16 @@ def _writer(request: HttpRequest) -> Any:
 
 
 def _refused(request: HttpRequest, message: str) -> HttpResponse:
-    """Not allowed: sign in first if not signed in (as login_required), else 403."""
+    """Not allowed: sign in first if not signed in (as login_required), else 403. A phone whose
+    table code no longer works (regenerated, turned off) is told so, never sent to sign in: in
+    the pad, above its taps (kept), or as a page."""
+    if not request.user.is_authenticated and codes.cookie(request) is not None:
+        if request.headers.get("HX-Request"):
+            response = render(request, "games/_code_changed.html", status=200)
+            response["HX-Retarget"] = "#entry"
+            response["HX-Reswap"] = "afterbegin"
+            return response
+        return render(request, "games/code_changed.html", status=403)
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     raise PermissionDenied(message)

@@ -20,10 +20,17 @@ document.addEventListener("click", (event) => {
 });
 
 // Live pads: every 2 s the pad asks whether its rubber changed (ETag / If-None-Match: a 304
-// costs one query); a change replaces the pad and the deal list, and moves the entry form to
-// the next deal while keeping the taps already made on it (games.views.rubber_live).
+// costs one query); a change replaces the pad and the deal list, and moves an untouched entry
+// form to the next deal (games.views.rubber_live). A form holding taps keeps its number: the
+// poll names it, and if another phone recorded that deal the server's notice says so at once
+// ("Deal 2 was already entered by …"); Record would get the same conflict, never a duplicate.
 const POLL_MS = 2000;
 let etag = null;
+// Taps not yet sent: a form being posted (Record pressed; htmx marks it) counts as sent.
+function holdsTaps(form) {
+  if (!form || form.classList.contains("htmx-request")) return false;
+  return [...form.querySelectorAll("input:checked")].some((i) => i.value !== "");
+}
 function swapPart(live, fresh, selector) {
   const old = live.querySelector(selector);
   const neu = fresh.querySelector(selector);
@@ -33,22 +40,27 @@ async function poll() {
   const live = document.getElementById("live");
   if (!live || !live.dataset.pollUrl || document.hidden) return;
   const headers = etag ? { "If-None-Match": etag } : {};
+  const form = live.querySelector("#entry");
+  const numberInput = form && form.querySelector("input[name=number]");
+  const dirty = !!numberInput && holdsTaps(form);
+  let url = live.dataset.pollUrl;
+  if (dirty) url += (url.includes("?") ? "&" : "?") + "number=" + encodeURIComponent(numberInput.value);
   let response;
   try {
-    response = await fetch(live.dataset.pollUrl, { headers, cache: "no-store", credentials: "same-origin" });
+    response = await fetch(url, { headers, cache: "no-store", credentials: "same-origin" });
   } catch (error) {
     return;
   }
   const tag = response.headers.get("ETag");
   if (response.status !== 200) return;
-  etag = tag;
   const fresh = document.createElement("div");
   fresh.innerHTML = await response.text();
   const next = fresh.querySelector("#live");
-  if (!next) return;
+  if (!next || document.getElementById("live") !== live) return;
   const entry = live.querySelector("#entry");
   const nextEntry = next.querySelector("#entry");
   if (!entry || !nextEntry) {
+    etag = tag;
     live.replaceWith(next);
     if (window.htmx) window.htmx.process(next);
     return;
@@ -56,10 +68,22 @@ async function poll() {
   swapPart(live, next, ".pad-col-wrap");
   swapPart(live, next, "#awaiting-box");
   if (!live.querySelector("details.correction[open]")) swapPart(live, next, ".deals-col");
-  swapPart(live, next, "#entry-title");
   swapPart(live, next, "#mini-totals");
-  entry.querySelector("input[name=number]").value = nextEntry.querySelector("input[name=number]").value;
+  const taps = holdsTaps(entry);
+  const notice = next.querySelector("#notice");
+  if (taps && notice) {
+    const old = live.querySelector("#notice");
+    if (old) old.replaceWith(notice);
+    else live.querySelector("#awaiting-box").before(notice);
+  }
   if (window.htmx) window.htmx.process(live);
+  const nextNumber = nextEntry.querySelector("input[name=number]").value;
+  // The number stays while the taps do; the tag is not taken, so that the next poll moves an
+  // emptied form (recorded, or reset by the offline queue) to the server's number.
+  if (taps && entry.querySelector("input[name=number]").value !== nextNumber) return;
+  etag = tag;
+  swapPart(live, next, "#entry-title");
+  entry.querySelector("input[name=number]").value = nextNumber;
 }
 // The director's console: the sessions part is replaced whole when it changed, unless a form
 // in it is being used.

@@ -153,14 +153,53 @@ def test_another_phone_at_the_table_sees_the_deal_without_a_reload(
         tap(north, field, value)
     north.locator("#record").click()
 
-    # Within 5 s, with no reload: the deal on South's pad, South's form on deal 2.
+    # Within 5 s, with no reload: the deal on South's pad; South's form, holding a tap, keeps
+    # its number and says at once that deal 1 is taken (never moved on silently).
     south.locator("#deal-1").wait_for(timeout=5_000)
-    south.locator("#entry h2").filter(has_text="Deal 2").wait_for(timeout=5_000)
+    south.locator("#notice", has_text="Deal 1 was already entered by North").wait_for(timeout=5_000)
     assert south.locator("#total-ns").inner_text() == "120"
-    assert south.locator("#entry input[name=number]").input_value() == "2"
+    assert south.locator("#entry h2").inner_text() == "Deal 1"
+    assert south.locator("#entry input[name=number]").input_value() == "1"
     assert south.locator("#entry input[name=level][value='3']").is_checked()
     north_ctx.close()
     south_ctx.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_second_phone_with_unsaved_taps_never_records_a_duplicate(
+    live_server, browser, running_session
+):
+    """Issue 17 probe: Clara taps 3NT by W −1 and waits; Alice records that deal. Clara's poll
+    must not move her taps to the next number silently (Record would store the deal twice)."""
+    rubber = running_session.rubbers.get(number=1)
+    alice_ctx, alice = phone(browser)
+    clara_ctx, clara = phone(browser)
+    sign_in(alice, live_server.url, rubber.north.user.username, f"/rubbers/{rubber.pk}/")
+    sign_in(clara, live_server.url, rubber.south.user.username, f"/rubbers/{rubber.pk}/")
+    for page in (alice, clara):
+        page.locator("#entry h2").filter(has_text="Deal 1").wait_for()
+    for page in (clara, alice):
+        for field, value in (("level", "3"), ("strain", "NT"), ("declarer", "W"), ("result", "-1")):
+            tap(page, field, value)
+    alice.locator("#record").click()
+    alice.locator("#entry h2").filter(has_text="Deal 2").wait_for()
+
+    # Clara's poll brings Alice's deal: the notice at once, her form still on deal 1.
+    clara.bring_to_front()
+    clara.locator("#deal-1").wait_for(timeout=5_000)
+    notice = clara.locator("#notice")
+    notice.filter(has_text="Deal 1 was already entered by North").wait_for(timeout=5_000)
+    assert clara.locator("#entry h2").inner_text() == "Deal 1"
+    assert clara.locator("#entry input[name=number]").input_value() == "1"
+
+    # Record anyway: the same deal under the same number is taken as already there (not
+    # stored again), and the form moves on.
+    clara.locator("#record").click()
+    clara.locator("#entry h2").filter(has_text="Deal 2").wait_for()
+    assert list(rubber.deals.values_list("number", "contract", "declarer")) == [(1, "3NT", "W")]
+    alice_ctx.close()
+    clara_ctx.close()
 
 
 @pytest.mark.browser

@@ -14,9 +14,10 @@ TAPS = {"number": 1, "level": "4", "strain": "S", "declarer": "N", "result": "0"
 
 @pytest.fixture(autouse=True)
 def _empty_throttle():
-    from django.core.cache import cache
+    from django.core.cache import cache, caches
 
     cache.clear()
+    caches["throttle"].clear()
 
 
 def at_table(client, rubber, seat="S"):
@@ -79,7 +80,10 @@ def test_the_code_stops_working_when_the_session_closes(client, rubber, running_
     assert client.get(f"/t/{code}").status_code == 404
     with unchanged():
         response = client.post(f"/rubbers/{rubber.pk}/deals/", {**TAPS, "number": 2})
-    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    # Told in words, not sent to a sign-in page (issue 17 probe 5).
+    assert response.status_code == 403
+    assert "code has changed or was turned off" in response.content.decode()
+    assert list(Deal.objects.values_list("number", flat=True)) == [1]
 
 
 @pytest.mark.parametrize("change", ["regenerate", "off"])
@@ -97,7 +101,10 @@ def test_the_director_regenerates_or_turns_codes_off(
     assert phone.get(f"/t/{code}").status_code == 404
     with unchanged():
         response = phone.post(f"/rubbers/{rubber.pk}/deals/", TAPS)
-    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    # Told in words, not sent to a sign-in page (issue 17 probe 5).
+    assert response.status_code == 403
+    assert "code has changed or was turned off" in response.content.decode()
+    assert not Deal.objects.exists()
 
 
 def test_a_player_cannot_change_the_codes(client, running_session, north):
@@ -108,10 +115,35 @@ def test_a_player_cannot_change_the_codes(client, running_session, north):
 
 
 def test_wrong_codes_are_throttled(client, rubber):
+    from games import codes
+
+    # A room of typos is not locked out: ten misses still leave the right code working.
     for _ in range(10):
         assert client.get("/t/ZZZZZZZZ").status_code == 404
-    # Then even the right code waits: guessing gets nowhere.
-    assert client.get(f"/t/{rubber.table.code}").status_code == 429
+    assert client.get(f"/t/{rubber.table.code}").status_code == 200
+    for _ in range(codes.MISSES - 10):
+        assert client.get("/t/ZZZZZZZZ").status_code == 404
+    # Then even the right code waits: guessing gets nowhere. A page, in the club's words.
+    page = client.get(f"/t/{rubber.table.code}")
+    assert page.status_code == 429
+    assert page["Retry-After"] == str(codes.WINDOW)
+    assert "<html" in page.content.decode()
+    assert "Wait 10 minutes, then scan the table card again." in page.content.decode()
+    italian = client.get(f"/t/{rubber.table.code}", HTTP_ACCEPT_LANGUAGE="it")
+    assert "Troppi codici sbagliati" in italian.content.decode()
+
+
+def test_wrong_codes_count_per_real_client_behind_the_proxy(client, rubber, settings):
+    """Behind one proxy every request comes from its address: the count is per client."""
+    from games import codes
+
+    settings.NUM_PROXIES = 1
+    guesser = {"REMOTE_ADDR": "10.0.0.1", "HTTP_X_FORWARDED_FOR": "203.0.113.9"}
+    player = {"REMOTE_ADDR": "10.0.0.1", "HTTP_X_FORWARDED_FOR": "198.51.100.7"}
+    for _ in range(codes.MISSES):
+        assert client.get("/t/ZZZZZZZZ", **guesser).status_code == 404
+    assert client.get(f"/t/{rubber.table.code}", **guesser).status_code == 429
+    assert client.get(f"/t/{rubber.table.code}", **player).status_code == 200
 
 
 def test_a_code_opens_a_members_only_table_and_only_that_one(client, rubber, club, make_user):
@@ -176,3 +208,23 @@ def test_a_club_export_leaves_the_table_codes_out(running_session):
     code = running_session.tables.get().code
     assert exported["tables"] and all("code" not in row for row in exported["tables"])
     assert code not in repr(exported)
+
+
+def test_a_phone_whose_code_was_regenerated_is_told_so_not_sent_to_sign_in(client, rubber):
+    """Issue 17 probe 5: the code changed mid-entry (public club: the pad still reads)."""
+    at_table(client, rubber)
+    table = rubber.table
+    table.code = "ABCDEFGH" if table.code != "ABCDEFGH" else "HGFEDCBA"
+    table.save(update_fields=["code"])
+    url = f"/rubbers/{rubber.pk}/deals/"
+    words = "This table's code has changed or was turned off: scan the table card again."
+    fragment = client.post(url, TAPS, HTTP_HX_REQUEST="true")
+    assert fragment.status_code == 200
+    assert fragment["HX-Retarget"] == "#entry"
+    assert words in fragment.content.decode()
+    assert "<html" not in fragment.content.decode()
+    page = client.post(url, TAPS)
+    assert page.status_code == 403
+    assert "code has changed or was turned off" in page.content.decode()
+    assert "login" not in page.get("Location", "")
+    assert not Deal.objects.exists()
