@@ -6,6 +6,7 @@ from decimal import Decimal
 from typing import Any, cast
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
@@ -15,6 +16,25 @@ from .rules_text import preset_choices
 
 #: Slugs that would hide a page under /clubs/.
 RESERVED_SLUGS = frozenset({"new"})
+
+
+class PlayersField(forms.ModelMultipleChoiceField):  # type: ignore[type-arg]
+    """Players by id; an id beyond the database's integers is the field's "not a valid value"
+    error, not an OverflowError from the database (SQLite) when the choices are looked up."""
+
+    def _check_values(self, value: Any) -> Any:
+        for pk in value:
+            try:
+                number = int(str(pk))
+            except ValueError:
+                continue  # Django's own check names it
+            if not -(2**63) <= number < 2**63:
+                raise ValidationError(
+                    self.error_messages["invalid_pk_value"],
+                    code="invalid_pk_value",
+                    params={"pk": pk},
+                )
+        return super()._check_values(value)  # type: ignore[misc]
 
 
 class ClubSettingsForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -156,7 +176,7 @@ class SessionForm(forms.Form):
     stake_per_hundred = forms.DecimalField(
         label=_("Stake per hundred"), max_digits=8, decimal_places=2, min_value=Decimal("0")
     )
-    players = forms.ModelMultipleChoiceField(
+    players = PlayersField(
         label=_("Tonight's players"),
         queryset=Player.objects.none(),
         widget=forms.CheckboxSelectMultiple,
@@ -226,7 +246,7 @@ class ArrivalsForm(forms.Form):
     """Late arrivals at a running session (issue 18): players of the club and new names, at a
     new table or cutting in."""
 
-    players = forms.ModelMultipleChoiceField(
+    players = PlayersField(
         label=_("Players who arrived"),
         queryset=Player.objects.none(),
         widget=forms.CheckboxSelectMultiple,

@@ -229,6 +229,8 @@ def _check_running(session: Session) -> None:
             _("Changes at the tables are made while the session runs; this one is %(status)s.")
             % {"status": str(session.get_status_display()).lower()}
         )
+    if session.is_reopened:
+        raise services._conflict(services.reopened_for_corrections())
 
 
 def _lock_session(session: Session) -> Session:

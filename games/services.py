@@ -478,11 +478,20 @@ def _start_ready_matches(*, session: Session) -> dict[int, Rubber]:
     return started
 
 
+def reopened_for_corrections() -> str:
+    """A reopened session takes corrections only: its tables, seats and rubbers stay as played."""
+    return _(
+        "This session was reopened for corrections only: its tables and players do not change."
+    )
+
+
 def table_add_player(*, table: Table, player: Player) -> TableSeat:
     """A late arrival joins a table; the rotation is re-planned from the next rubber."""
     session = table.session
     if session.is_closed:
         raise _conflict(_("The session is closed."))
+    if session.is_reopened:
+        raise _conflict(reopened_for_corrections())
     if session.is_two_player:
         raise ValidationError({"player": [_two_player_tables()]})
     if player.club_id != session.club_id:
@@ -529,6 +538,8 @@ def table_remove_player(*, table: Table, player: Player) -> None:
     """
     if table.session.is_closed:
         raise _conflict(_("The session is closed."))
+    if table.session.is_reopened:
+        raise _conflict(reopened_for_corrections())
     if table.session.is_two_player:
         raise ValidationError({"player": [_two_player_tables()]})
     with transaction.atomic():

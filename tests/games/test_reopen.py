@@ -264,3 +264,34 @@ def test_the_admin_shows_the_sessions_history(
     assert page.status_code == 200
     html = page.content.decode()
     assert "reopened" in html and "closed" in html
+
+
+def test_a_reopened_session_takes_corrections_only_not_table_changes(
+    closed_unfinished: Rubber, director: Any
+) -> None:
+    """Probe of issue 18: a reopened session is for corrections; arrivals, substitutes, leavers
+    and seat changes answer 409 and change nothing (no new table, player, rubber or deal)."""
+    from clubs.models import Player, Table
+    from tests.conftest import unchanged
+
+    session = closed_unfinished.session
+    services.session_reopen(session=session, by=director)
+    session.refresh_from_db()
+    table = Table.objects.get(session=session)
+    east = Player.objects.get(pk=closed_unfinished.east_id)
+    late = Player.objects.create(club=session.club, name="Late")
+    api = signed_in(director)
+    base = f"/api/v1/sessions/{session.pk}"
+    with unchanged():
+        for path, body in (
+            (f"{base}/arrivals", {"names": ["Ra", "Rb", "Rc", "Rd"], "mode": "table"}),
+            (f"{base}/tables/1/substitute", {"leaver": east.pk, "name": "Rsub"}),
+            (f"{base}/tables/1/leave", {"leaver": east.pk}),
+        ):
+            response = api.post(path, body, content_type="application/json")
+            assert response.status_code == 409, (path, response.content)
+            assert "reopened for corrections only" in response.json()["detail"]
+        with pytest.raises(Conflict, match="reopened for corrections only"):
+            services.table_remove_player(table=table, player=east)
+        with pytest.raises(Conflict, match="reopened for corrections only"):
+            services.table_add_player(table=table, player=late)

@@ -6,6 +6,7 @@ on PostgreSQL in tests/integration/test_reopen_race.py."""
 
 from __future__ import annotations
 
+import datetime
 import re
 from typing import Any
 
@@ -193,3 +194,27 @@ def test_a_player_of_a_running_session_may_be_named_but_starting_refuses(
         services.session_start(session=night.planned)
     night.planned.refresh_from_db()
     assert night.planned.status == Session.Status.PLANNED
+
+
+@pytest.mark.parametrize("huge", ["99999999999999999999999", "-99999999999999999999999"])
+def test_a_player_id_beyond_the_databases_integers_is_a_form_error_not_a_500(
+    director: Any, club: Any, huge: str
+) -> None:
+    """Probe of issue 18: the planning, re-seat and arrivals forms name an impossible player id
+    as the field's error (an OverflowError from SQLite before)."""
+    from clubs.forms import ArrivalsForm, SessionForm
+
+    form = SessionForm(
+        {
+            "date": "2026-12-04",
+            "kind": "rubber",
+            "movement": "pivot",
+            "stake_per_hundred": "0.10",
+            "players": [huge],
+        },
+        club=club,
+    )
+    assert not form.is_valid() and "players" in form.errors
+    session = Session.objects.create(club=club, date=datetime.date(2026, 12, 4))
+    arrivals = ArrivalsForm({"players": [huge]}, session=session)
+    assert not arrivals.is_valid() and "players" in arrivals.errors
