@@ -159,3 +159,29 @@ def test_a_players_pad_keeps_the_order_in_the_next_match(live_server, phone, nig
     assert page.locator(".pad-total .we").inner_text() == "0"
     assert "♠ by Bea, 10 tricks" in page.locator("#deals").inner_text()
     no_sideways_scroll(page)
+
+
+def test_two_player_console_and_cards_on_a_desktop(
+    live_server: Any, browser: Any, night: dict[str, Any]
+) -> None:
+    """Issue 18 at 1280×800: the console and the printable cards of a two-player session show
+    two seats by name, the match in play, and no compass seats or partnership text."""
+    session = night["session"]
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        sign_in(page, live_server.url, "director", "/clubs/riverside/console/")
+        card = page.locator(f"#session-{session.pk} .table-card[data-table='1']")
+        assert "Match 2 in play" in card.inner_text()
+        current = card.locator("table.two-seats tr.current td[data-player]")
+        assert [current.nth(i).inner_text() for i in range(current.count())] == ["Ann", "Dora"]
+        assert not COMPASS.search(card.inner_text())
+        page.goto(f"{live_server.url}/clubs/riverside/sessions/{session.pk}/cards/")
+        printed = page.locator(".table-card[data-table='2']")
+        first = printed.locator("table.two-seats tbody tr").first.locator("td[data-player]")
+        assert [first.nth(i).inner_text() for i in range(2)] == ["Carl", "Dora"]
+        assert not COMPASS.search(printed.inner_text())
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    finally:
+        context.close()
