@@ -353,6 +353,17 @@ def wait_for(predicate: Any, timeout: float = 30, interval: float = 0.2) -> Any:
 # --- the browser (pytest-playwright, Debian's Chromium) ---------------------------------------
 
 
+@pytest.fixture(autouse=True)
+def _close_browser_contexts(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a browser test, close every page it opened: a page left open keeps polling the
+    live server (its pad's live poll), and on SQLite its reads lock tables that the next test
+    writes from its own thread ("database table is locked")."""
+    yield
+    if request.node.get_closest_marker("browser") and "browser" in request.fixturenames:
+        for context in list(request.getfixturevalue("browser").contexts):
+            context.close()
+
+
 def sign_in(page: Any, base_url: str, username: str, next_path: str = "/") -> None:
     """Sign in through the login page and land on `next_path` (every browser test starts so)."""
     from tests.factories import PASSWORD
