@@ -171,19 +171,25 @@ def _rubber_command(data: Mapping[str, Any]) -> dict[str, Any]:
     return score_rubber(read_deals(data), closed=closed, options=options).to_dict()
 
 
-def _score_rubber(deals: Sequence[DealLike], closed: bool, options: HouseRules) -> Scored:
-    rubber = score_rubber([d.as_input() for d in deals], closed=closed, options=options)
-    leader = rubber.points_leader
+def _four_player_scored(sheet: Any, complete: bool) -> Scored:
+    """A rubber's or a Chicago's sheet as the registry's `Scored`: both keep totals, net points,
+    back score in hundreds and a points leader by side (RULES 2.5, 5)."""
+    leader = sheet.points_leader
     return Scored(
-        rubber,
-        rubber.rubber_complete,
+        sheet,
+        complete,
         Result(
-            _pair(rubber.totals),
-            _pair(rubber.net),
-            _pair(rubber.back_score_hundreds),
+            _pair(sheet.totals),
+            _pair(sheet.net),
+            _pair(sheet.back_score_hundreds),
             None if leader is None else leader.ordinal,
         ),
     )
+
+
+def _score_rubber(deals: Sequence[DealLike], closed: bool, options: HouseRules) -> Scored:
+    rubber = score_rubber([d.as_input() for d in deals], closed=closed, options=options)
+    return _four_player_scored(rubber, rubber.rubber_complete)
 
 
 register(
@@ -212,17 +218,7 @@ def _chicago_command(data: Mapping[str, Any]) -> dict[str, Any]:
 
 def _score_chicago(deals: Sequence[DealLike], closed: bool, options: HouseRules) -> Scored:
     chicago = score_chicago([d.as_input() for d in deals], options=options)
-    leader = chicago.points_leader
-    return Scored(
-        chicago,
-        chicago.complete,
-        Result(
-            _pair(chicago.totals),
-            _pair(chicago.net),
-            _pair(chicago.back_score_hundreds),
-            None if leader is None else leader.ordinal,
-        ),
-    )
+    return _four_player_scored(chicago, chicago.complete)
 
 
 register(
