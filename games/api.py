@@ -124,7 +124,7 @@ class RubberDeals(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         user = signed_in_user(request)
-        rubber, can_enter = rubber_for_entry(user, pk)
+        rubber, seat, can_enter = rubber_for_entry(user, pk)
         if not can_enter:
             raise PermissionDenied("Only the players seated in this rubber or a director enter.")
         if rubber.is_two_player:
@@ -134,11 +134,14 @@ class RubberDeals(APIView):
                 number=number.validated_data["number"],
                 data=two_player_fields(request.data),
                 entered_by=user,
+                seat=seat or "",
             )
         else:
             serializer = DealInSerializer(data=request.data)
             serializer.is_valid(raise_exception=True)
-            deal, created = rubber.record_deal(**serializer.to_record_kwargs(), entered_by=user)
+            deal, created = rubber.record_deal(
+                **serializer.to_record_kwargs(), entered_by=user, seat=seat or ""
+            )
         # Answered from the rubber as record_deal wrote it (no second read; docs/benchmarks.md).
         code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
         return _written(deal, deal.rubber, code)
@@ -191,6 +194,7 @@ class DealDetail(APIView):
             version=serializer.validated_data["version"],
             changed_by=signed_in_user(request),
             move_next_deals=move,
+            seat=viewer.seat or "",
             **serializer.to_changes(),
         )
         return _written(

@@ -1,6 +1,7 @@
 """Table codes (issue 17): a phone with no account opens a table by its code (/t/<code>).
 
-The phone then holds a signed cookie naming the table, the code and the seat it chose; while
+The phone then holds a signed cookie naming the table, the code, the seat it chose and an id of
+its own (kept when it changes seat, so the history tells one phone from another); while
 the session runs, codes are on and the code is unchanged, that phone enters, confirms and
 corrects at that table only, as the player in that seat would. Regenerating the code, turning
 codes off or closing the session ends it.
@@ -15,6 +16,7 @@ characters (about 8.5 × 10^11 codes, a few hundred in use).
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import replace
 from typing import Any
 
@@ -74,8 +76,17 @@ def open_table(code: str) -> Table | None:
     )
 
 
-def remember(response: HttpResponse, table: Table, seat: str) -> None:
-    value = signing.dumps({"t": table.pk, "c": table.code, "s": seat}, salt=SALT)
+def phone_id(request: HttpRequest) -> str:
+    """This phone's id: the one its cookie holds, else a new one (8 random bytes)."""
+    data = cookie(request)
+    held = data.get("p") if data is not None else None
+    if isinstance(held, str) and 0 < len(held) <= 16:
+        return held
+    return secrets.token_hex(8)
+
+
+def remember(response: HttpResponse, table: Table, seat: str, phone: str) -> None:
+    value = signing.dumps({"t": table.pk, "c": table.code, "s": seat, "p": phone}, salt=SALT)
     response.set_cookie(COOKIE, value, max_age=MAX_AGE, httponly=True, samesite="Lax")
 
 
@@ -106,4 +117,6 @@ def with_code(request: HttpRequest, rubber: Rubber, viewer: Viewer) -> Viewer:
     if viewer.seat is not None or viewer.is_director:
         return viewer
     seat = seat_for(request, rubber)
-    return viewer if seat is None else replace(viewer, seat=seat, by_code=True)
+    if seat is None:
+        return viewer
+    return replace(viewer, seat=seat, by_code=True, phone=phone_id(request))

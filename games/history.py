@@ -110,6 +110,8 @@ def entries(
                 "before": before,
                 "after": after,
                 "changes": changed,
+                # A phone holding the table's code (games.codes): the seat it wrote from.
+                "code_seat": record.written_seat if getattr(record, "written_phone", "") else "",
             }
         )
         before = after

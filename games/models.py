@@ -282,6 +282,8 @@ class Rubber(models.Model):
         honours_points: int | None = None,
         data: dict[str, Any] | None = None,
         entered_by: User | None,
+        seat: str | None = None,
+        phone: str = "",
     ) -> tuple[Deal, bool]:
         """Record deal `number` of this rubber; return (deal, created).
 
@@ -290,6 +292,9 @@ class Rubber(models.Model):
         `Conflict` (RULES 8.1). Impossible results raise `ScoringError` naming the rule.
         When the deal completes the rubber the next rubber starts, seated by the rotation.
         A two-player match takes its deal as `data`, the game's fields (RULES 7.x).
+        `seat` is the seat it is entered from ("" for a director who does not sit in the rubber;
+        None: the seat of `entered_by`'s player, one query) and `phone` the table-code phone that
+        entered it (games.codes): the other side confirms it (`Deal.confirm`).
         The deal's `rubber` is then the rubber as written, with its table, session and deals
         (read under the lock), so an answer built from it costs no further read of them.
         """
@@ -346,7 +351,14 @@ class Rubber(models.Model):
                     gettext("The next deal of this rubber is number %(expected)s, not %(number)s.")
                     % {"expected": expected, "number": number}
                 )
-            deal = Deal(rubber=rubber, number=number, entered_by=entered_by, **fields.as_kwargs())
+            deal = Deal(
+                rubber=rubber,
+                number=number,
+                entered_by=entered_by,
+                written_seat=rubber._writer_seat(entered_by, seat),
+                written_phone=phone,
+                **fields.as_kwargs(),
+            )
             sheet = rubber._rescore([*deals, deal])
             if entered_by is not None:
                 deal._history_user = entered_by
@@ -514,13 +526,24 @@ class Rubber(models.Model):
         return table_start_next_rubber(table=self.table)
 
     def entering_seat(self, deal: Deal) -> str | None:
-        """The seat of the player who entered `deal`, if they sit in this rubber."""
-        if deal.entered_by_id is None:
-            return None
-        for seat, player in self.seats.items():
-            if player.user_id == deal.entered_by_id:
-                return seat
-        return None
+        """The seat that last wrote `deal`'s content (its entry or a correction: a seated player
+        or a phone holding the table's code), or None for a director outside the rubber. The
+        other side confirms it."""
+        return deal.written_seat or None
+
+    def _writer_seat(self, user: User | None, seat: str | None) -> str:
+        """The seat a write comes from: `seat` when the caller knows it, else the seat of the
+        user's player in this rubber ("" when they do not sit in it)."""
+        if seat is not None:
+            return seat if seat in self.seat_ids else ""
+        if user is None:
+            return ""
+        player_id = (
+            Player.objects.filter(pk__in=self.seat_ids.values(), user_id=user.pk)
+            .values_list("pk", flat=True)
+            .first()
+        )
+        return self.seat_of(player_id) or ""
 
     def next_rubber(self) -> Rubber | None:
         return (
@@ -625,6 +648,22 @@ class Deal(models.Model):
     )
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    written_seat = models.CharField(
+        max_length=1,
+        blank=True,
+        choices=[(seat, seat) for seat in SEATS],
+        default="",
+        help_text="The seat of whoever last wrote the deal's content (its entry or a correction): "
+        "a seated player or a phone holding the table's code. Blank for a director who does not "
+        "sit in the rubber. The other side confirms it (Session.asks_confirmation).",
+    )
+    written_phone = models.CharField(
+        max_length=16,
+        blank=True,
+        default="",
+        help_text="The phone (its table-code id, games.codes) that last wrote the content; blank "
+        "for a signed-in writer.",
     )
     entered_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
@@ -747,6 +786,8 @@ class Deal(models.Model):
         version: int,
         changed_by: User | None,
         move_next_deals: bool = False,
+        seat: str | None = None,
+        phone: str = "",
         **changes: Any,
     ) -> Deal:
         """Correct this deal; the whole rubber is re-scored from its deals (RULES 8.2).
@@ -759,6 +800,8 @@ class Deal(models.Model):
         a player was told is saved is ever deleted), unless `move_next_deals` (a director's
         choice) moves them into this rubber; if deals would fall after the new end it is refused
         too (docs/rules.md: corrections that reopen a rubber).
+        The writer's `seat` and `phone` are as `Rubber.record_deal` takes them: the corrected deal
+        is theirs now, and the other side confirms it.
         """
         allowed = {"contract", "declarer", "tricks", "honours_side", "honours_points", "data"}
         unknown = set(changes) - allowed
@@ -832,8 +875,10 @@ class Deal(models.Model):
                 deals, nxt, move_next_deals=move_next_deals, changed_by=changed_by
             )
             deal.version += 1
-            # A confirmation was of the old content; the opponents confirm the new one again.
+            # A confirmation was of the old content; the writer's opponents confirm the new one.
             deal.confirmed_by = None
+            deal.written_seat = rubber._writer_seat(changed_by, seat)
+            deal.written_phone = phone
             deal._change_reason = "correction"
             if changed_by is not None:
                 deal._history_user = changed_by
@@ -843,10 +888,11 @@ class Deal(models.Model):
         return deal
 
     def confirm(self, *, by: Player, user: User | None = None) -> Deal:
-        """An opponent of the side that entered the deal confirms it (Session.asks_confirmation).
+        """An opponent of the side that wrote the deal confirms it (Session.asks_confirmation).
 
-        `by` must sit in the rubber on the other side from the player who entered the deal (when
-        a director entered it, any seated player may confirm). Confirming twice is harmless.
+        `by` must sit in the rubber on the other side from the seat that last wrote the deal
+        (`written_seat`: a player or a table-code phone; when a director outside the rubber wrote
+        it, any seated player may confirm). Confirming twice is harmless.
         """
         with transaction.atomic():
             deal = Deal.objects.select_for_update().get(pk=self.pk)

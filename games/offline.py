@@ -31,7 +31,7 @@ from . import codes, history
 from .models import Conflict, Deal, DealFields, Rubber
 from .permissions import Viewer
 from .selectors import rubber_for_request
-from .views import _entry_form, _note_code, _writer
+from .views import _entry_form, _note_code, _writer, _written_from
 
 
 def _sign_in() -> JsonResponse:
@@ -98,7 +98,9 @@ def _replace(
             data.setdefault(name, None)
         changes = {"data": data}
     try:
-        corrected = stored.correct(version=version, changed_by=_writer(request), **changes)
+        corrected = stored.correct(
+            version=version, changed_by=_writer(request), **_written_from(viewer), **changes
+        )
     except Conflict as err:
         return _conflict(rubber, viewer, fields, number, err)
     except ScoringError as err:
@@ -141,7 +143,9 @@ def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
             return JsonResponse({"status": "refused", "detail": _("Bad version.")}, status=400)
         return _replace(rubber, viewer, request, fields, number, int(replace))
     try:
-        deal, created = rubber.record_deal(**kwargs, entered_by=_writer(request))
+        deal, created = rubber.record_deal(
+            **kwargs, entered_by=_writer(request), **_written_from(viewer)
+        )
     except Conflict as err:
         return _conflict(rubber, viewer, fields, number, err)
     except ScoringError as err:

@@ -36,6 +36,8 @@ class Viewer:
     at_table: bool = False
     #: The seat comes from a table code (games.codes), not from a signed-in player.
     by_code: bool = False
+    #: The id of the phone holding the table's code (games.codes.phone_id), else "".
+    phone: str = ""
 
     @property
     def is_director(self) -> bool:

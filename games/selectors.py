@@ -60,10 +60,11 @@ def rubber_for_request(request: HttpRequest, pk: int) -> tuple[Rubber, Viewer]:
     return rubber, codes.with_code(request, rubber, viewer)
 
 
-def rubber_for_entry(user: User, pk: int) -> tuple[Rubber, bool]:
-    """The rubber if the (signed-in) user may read its club, else Http404, and whether they may
-    enter its deals (`may_enter`). One query (`Rubber.objects.for_entry`) where
-    `rubber_for_reader` takes three: entry is the API's busiest write (docs/benchmarks.md)."""
+def rubber_for_entry(user: User, pk: int) -> tuple[Rubber, str | None, bool]:
+    """The rubber if the (signed-in) user may read its club, else Http404, the user's seat in it
+    (or None) and whether they may enter its deals (`may_enter`). One query
+    (`Rubber.objects.for_entry`) where `rubber_for_reader` takes three: entry is the API's
+    busiest write (docs/benchmarks.md)."""
     # Typed here rather than on for_entry: written there, in games.models, django-stubs left the
     # attributes off the type.
     rubber = cast(
@@ -74,7 +75,7 @@ def rubber_for_entry(user: User, pk: int) -> tuple[Rubber, bool]:
     # As viewer_of: a login's player counts only while the login is a member of the club.
     player_id = rubber.viewer_player_id if rubber.viewer_role is not None else None
     seat = rubber.seat_of(player_id)
-    return rubber, may_enter(rubber.viewer_role, seat)
+    return rubber, seat, may_enter(rubber.viewer_role, seat)
 
 
 def rubber_version_for_reader(user: User | AnonymousUser, pk: int) -> tuple[Any, ...]:

@@ -8,7 +8,7 @@ partial `_pad.html`) is swapped in place.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import Any, TypedDict
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -319,7 +319,7 @@ def _context(
                 "totals": row_totals[::-1] if flip and row_totals else row_totals,
                 "vulnerable": vulnerable.get(deal.number),
                 "history": changes,
-                "entered_by": history.who(entrant_names, deal.entered_by_id).name,
+                "entered_by": _entered_by(rubber, deal, entrant_names, changes),
                 "can_correct": can_correct,
                 "can_confirm": can_confirm,
                 "form": corrections.get(deal.pk)
@@ -463,7 +463,7 @@ def table_code(request: HttpRequest, code: str) -> HttpResponse:
     seat = request.POST.get("seat") if request.method == "POST" else None
     if seat in rubber.seat_ids:
         response = redirect(rubber.get_absolute_url())
-        codes.remember(response, table, seat)
+        codes.remember(response, table, seat, codes.phone_id(request))
         return response
     rubber.fetch_players()
     seats = rubber.seats
@@ -522,6 +522,28 @@ def _writer(request: HttpRequest) -> Any:
     return request.user if request.user.is_authenticated else None
 
 
+class WrittenFrom(TypedDict):
+    seat: str
+    phone: str
+
+
+def _written_from(viewer: Viewer) -> WrittenFrom:
+    """Where a write comes from, as Deal keeps it: the viewer's seat ("" for a director outside
+    the rubber) and, for a phone holding the table's code, its id (games.codes)."""
+    return WrittenFrom(seat=viewer.seat or "", phone=viewer.phone)
+
+
+def _entered_by(
+    rubber: Rubber, deal: Deal, names: dict[int, Any], changes: list[dict[str, Any]]
+) -> str | None:
+    """Who entered a deal, as the deal list shows it: their name in the club, or the table's
+    code and seat for a phone with no account (its first history record); None: unknown."""
+    name = history.who(names, deal.entered_by_id).name
+    if name is None and deal.entered_by_id is None and changes and changes[0]["code_seat"]:
+        return _code_label(rubber, changes[0]["code_seat"])
+    return name
+
+
 def _refused(request: HttpRequest, message: str) -> HttpResponse:
     """Not allowed: sign in first if not signed in (as login_required), else 403. A phone whose
     table code no longer works (regenerated, turned off) is told so, never sent to sign in: in
@@ -538,16 +560,30 @@ def _refused(request: HttpRequest, message: str) -> HttpResponse:
     raise PermissionDenied(message)
 
 
-def _note_code(deal_id: int, rubber: Rubber, viewer: Viewer) -> None:
-    """A change made by a phone with the table's code says so in the deal's history."""
-    if not viewer.by_code:
+def _code_label(rubber: Rubber, seat: str) -> str:
+    """A phone holding the table's code, as the deals and their history name it: "table 3
+    (code), seat N" (a table of two: by the player's name, as its code page lists them)."""
+    if rubber.is_two_player and seat in rubber.seat_ids:
+        return _("table %(number)s (code), %(name)s") % {
+            "number": rubber.table.number,
+            "name": rubber.seats[seat].name,
+        }
+    return _("table %(number)s (code), seat %(seat)s") % {
+        "number": rubber.table.number,
+        "seat": seat,
+    }
+
+
+def _note_code(deal_id: int, rubber: Rubber, viewer: Viewer, *, handed_over: bool = False) -> None:
+    """A change made by a phone with the table's code says so in the deal's history; a
+    confirmation on the phone that wrote the deal says it was handed over to the other side."""
+    if not viewer.by_code or viewer.seat is None:
         return
     record = Deal.history.filter(id=deal_id).order_by("-history_id").first()
     if record is not None:
-        note = _("table %(number)s (code), seat %(seat)s") % {
-            "number": rubber.table.number,
-            "seat": viewer.seat,
-        }
+        note = _code_label(rubber, viewer.seat)
+        if handed_over:
+            note += " · " + _("on the phone that entered it")
         record.history_change_reason = f"{record.history_change_reason or ''} · {note}".lstrip(" ·")
         record.save(update_fields=["history_change_reason"])
 
@@ -596,7 +632,9 @@ def enter_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = _entry_form(rubber, viewer, request.POST)
     if form.is_valid():
         try:
-            deal, created = rubber.record_deal(**form.record_kwargs(), entered_by=_writer(request))
+            deal, created = rubber.record_deal(
+                **form.record_kwargs(), entered_by=_writer(request), **_written_from(viewer)
+            )
         except Conflict as err:
             rubber, viewer = rubber_for_request(request, pk)
             number = form.cleaned_data["number"]
@@ -659,7 +697,12 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         sent = form.cleaned_data["version"]
         try:
-            corrected = deal.correct(version=sent, changed_by=_writer(request), **form.changes())
+            corrected = deal.correct(
+                version=sent,
+                changed_by=_writer(request),
+                **_written_from(viewer),
+                **form.changes(),
+            )
             if corrected.version != sent:
                 _note_code(deal.pk, deal.rubber, viewer)
                 # A corrected deal is a new one to confirm: the dispute was about the old one.
@@ -721,7 +764,8 @@ def confirm_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         error = str(err)
     else:
         if confirmed.confirmed_by_id == player.pk:
-            _note_code(deal.pk, deal.rubber, viewer)
+            handed_over = bool(viewer.phone) and viewer.phone == deal.written_phone
+            _note_code(deal.pk, deal.rubber, viewer, handed_over=handed_over)
     if not request.htmx:
         if error:
             messages.error(request, error)
@@ -747,7 +791,8 @@ def dispute_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return _refused(request, _("A deal is disputed by a player of the other side."))
     disputed = deal.dispute(user=_writer(request))
     if disputed.disputed:
-        _note_code(deal.pk, deal.rubber, viewer)
+        handed_over = bool(viewer.phone) and viewer.phone == deal.written_phone
+        _note_code(deal.pk, deal.rubber, viewer, handed_over=handed_over)
     if not request.htmx:
         return redirect(deal.get_absolute_url())
     rubber, viewer = rubber_for_request(request, deal.rubber_id)

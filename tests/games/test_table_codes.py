@@ -117,6 +117,8 @@ def test_a_player_cannot_change_the_codes(client, running_session, north):
 def test_wrong_codes_are_throttled(client, rubber):
     from games import codes
 
+    # As docs/api.md says: thirty misses in ten minutes.
+    assert (codes.MISSES, codes.WINDOW) == (30, 600)
     # A room of typos is not locked out: ten misses still leave the right code working.
     for _ in range(10):
         assert client.get("/t/ZZZZZZZZ").status_code == 404

@@ -1,0 +1,114 @@
+"""Opponent confirmation with table codes (issue 17): a phone holding the table's code writes
+from the seat it chose, so the other side confirms, never the side (or the seat) that entered
+it; a correction makes the deal its writer's, which the other side then confirms; the deal
+list and history name the code and seat ("table 1 (code), seat S")."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+from django.apps import apps
+from django.test import Client
+
+from clubs.models import Player
+from games.models import Conflict, Deal
+from tests.conftest import unchanged
+
+TAPS = {"number": 1, "level": "4", "strain": "S", "declarer": "N", "result": "0"}
+
+
+@pytest.fixture(autouse=True)
+def _confirmation_on(running_session):
+    from django.core.cache import caches
+
+    caches["throttle"].clear()
+    running_session.confirm_entries = True
+    running_session.save(update_fields=["confirm_entries"])
+
+
+def phone_at(rubber, seat, phone=None):
+    phone = phone or Client()
+    assert phone.post(f"/t/{rubber.table.code}", {"seat": seat}).status_code == 302
+    return phone
+
+
+def test_a_code_entry_is_confirmed_by_the_other_side_only(rubber):
+    south = phone_at(rubber, "S")
+    assert south.post(f"/rubbers/{rubber.pk}/deals/", TAPS).status_code == 302
+    deal = Deal.objects.get(rubber=rubber)
+    assert deal.written_seat == "S" and deal.written_phone
+    # The phone that entered it, and a second phone of the same side, may not confirm.
+    north = phone_at(rubber, "N")
+    for same_side in (south, north):
+        assert (
+            "awaiting your confirmation"
+            not in same_side.get(f"/rubbers/{rubber.pk}/").content.decode()
+        )
+        with unchanged():
+            assert same_side.post(f"/deals/{deal.pk}/confirm").status_code == 403
+            assert same_side.post(f"/deals/{deal.pk}/dispute").status_code == 403
+    east = phone_at(rubber, "E")
+    assert "awaiting your confirmation" in east.get(f"/rubbers/{rubber.pk}/").content.decode()
+    assert east.post(f"/deals/{deal.pk}/confirm").status_code == 302
+    deal.refresh_from_db()
+    assert deal.confirmed_by == rubber.east
+    assert deal.history.order_by("-history_id").first().history_change_reason == (
+        "confirmed · table 1 (code), seat E"
+    )
+
+
+def test_the_entering_phone_handed_to_the_other_side_says_so_in_the_history(rubber):
+    phone = phone_at(rubber, "N")
+    assert phone.post(f"/rubbers/{rubber.pk}/deals/", TAPS).status_code == 302
+    deal = Deal.objects.get(rubber=rubber)
+    # Bridgemate's way: the phone goes round the table and West says who they are.
+    phone_at(rubber, "W", phone)
+    assert phone.post(f"/deals/{deal.pk}/confirm").status_code == 302
+    deal.refresh_from_db()
+    assert deal.confirmed_by == rubber.west
+    assert deal.history.order_by("-history_id").first().history_change_reason == (
+        "confirmed · table 1 (code), seat W · on the phone that entered it"
+    )
+
+
+def test_the_deal_list_names_the_code_and_seat_that_entered(client, rubber):
+    south = phone_at(rubber, "S")
+    assert south.post(f"/rubbers/{rubber.pk}/deals/", TAPS).status_code == 302
+    html = client.get(f"/rubbers/{rubber.pk}/").content.decode()
+    assert "entered by table 1 (code), seat S" in html
+
+
+def test_a_correction_is_confirmed_by_the_other_side_from_its_writer(rubber, east, north):
+    deal, _ = rubber.record_deal(number=1, contract="4S", declarer="N", tricks=10, entered_by=north)
+    assert deal.written_seat == "N"
+    deal.correct(version=1, changed_by=east, tricks=9)  # East says it went one down
+    deal.refresh_from_db()
+    assert (deal.written_seat, deal.confirmed_by) == ("E", None)
+    # East (or West) does not confirm their own correction; North or South does.
+    with unchanged(), pytest.raises(Conflict):
+        deal.confirm(by=rubber.west)
+    deal.confirm(by=Player.objects.get(pk=rubber.north_id))
+    deal.refresh_from_db()
+    assert deal.confirmed_by_id == rubber.north_id
+
+
+def test_a_director_outside_the_rubber_writes_from_no_seat(rubber, director):
+    deal, _ = rubber.record_deal(
+        number=1, contract="4S", declarer="N", tricks=10, entered_by=director
+    )
+    assert deal.written_seat == ""  # any seated player may confirm it
+    deal.confirm(by=rubber.north)
+    assert Deal.objects.get(pk=deal.pk).confirmed_by_id == rubber.north_id
+
+
+def test_the_migration_gives_old_deals_their_entrants_seat(rubber, north, director):
+    by_north, _ = rubber.record_deal(
+        number=1, contract="4S", declarer="N", tricks=10, entered_by=north
+    )
+    by_director, _ = rubber.record_deal(number=2, contract="pass", entered_by=director)
+    Deal.objects.update(written_seat="")  # as they were before the field
+    migration = importlib.import_module("games.migrations.0004_deal_written_seat_and_phone")
+    migration.seat_of_entrant(apps, None)
+    seats = dict(Deal.objects.values_list("pk", "written_seat"))
+    assert seats == {by_north.pk: "N", by_director.pk: ""}
