@@ -119,4 +119,7 @@ def with_code(request: HttpRequest, rubber: Rubber, viewer: Viewer) -> Viewer:
     seat = seat_for(request, rubber)
     if seat is None:
         return viewer
-    return replace(viewer, seat=seat, by_code=True, phone=phone_id(request))
+    data = cookie(request) or {}
+    return replace(
+        viewer, seat=seat, by_code=True, phone=phone_id(request), code=str(data.get("c", ""))
+    )

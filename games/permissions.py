@@ -38,6 +38,8 @@ class Viewer:
     by_code: bool = False
     #: The id of the phone holding the table's code (games.codes.phone_id), else "".
     phone: str = ""
+    #: The table code that phone holds (its seat page hands the phone to another seat).
+    code: str = ""
 
     @property
     def is_director(self) -> bool:

@@ -308,6 +308,18 @@ def _context(
             and not rubber.session.is_closed
         )
         can_correct = viewer.can_correct(deal) and not rubber.session.is_closed
+        # A table's phone that wrote the deal: the other side confirms on it once handed over
+        # (they pick their seat on the code's page), as with a Bridgemate.
+        hand_over = (
+            confirm_entries
+            and viewer.by_code
+            and deal.confirmed_by_id is None
+            and not deal.disputed
+            and viewer.seat is not None
+            and entering is not None
+            and SEAT_SIDE[entering] == SEAT_SIDE[viewer.seat]
+            and not rubber.session.is_closed
+        )
         row_totals = totals.get(deal.number)
         changes = histories.get(deal.pk, [])
         rows.append(
@@ -322,6 +334,7 @@ def _context(
                 "entered_by": _entered_by(rubber, deal, entrant_names, changes),
                 "can_correct": can_correct,
                 "can_confirm": can_confirm,
+                "hand_over": hand_over,
                 "form": corrections.get(deal.pk)
                 or (_correction_form(rubber, deal, viewer) if can_correct else None),
             }

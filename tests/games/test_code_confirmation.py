@@ -63,6 +63,11 @@ def test_the_entering_phone_handed_to_the_other_side_says_so_in_the_history(rubb
     assert phone.post(f"/rubbers/{rubber.pk}/deals/", TAPS).status_code == 302
     deal = Deal.objects.get(rubber=rubber)
     # Bridgemate's way: the phone goes round the table and West says who they are.
+    html = phone.get(f"/rubbers/{rubber.pk}/").content.decode()
+    assert (
+        f'<a href="/t/{rubber.table.code}" class="hand-over">'
+        "hand this phone to the other side to confirm</a>"
+    ) in html
     phone_at(rubber, "W", phone)
     assert phone.post(f"/deals/{deal.pk}/confirm").status_code == 302
     deal.refresh_from_db()
@@ -112,3 +117,33 @@ def test_the_migration_gives_old_deals_their_entrants_seat(rubber, north, direct
     migration.seat_of_entrant(apps, None)
     seats = dict(Deal.objects.values_list("pk", "written_seat"))
     assert seats == {by_north.pk: "N", by_director.pk: ""}
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_table_phone_is_handed_over_and_the_other_side_confirms(
+    live_server, browser, running_session
+):
+    """At 390×844: a phone with the table's code enters as North, is handed to West, who picks
+    their seat and confirms in one tap (the Bridgemate round trip, with no account)."""
+    rubber = running_session.rubbers.get()
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{live_server.url}/t/{rubber.table.code}")
+    page.get_by_role("button", name="N · North").click()
+    page.wait_for_url(f"**/rubbers/{rubber.pk}/")
+    for field, value in (("level", "4"), ("strain", "S"), ("declarer", "N"), ("result", "0")):
+        page.locator(f"#entry .field-{field} label[data-v='{value}']").click()
+    page.locator("#record").click()
+    page.locator("#entry h2").filter(has_text="Deal 2").wait_for()
+    page.locator("#deals", has_text="entered by table 1 (code), seat N").wait_for()
+    assert page.locator("#confirm-1").count() == 0  # North does not confirm North's deal
+    page.locator("a.hand-over").click()
+    page.get_by_role("button", name="W · West").click()
+    page.wait_for_url(f"**/rubbers/{rubber.pk}/")
+    page.locator("#confirm-1 button", has_text="Confirm").click()
+    page.locator("#deals", has_text="confirmed by West").wait_for()
+    deal = rubber.deals.get()
+    assert deal.confirmed_by == rubber.west
+    context.close()
