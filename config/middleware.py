@@ -14,12 +14,12 @@ from collections.abc import Callable
 from typing import Any
 
 from django.apps import apps
-from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.views.defaults import server_error as default_server_error
+
+from scoring.shared.i18n import speak_club_language, visitor_chose_language
 
 logger = logging.getLogger(__name__)
 
@@ -78,8 +78,8 @@ CLUB_LANGUAGE_LOOKUPS = {
     "games:rubber": ("games.Rubber", "session__club__language"),
     "games:enter_deal": ("games.Rubber", "session__club__language"),
     "games:enter_queued_deal": ("games.Rubber", "session__club__language"),
-    # The live pad's poll and the entry's preview line swap parts of a club page: its language.
-    "games:rubber_live": ("games.Rubber", "session__club__language"),
+    # The entry's preview line swaps part of a club page: its language. (The live pad's poll,
+    # games:rubber_live, reads it with the rubber's state: one query for its 304.)
     "games:preview_deal": ("games.Rubber", "session__club__language"),
     "games:correct_deal": ("games.Deal", "rubber__session__club__language"),
     "games:confirm_deal": ("games.Deal", "rubber__session__club__language"),
@@ -113,17 +113,9 @@ class ClubLanguageMiddleware:
         view_args: tuple[Any, ...],
         view_kwargs: dict[str, Any],
     ) -> None:
-        if request.path.startswith("/api/") or self._visitor_chose(request):
+        if request.path.startswith("/api/") or visitor_chose_language(request):
             return
-        language = self._club_language(request, view_kwargs)
-        if language and language != translation.get_language():
-            translation.activate(language)
-            request.LANGUAGE_CODE = translation.get_language()
-
-    @staticmethod
-    def _visitor_chose(request: HttpRequest) -> bool:
-        chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
-        return bool(chosen) and translation.check_for_language(chosen)
+        speak_club_language(request, self._club_language(request, view_kwargs))
 
     @staticmethod
     def _club_language(request: HttpRequest, view_kwargs: dict[str, Any]) -> str | None:

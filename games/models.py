@@ -99,7 +99,7 @@ class RubberQuerySet(models.QuerySet["Rubber"]):
         database created again (a test run) or restored from a dump hands out the same ids and
         versions again, and the cache, which outlives it, must not answer one database's deals
         for the other's (their ids are what a client corrects): a rubber or a deal written since
-        has another time."""
+        has another time. Last, the club's language (a pad's live part speaks it)."""
         if pk > MAX_ID:  # as in for_entry
             return None
         with connection.cursor() as cursor:
@@ -109,7 +109,8 @@ class RubberQuerySet(models.QuerySet["Rubber"]):
                 " r.table_id, r.session_id, r.north_id, r.east_id, r.south_id, r.west_id,"
                 " r.sitting_out, (SELECT 2 * SUM(d.version) + COUNT(d.confirmed_by_id)"
                 "  FROM games_deal d WHERE d.rubber_id = r.id),"
-                " (SELECT MAX(d.updated_at) FROM games_deal d WHERE d.rubber_id = r.id)"
+                " (SELECT MAX(d.updated_at) FROM games_deal d WHERE d.rubber_id = r.id),"
+                " c.language"
                 " FROM games_rubber r JOIN clubs_club c"
                 " ON c.id = (SELECT s.club_id FROM clubs_session s WHERE s.id = r.session_id)"
                 " WHERE r.id = %s",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, TypedDict
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -27,6 +28,7 @@ from clubs.permissions import check_club_access
 from scoring.rules import ScoringError, Side
 from scoring.rules.games import game
 from scoring.shared.error_messages import error_line
+from scoring.shared.i18n import speak_club_language
 
 from . import codes, display, history, registry
 from .forms import (
@@ -502,18 +504,24 @@ def rubber_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _live_etag(request: HttpRequest, state: tuple[Any, ...]) -> str:
-    """What a pad's live part depends on: the rubber's state (its status, seats and a count every
-    write of its deals raises, `answer_state`), who looks and in which language."""
-    user_id = request.user.pk if request.user.is_authenticated else 0
-    key = f"{state!r}|{user_id}|{request.COOKIES.get(codes.COOKIE, '')}|{get_language()}"
+    """What a pad's live part depends on: the rubber's state (its status, seats, a count every
+    write of its deals raises and its club's language, `answer_state`), who looks (their
+    session's cookie, which a sign-in or sign-out changes, and their table code's: read with no
+    query) and in which language."""
+    who = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
+    key = f"{state!r}|{who}|{request.COOKIES.get(codes.COOKIE, '')}|{get_language()}"
     return '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
 
 
 @require_GET
 def rubber_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The live part of a pad for the phones at the table to poll (static/js/backscore.js):
-    304 Not Modified, after one query, while nothing has changed (If-None-Match)."""
+    304 Not Modified, after one query, while nothing has changed (If-None-Match): in a public
+    club that query is all (the club's language comes with the state, and who looks is told by
+    their cookies); a members-only club adds the session, the login and the membership."""
     state = rubber_version_for_request(request, pk)
+    if state:
+        speak_club_language(request, state[-1])
     etag = _live_etag(request, state)
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=304)

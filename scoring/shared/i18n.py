@@ -33,8 +33,10 @@ __all__ = [
     "contract_display",
     "explain_item",
     "localize_explanations",
+    "speak_club_language",
     "strain_display",
     "templates_for",
+    "visitor_chose_language",
 ]
 
 Templates = Mapping[str, Mapping[str, str]]
@@ -458,3 +460,22 @@ def _explanation(language: str, fields: tuple[tuple[str, Any], ...]) -> str:
     if isinstance(item, PlayerItem):
         return explain_player_item(item, templates)
     return explain(item, templates)
+
+
+def visitor_chose_language(request: Any) -> bool:
+    """Whether the visitor chose a language with the header's switcher (its cookie)."""
+    from django.conf import settings
+
+    chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+    return bool(chosen) and translation.check_for_language(chosen)
+
+
+def speak_club_language(request: Any, language: str | None) -> None:
+    """A club page speaks the club's `language` unless the visitor chose one with the header's
+    switcher: config.middleware.ClubLanguageMiddleware, and views that read the club's language
+    themselves (the live pad's poll), call this (docs/i18n.md)."""
+    if visitor_chose_language(request):
+        return
+    if language and language != translation.get_language():
+        translation.activate(language)
+        request.LANGUAGE_CODE = translation.get_language()

@@ -191,15 +191,47 @@ def test_the_live_pad_answers_304_until_the_rubber_changes(
     assert first.status_code == 200
     assert first.content.decode().lstrip().startswith('<div id="live"')
     etag = first["ETag"]
-    # The session, the user, the club's language (the pad is swapped into a club page in its
-    # language: ClubLanguageMiddleware), the rubber's state.
-    with django_assert_max_num_queries(4):
+    # In a public club, one query: the rubber's state, with its club's language (the pad is
+    # swapped into a club page in its language); who looks is told by their cookies.
+    with django_assert_max_num_queries(1):
         again = client.get(url, HTTP_IF_NONE_MATCH=etag)
     assert (again.status_code, again.content) == (304, b"")
     enter(SIX_DEALS[:1])
     changed = client.get(url, HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200 and changed["ETag"] != etag
     assert 'id="deal-1"' in changed.content.decode()
+
+
+def test_the_live_pad_speaks_the_clubs_language_unless_the_visitor_chose(
+    client, rubber, club, north, enter
+):
+    enter(SIX_DEALS[:1])
+    url = f"/rubbers/{rubber.pk}/live"
+    client.force_login(north)
+    english = client.get(url)
+    assert "entered by" in english.content.decode()
+    club.language = "it"
+    club.save(update_fields=["language"])
+    # The club's language is part of the pad's state: a phone holding the English pad gets
+    # the Italian one, not a 304.
+    italian = client.get(url, HTTP_IF_NONE_MATCH=english["ETag"])
+    assert italian.status_code == 200 and "inserita da" in italian.content.decode()
+    client.cookies["django_language"] = "en"  # the header's switcher
+    chosen = client.get(url, HTTP_IF_NONE_MATCH=italian["ETag"])
+    assert chosen.status_code == 200 and "entered by" in chosen.content.decode()
+
+
+def test_the_live_pad_changes_with_who_looks(client, rubber, north, director):
+    url = f"/rubbers/{rubber.pk}/live"
+    client.force_login(north)
+    as_north = client.get(url)
+    client.logout()
+    anonymous = client.get(url, HTTP_IF_NONE_MATCH=as_north["ETag"])
+    assert anonymous.status_code == 200 and anonymous["ETag"] != as_north["ETag"]
+    assert 'id="entry"' not in anonymous.content.decode()
+    client.force_login(director)
+    as_director = client.get(url, HTTP_IF_NONE_MATCH=anonymous["ETag"])
+    assert as_director.status_code == 200 and 'id="entry"' in as_director.content.decode()
 
 
 def test_the_live_pad_of_a_hidden_club_is_missing(client, rubber, club, outsider):
