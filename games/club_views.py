@@ -903,13 +903,29 @@ def confirmation_setting(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect(_next_or(request, reverse("clubs:console", args=[club.slug])))
 
 
+#: What each change of the table codes does, asked before it is done (`session_codes`).
+CODE_CHANGES_TO_CONFIRM = ("regenerate", "off")
+
+
 @login_required
 @require_POST
 def session_codes(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """The director turns table codes on or off, or gives every table a new code (the old
-    codes, and the phones that used them, stop working)."""
+    codes, and the phones that used them, stop working).
+
+    Turning codes off and new codes ask first, as closing a session does: the first POST
+    answers a page that says what happens to the phones at the tables (off pauses the codes,
+    which work again when turned on; new codes sign every phone out), with a button that posts
+    again with `sure`. A GET changes nothing (405). Turning codes on needs no confirmation."""
     session = _director_post(request, slug, pk)
     action = request.POST.get("action")
+    next_url = _next_or(request, reverse("clubs:session_cards", args=[slug, pk]))
+    if action in CODE_CHANGES_TO_CONFIRM and not request.POST.get("sure"):
+        return render(
+            request,
+            "clubs/codes_confirm.html",
+            {"session": session, "club": session.club, "action": action, "next": next_url},
+        )
     if action == "regenerate":
         for table in session.tables.all():
             table.regenerate_code()
@@ -921,7 +937,7 @@ def session_codes(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             request,
             _("Table codes are on.") if session.table_codes else _("Table codes are off."),
         )
-    return redirect(_next_or(request, reverse("clubs:session_cards", args=[slug, pk])))
+    return redirect(next_url)
 
 
 def _director_post(request: HttpRequest, slug: str, pk: int) -> Session:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -69,18 +70,108 @@ def _honours(code: str) -> tuple[str | None, int | None]:
     return code[:2], int(code[2:])
 
 
-def _apply_scoring_error(form: forms.Form, err: ScoringError, fields: dict[str, str]) -> None:
-    """Show an engine refusal beside the form field it concerns (or at the top)."""
+# --- errors in plain words ----------------------------------------------------------------------
+
+#: What a page asks for when a field is left empty, or sent with a value the page does not
+#: offer (a stale or tampered page): what to tap, named as the pad names it. The API keeps its
+#: own wording (docs/api.md); only the page forms say these.
+CHOOSE: dict[str, Any] = {
+    "level": _("Choose the contract: a level from 1 to 7, or Pass."),
+    "strain": _("Choose the strain: ♣, ♦, ♥, ♠ or NT."),
+    "doubling": _("Choose whether the contract was doubled: –, X or XX."),
+    "doubled": _("Choose whether the contract was doubled."),
+    "declarer": _("Choose the declarer: N, E, S or W."),
+    "result": _("Choose the result: made, or how many over or down."),
+    "honours": _("Choose who held honours, or None."),
+    "tricks": _("Choose how many tricks the declarer won, from 0 to 13."),
+    "declaration": _("Choose the declaration: ordinary, eight tricks or misery."),
+}
+#: A hidden field only an out-of-date (or tampered) page gets wrong: the page says so at the top
+#: of the form (a hidden field's own errors would show nowhere).
+STALE: dict[str, Any] = {
+    "number": _("This page is out of date: reload it to enter the next deal."),
+    "version": _("This page is out of date: reload it to correct this deal."),
+}
+
+
+def _sentence(text: str) -> str:
+    """A refusal as a sentence: a capital first, a full stop last."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "?", "!")) else f"{text}."
+
+
+class PlainErrors(forms.Form):
+    """A page form whose errors are plain sentences (issue 17: no API words on a page).
+
+    Django's own field errors ("This field is required.", "Select a valid choice. 7 is not one
+    of the available choices.") become what to tap (`choose`); an engine refusal for a field left
+    empty ("tricks is required") too; an engine refusal of a bridge rule keeps its rule
+    ("… (RULES 3.6)."). A bad hidden `number` or `version` says the page is out of date, at the
+    top of the form. The engine and the API are untouched: this is the page's translation.
+    """
+
+    def choose(self, name: str) -> str:
+        """What to tap for the field `name`, in words."""
+        text = CHOOSE.get(name)
+        if text is None:
+            label = self.fields[name].label if name in self.fields else name
+            return str(_("Check “%(field)s”.") % {"field": label})
+        return str(text)
+
+    def taps_refused(self) -> bool:
+        """Whether a field the player taps (not a hidden one) has an error already."""
+        return any(n in self.fields and not self.fields[n].widget.is_hidden for n in self.errors)
+
+    def refusal(self, err: ScoringError, name: str | None) -> str:
+        """An engine refusal as the page says it beside field `name` (or at the top)."""
+        if err.template.startswith("is required") and name in self.fields:
+            return self.choose(name)
+        return _sentence(error_sentence(err))
+
+    def full_clean(self) -> None:
+        super().full_clean()
+        if not self.is_bound:
+            return
+        errors = self.errors  # as full_clean left them
+        stale = False
+        for name in [n for n in errors if n != NON_FIELD_ERRORS]:
+            if name in STALE and self.fields[name].widget.is_hidden:
+                del errors[name]
+                if not stale:
+                    self.add_error(None, str(STALE[name]))
+                stale = True
+            elif any(error.code for error in errors[name].as_data()):
+                # Django's own words (codes "required", "invalid_choice", "min_value" …).
+                errors[name] = self.error_class(
+                    [ValidationError(self.choose(name))], renderer=self.renderer
+                )
+
+
+def _apply_scoring_error(form: PlainErrors, err: ScoringError, fields: dict[str, str]) -> None:
+    """Show an engine refusal beside the form field it concerns (or at the top), in the page's
+    words (`PlainErrors.refusal`)."""
     root = err.field.split(".", 1)[0] if err.field else ""
-    form.add_error(fields.get(root), error_sentence(err))
+    name = fields.get(root)
+    form.add_error(name, form.refusal(err, name))
 
 
-class DealEntryForm(forms.Form):
+#: The largest deal number a page may send (the model's small integer): beyond it, as below 1,
+#: the page is out of date (`STALE`), never a database error.
+MAX_NUMBER = 32767
+#: The largest deal version (the model's integer).
+MAX_VERSION = 2**31 - 1
+
+
+class DealEntryForm(PlainErrors):
     """A deal in taps: level, strain, doubling, declarer, the result against the contract and
     honours. The result is the one way to give the tricks (no typed count that could disagree);
-    a result the level cannot have is a form error, never adjusted."""
+    a result the level cannot have is a form error, never adjusted. Errors are plain sentences
+    (`PlainErrors`)."""
 
-    number = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    number = forms.IntegerField(min_value=1, max_value=MAX_NUMBER, widget=forms.HiddenInput)
     level = forms.ChoiceField(label=_("Contract"), choices=LEVELS, widget=ChoiceButtons)
     strain = forms.ChoiceField(
         label=_("Strain"), choices=STRAINS, required=False, widget=ChoiceButtons
@@ -107,15 +198,36 @@ class DealEntryForm(forms.Form):
 
     def __init__(self, *args: Any, we_side: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.we_side = we_side
         honours = self.fields["honours"]
         assert isinstance(honours, forms.ChoiceField)
         honours.choices = honours_choices(we_side)
+
+    def refusal(self, err: ScoringError, name: str | None) -> str:
+        if err.template.startswith("{side} took {tricks} tricks"):
+            # RULES 3.7, the side named as the pad names it (We/They, or N–S/E–W).
+            side = str(err.params["side"])
+            return str(
+                _(
+                    "%(side)s took only %(tricks)s tricks: the side holding these honours takes "
+                    "at least %(minimum)s (%(rule)s)."
+                )
+                % {
+                    "side": side_names(self.we_side).get(side, side),
+                    "tricks": err.params["tricks"],
+                    "minimum": err.params["minimum"],
+                    "rule": err.rule,
+                }
+            )
+        return super().refusal(err, name)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         assert data is not None  # forms.Form.clean returns cleaned_data
         level = data.get("level")
-        if not level:
+        if not level or self.taps_refused():
+            # A field left empty or sent with a value the page does not offer: said beside it
+            # (`PlainErrors`), the deal not checked further.
             return data
         if level == "pass":
             # The page hides and unticks the other choices once Pass is tapped; any still sent
@@ -128,7 +240,7 @@ class DealEntryForm(forms.Form):
                 return data
             return _with_fields(self, data, contract="pass", tricks=None)
         if not data.get("strain"):
-            self.add_error("strain", _("Choose a strain."))
+            self.add_error("strain", self.choose("strain"))
             return data
         contract = f"{level}{data['strain']}{data.get('doubling') or ''}"
         if data.get("result") in (None, ""):
@@ -136,9 +248,13 @@ class DealEntryForm(forms.Form):
             return _with_fields(self, data, contract=contract, tricks=None)
         result = int(data["result"])
         if result not in possible_results(int(level)):
+            # The declaring side takes 0 to 13 tricks (RULES 1).
             self.add_error(
                 "result",
-                _("%(result)s is not a possible result of a %(level)s-level contract.")
+                _(
+                    "%(result)s is not a possible result of a %(level)s-level contract: "
+                    "the declaring side takes 0 to 13 tricks (RULES 1)."
+                )
                 % {"result": dict(RESULTS)[data["result"]], "level": level},
             )
             return data
@@ -171,7 +287,7 @@ class DealCorrectionForm(DealEntryForm):
     deal's `version` (a stale one is refused by `Deal.correct`) instead of a number."""
 
     number = None  # type: ignore[assignment]
-    version = forms.IntegerField(widget=forms.HiddenInput)
+    version = forms.IntegerField(min_value=1, max_value=MAX_VERSION, widget=forms.HiddenInput)
 
     @classmethod
     def for_deal(cls, deal: Any, **kwargs: Any) -> DealCorrectionForm:
@@ -407,11 +523,11 @@ class DrawDiscardFields(TwoPlayerFields):
 
     def missing(self, data: dict[str, Any]) -> tuple[str, Any] | None:
         if data.get("level") != "pass" and not data.get("strain"):
-            return ("strain", _("Choose a strain."))
+            return ("strain", CHOOSE["strain"])
         return None
 
 
-class TwoPlayerDealForm(forms.Form):
+class TwoPlayerDealForm(PlainErrors):
     """A deal of a two-player game, its fields chosen by the game (RULES 7.1–7.4): `entry`, the
     game's `TwoPlayerFields` (games/registry.py names it).
 
@@ -419,7 +535,7 @@ class TwoPlayerDealForm(forms.Form):
     with the scoring engine (`DealFields.build`); a refusal shows beside its field with the rule.
     """
 
-    number = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    number = forms.IntegerField(min_value=1, max_value=MAX_NUMBER, widget=forms.HiddenInput)
 
     ERROR_FIELDS = {
         "declarer": "declarer",
@@ -445,7 +561,44 @@ class TwoPlayerDealForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.kind = kind
         self.entry = entry
+        self.players = players
+        self.order = order
         self.fields.update(entry.fields(players, order))
+
+    def choose(self, name: str) -> str:
+        """As `PlainErrors.choose`, naming the players as the pad does."""
+        first, second = (self.players[place] for place in self.order)
+        if name == "declarer":
+            return str(
+                _("Choose the declarer: %(first)s or %(second)s.")
+                % {"first": first, "second": second}
+            )
+        if name.startswith("tricks_") and name[len("tricks_") :].isdigit():
+            place = int(name[len("tricks_") :])
+            return str(
+                _("Enter how many tricks %(name)s won, from 0 to 26.")
+                % {"name": self.players[place]}
+            )
+        return super().choose(name)
+
+    def refusal(self, err: ScoringError, name: str | None) -> str:
+        player = err.params.get("player")
+        if err.template.startswith("player {player} took") and player in (0, 1):
+            # RULES 3.7, the player named as the pad names them.
+            assert isinstance(player, int)
+            return str(
+                _(
+                    "%(name)s took only %(tricks)s tricks: the player holding these honours "
+                    "takes at least %(minimum)s (%(rule)s)."
+                )
+                % {
+                    "name": self.players[player],
+                    "tricks": err.params["tricks"],
+                    "minimum": err.params["minimum"],
+                    "rule": err.rule,
+                }
+            )
+        return super().refusal(err, name)
 
     def game_data(self, data: dict[str, Any]) -> dict[str, Any]:
         """The deal as the engine's JSON (the API's fields)."""
@@ -454,7 +607,7 @@ class TwoPlayerDealForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         assert data is not None  # forms.Form.clean returns cleaned_data
-        if self.errors:
+        if self.taps_refused():
             return data
         missing = self.entry.missing(data)
         if missing is not None:
@@ -477,7 +630,7 @@ class TwoPlayerCorrectionForm(TwoPlayerDealForm):
     with the deal's `version` (a stale one is refused by `Deal.correct`) instead of a number."""
 
     number = None  # type: ignore[assignment]
-    version = forms.IntegerField(widget=forms.HiddenInput)
+    version = forms.IntegerField(min_value=1, max_value=MAX_VERSION, widget=forms.HiddenInput)
 
     def __init__(
         self, *args: Any, kind: str, entry: TwoPlayerFields, players: list[str], **kwargs: Any
@@ -511,7 +664,7 @@ class TwoPlayerCorrectionForm(TwoPlayerDealForm):
 
 
 def _with_fields(
-    form: forms.Form, data: dict[str, Any], *, contract: str, tricks: int | None
+    form: DealEntryForm, data: dict[str, Any], *, contract: str, tricks: int | None
 ) -> dict[str, Any]:
     """Validate the deal through the engine (DealFields) and keep it in `data["fields"]`;
     an impossible result becomes a form error on the field it names (RULES section cited)."""
@@ -525,5 +678,5 @@ def _with_fields(
             honours_points=honours_points,
         )
     except ScoringError as err:
-        _apply_scoring_error(form, err, form.ERROR_FIELDS)  # type: ignore[attr-defined]
+        _apply_scoring_error(form, err, form.ERROR_FIELDS)
     return data

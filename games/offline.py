@@ -30,7 +30,7 @@ from scoring.shared.error_messages import error_line
 from . import codes, history
 from .models import Conflict, Deal, DealFields, Rubber
 from .permissions import Viewer
-from .selectors import rubber_for_request
+from .selectors import CodeChanged, rubber_for_request
 from .views import _entry_form, _note_code, _writer, _written_from
 
 
@@ -118,6 +118,9 @@ def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
         return _sign_in()
     try:
         rubber, viewer = rubber_for_request(request, pk)
+    except CodeChanged as changed:
+        # A members-only table whose code this phone held: as in a public club (below).
+        rubber, viewer = changed.rubber, changed.viewer
     except Http404:  # the queue reads JSON; a hidden rubber answers as a missing one
         return JsonResponse({"status": "refused", "detail": _("No such rubber.")}, status=404)
     if not viewer.can_enter:

@@ -11,6 +11,11 @@ one. Pages and the API call these; the club's and the session's are in clubs.sel
 - `rubber_version_for_reader` / `_for_request`: the rubber's version only (one query), what a
   cached answer and a pad's ETag are keyed on (`RubberQuerySet.answer_state`);
 - `deal_for_reader` / `deal_for_request`: a deal, with its rubber.
+
+A phone whose table code no longer opens its table (regenerated, turned off, the session closed)
+reading that table of a members-only club gets `CodeChanged`, which the pages answer with the
+"code changed" message: its signed cookie proves it held the code, so saying so tells nobody
+else anything. Without such a cookie for that table, the answer stays the missing rubber's 404.
 """
 
 from __future__ import annotations
@@ -31,6 +36,25 @@ if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
 
 
+class CodeChanged(Http404):
+    """A phone that held this table's code, which no longer opens it, reads a hidden table: the
+    pages say "the code changed" (games.views). An Http404, so anything that does not catch it
+    answers as for a missing rubber. `rubber` and `viewer` (no role, no seat) are what a public
+    club's page would have read, for a caller that answers as it does there (games.offline)."""
+
+    def __init__(self, rubber: Rubber, viewer: Viewer) -> None:
+        super().__init__("This table's code has changed.")
+        self.rubber = rubber
+        self.viewer = viewer
+
+
+def _held_code(request: HttpRequest, rubber: Rubber) -> bool:
+    """Whether the phone holds a signed cookie (games.codes) for the rubber's table: it once
+    held that table's code. Nobody can forge one."""
+    data = codes.cookie(request)
+    return data is not None and data.get("t") == rubber.table_id
+
+
 def rubber_for_reader(user: User | AnonymousUser, pk: int) -> tuple[Rubber, Viewer]:
     """The rubber, with its deals and players, if the user may read its club, else Http404."""
     rubber = Rubber.objects.with_deals().filter(pk=pk).first()
@@ -45,15 +69,21 @@ def rubber_for_reader(user: User | AnonymousUser, pk: int) -> tuple[Rubber, View
 
 def rubber_for_request(request: HttpRequest, pk: int) -> tuple[Rubber, Viewer]:
     """The rubber and who looks at it: a reader (`rubber_for_reader`), or a phone holding its
-    table's code (games.codes), which reads that table even in a members-only club."""
+    table's code (games.codes), which reads that table even in a members-only club. A phone
+    whose code for that table no longer works gets `CodeChanged`; anyone else Http404."""
     try:
         rubber, viewer = rubber_for_reader(request.user, pk)
     except Http404:
         found = Rubber.objects.with_deals().filter(pk=pk).first()
-        if found is None or not may_read(
-            found.session.club.public, None, table_code=codes.seat_for(request, found) is not None
-        ):
+        if found is None:
             raise
+        by_code = codes.seat_for(request, found) is not None
+        if not may_read(found.session.club.public, None, table_code=by_code):
+            if not _held_code(request, found):
+                raise
+            found.fetch_players()
+            viewer = Viewer(user=request.user, role=None, player=None, seat=None)
+            raise CodeChanged(found, viewer) from None
         rubber = found
         rubber.fetch_players()
         viewer = Viewer(user=request.user, role=None, player=None, seat=None)

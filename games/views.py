@@ -7,7 +7,9 @@ partial `_pad.html`) is swapped in place.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+from collections.abc import Callable
 from typing import Any, TypedDict
 
 from django.conf import settings
@@ -40,7 +42,12 @@ from .forms import (
 )
 from .models import SEAT_SIDE, SEATS, Conflict, Deal, Rubber
 from .permissions import Viewer
-from .selectors import deal_for_request, rubber_for_request, rubber_version_for_request
+from .selectors import (
+    CodeChanged,
+    deal_for_request,
+    rubber_for_request,
+    rubber_version_for_request,
+)
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -421,11 +428,37 @@ def _correction_form(rubber: Rubber, deal: Deal, viewer: Viewer, data: Any = Non
     return DealCorrectionForm.for_deal(deal, data=data, we_side=viewer.we_side)
 
 
+def _code_changed(request: HttpRequest) -> HttpResponse:
+    """A phone whose table code no longer works (regenerated, turned off) is told so, never sent
+    to sign in: in the pad, above its taps (kept), or as a page."""
+    if request.headers.get("HX-Request"):
+        response = render(request, "games/_code_changed.html", status=200)
+        response["HX-Retarget"] = "#entry"
+        response["HX-Reswap"] = "afterbegin"
+        return response
+    return render(request, "games/code_changed.html", status=403)
+
+
+def _tells_code_changed(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A view of a table's pages: a phone whose code for a members-only table no longer works
+    (`selectors.CodeChanged`) is told so, as in a public club, instead of the missing 404."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except CodeChanged:
+            return _code_changed(request)
+
+    return wrapped
+
+
 def _render(request: HtmxHttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
     template = "games/_live.html" if request.htmx else "games/rubber.html"
     return render(request, template, context, status=status)
 
 
+@_tells_code_changed
 @require_GET
 def table_now(request: HttpRequest, pk: int) -> HttpResponse:
     """A table's page, where every link naming a table goes: while its session runs, its rubber
@@ -497,6 +530,7 @@ def table_code(request: HttpRequest, code: str) -> HttpResponse:
     )
 
 
+@_tells_code_changed
 @require_GET
 def rubber_detail(request: HttpRequest, pk: int) -> HttpResponse:
     rubber, viewer = rubber_for_request(request, pk)
@@ -513,6 +547,7 @@ def _live_etag(request: HttpRequest, state: tuple[Any, ...]) -> str:
     return '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
 
 
+@_tells_code_changed
 @require_GET
 def rubber_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The live part of a pad for the phones at the table to poll (static/js/backscore.js):
@@ -567,15 +602,9 @@ def _entered_by(
 
 def _refused(request: HttpRequest, message: str) -> HttpResponse:
     """Not allowed: sign in first if not signed in (as login_required), else 403. A phone whose
-    table code no longer works (regenerated, turned off) is told so, never sent to sign in: in
-    the pad, above its taps (kept), or as a page."""
+    table code no longer works is told so (`_code_changed`)."""
     if not request.user.is_authenticated and codes.cookie(request) is not None:
-        if request.headers.get("HX-Request"):
-            response = render(request, "games/_code_changed.html", status=200)
-            response["HX-Retarget"] = "#entry"
-            response["HX-Reswap"] = "afterbegin"
-            return response
-        return render(request, "games/code_changed.html", status=403)
+        return _code_changed(request)
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     raise PermissionDenied(message)
@@ -643,6 +672,7 @@ def _moved_to_next(form: Any, rubber: Rubber, viewer: Viewer) -> Any:
     return _entry_form(rubber, viewer, data)
 
 
+@_tells_code_changed
 @require_POST
 def enter_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not request.user.is_authenticated and codes.cookie(request) is None:
@@ -687,6 +717,7 @@ def enter_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _render(request, _context(rubber, viewer, entry_form=form))
 
 
+@_tells_code_changed
 @require_GET
 def preview_deal(request: HttpRequest, pk: int) -> HttpResponse:
     """The live line under the entry buttons: the deal as it will be scored ("4♠× by North, −2:
@@ -706,6 +737,7 @@ def preview_deal(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/_preview.html", {"line": line})
 
 
+@_tells_code_changed
 @require_POST
 def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not request.user.is_authenticated and codes.cookie(request) is None:
@@ -764,6 +796,7 @@ def _last_writer(deal: Deal) -> int | None:
     return None if record is None else record.history_user_id
 
 
+@_tells_code_changed
 @require_POST
 def confirm_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not request.user.is_authenticated and codes.cookie(request) is None:
@@ -795,6 +828,7 @@ def confirm_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _render(request, _context(rubber, viewer, error=error))
 
 
+@_tells_code_changed
 @require_POST
 def dispute_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The other side disputes a deal in one tap: it is flagged for the director (the console

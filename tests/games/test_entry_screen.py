@@ -27,7 +27,10 @@ def test_an_impossible_result_is_a_form_error_and_records_nothing(client, rubber
         f"/rubbers/{rubber.pk}/deals/", {**TAP_4S_MADE, "level": "7", "result": "1"}
     )
     assert response.status_code == 200
-    assert "+1 is not a possible result of a 7-level contract." in response.content.decode()
+    assert (
+        "+1 is not a possible result of a 7-level contract: the declaring side takes 0 to 13 "
+        "tricks (RULES 1)."
+    ) in response.content.decode()
     assert not Deal.objects.exists()
 
 
@@ -74,9 +77,10 @@ def test_the_live_line_follows_vulnerability(client, rubber, north, enter):
 def test_the_live_line_names_what_is_missing_or_impossible(client, rubber, north):
     client.force_login(north)
     missing = preview(client, rubber, level="4", strain="S", result="0")
-    assert "Declarer is required (RULES 1)" in missing
+    assert "Choose the declarer: N, E, S or W." in missing
     impossible = preview(client, rubber, level="7", strain="NT", declarer="N", result="2")
-    assert "+2 is not a possible result of a 7-level contract." in impossible
+    assert "+2 is not a possible result of a 7-level contract" in impossible
+    assert impossible.endswith("(RULES 1).")
 
 
 def test_a_deal_entered_meanwhile_is_told_in_words_and_the_form_moves_on(

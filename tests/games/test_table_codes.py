@@ -97,7 +97,7 @@ def test_the_director_regenerates_or_turns_codes_off(
     console = Client()
     console.force_login(director)
     url = f"/clubs/{running_session.club.slug}/sessions/{running_session.pk}/codes/"
-    assert console.post(url, {"action": change}).status_code == 302
+    assert console.post(url, {"action": change, "sure": "1"}).status_code == 302
     assert phone.get(f"/t/{code}").status_code == 404
     with unchanged():
         response = phone.post(f"/rubbers/{rubber.pk}/deals/", TAPS)

@@ -227,14 +227,15 @@ TAP_4S_MADE = {"number": 1, "level": "4", "strain": "S", "declarer": "N", "resul
         (
             {**TAP_4S_MADE, "strain": "NT", "honours": "NS100"},
             "honours-errors",
-            "a senza atout contano solo i quattro assi (150) (RULES 3.6)",
+            "A senza atout contano solo i quattro assi (150) (RULES 3.6).",
         ),
         (
             {**TAP_4S_MADE, "level": "7", "result": "1"},
             "result-errors",
-            "+1 non è un risultato possibile per un contratto di livello 7.",
+            "+1 non è un risultato possibile per un contratto di livello 7: la linea del "
+            "dichiarante fa da 0 a 13 prese (RULES 1).",
         ),
-        ({**TAP_4S_MADE, "declarer": ""}, "declarer-errors", "Dichiarante: campo obbligatorio"),
+        ({**TAP_4S_MADE, "declarer": ""}, "declarer-errors", "Scegli il dichiarante: N, E, S o O."),
     ],
 )
 def test_the_entry_form_of_an_italian_club_shows_refusals_in_italian(
@@ -267,4 +268,4 @@ def test_a_visitor_who_chose_english_reads_the_refusal_in_english(
     html = client.post(
         f"/rubbers/{rubber.pk}/deals/", {**TAP_4S_MADE, "declarer": ""}
     ).content.decode()
-    assert "Declarer is required (RULES 1)" in html
+    assert "Choose the declarer: N, E, S or W." in html

@@ -307,7 +307,8 @@ MATRIX: dict[str, Case] = {
     "clubs:session_codes": Case(
         lambda w: f"/clubs/{w.club.slug}/sessions/{w.running.pk}/codes/",
         {"POST": (302, 404, 403, 403, 404, 302)},
-        {"POST": lambda w: {"action": "regenerate"}},
+        # Past the confirmation (tests/games/test_table_codes.py).
+        {"POST": lambda w: {"action": "regenerate", "sure": "1"}},
     ),
     "clubs:table_add_player": Case(
         lambda w: f"/clubs/{w.club.slug}/sessions/{w.planned.pk}/tables/1/add/",

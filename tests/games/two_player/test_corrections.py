@@ -67,11 +67,11 @@ CORRECTIONS = {
 REFUSALS = {
     "bridge_for_two": (
         {"declarer": "0", "strain": "NT", "tricks": "8", "honours": "0:100"},
-        "at no trumps only the four aces count (150) (RULES 3.6)",
+        "At no trumps only the four aces count (150) (RULES 3.6).",
     ),
     "misery": (
         {"declarer": "1", "declaration": "misery", "strain": "H", "tricks": "1"},
-        "misery is played at no trumps (NT) (RULES 7.2)",
+        "Misery is played at no trumps (NT) (RULES 7.2).",
     ),
     "turnover": (
         {"tricks_0": "15", "tricks_1": "10"},
@@ -80,7 +80,8 @@ REFUSALS = {
     ),
     "draw_discard": (
         {"level": "3", "strain": "NT", "tricks": "9"},
-        "Declarer is required (RULES 7.4)",
+        # A field left empty is what to tap, not a rule (the API says "is required").
+        "Choose the declarer: North or East.",
     ),
 }
 KINDS = list(COMMANDS)
@@ -199,7 +200,7 @@ def test_a_refusal_is_in_the_clubs_language(client, api, two_player_session, nor
 
     response = correct(client, match.deals.get(), 1, REFUSALS["misery"][0])
 
-    assert "la miseria si gioca a senza atout (NT) (RULES 7.2)" in response.content.decode()
+    assert "La miseria si gioca a senza atout (NT) (RULES 7.2)." in response.content.decode()
 
 
 def test_with_htmx_the_live_part_is_answered(client, api, two_player_session, north):
