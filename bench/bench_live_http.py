@@ -622,8 +622,8 @@ def write(
         f"{summary['pad_200']['cpu_ms'] / mix['cpu_ms']:.0f}× a 304 and the console "
         f"{summary['console_200']['cpu_ms'] / mix['cpu_ms']:.0f}×: answering 304 is what keeps "
         "polling cheap. The section above (one process, SQLite, Django's test client) counts "
-        "the application alone; here PostgreSQL's share and the client side of its four "
-        "queries (session, user, the club's language, the rubber's state) come on top.",
+        "the application alone; here PostgreSQL's share and the client side of its one "
+        "query (the rubber's state, with its club's language) come on top.",
         "",
         f"The room at its real pace, {args.room} s of polls due ({rate:.1f}/s): "
         f"{paced['polls']:,} polls and {paced['deals']} deals entered through the API (one every "
