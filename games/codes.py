@@ -1,7 +1,10 @@
 """Table codes (issue 17): a phone with no account opens a table by its code (/t/<code>).
 
-The phone then holds a signed cookie naming the table, the code, the seat it chose and an id of
-its own (kept when it changes seat, so the history tells one phone from another); while
+The phone then holds a signed cookie naming the table, the code, the player whose seat it chose
+and an id of its own (kept when it changes player, so the history tells one phone from
+another). It is that player's phone, not a compass seat's: when the rotation moves them, it
+follows them to their new seat (a player sitting out watches), and the pad says whose phone it
+is, with a link to change. While
 the session runs, codes are on and the code is unchanged, that phone enters, confirms and
 corrects at that table only, as the player in that seat would. Regenerating the code, turning
 codes off or closing the session ends it.
@@ -26,7 +29,7 @@ from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django.utils.module_loading import import_string
 
-from clubs.models import CODE_ALPHABET, CODE_LENGTH, Session, Table
+from clubs.models import CODE_ALPHABET, CODE_LENGTH, Player, Session, Table
 
 from .models import Rubber
 from .permissions import Viewer
@@ -85,8 +88,10 @@ def phone_id(request: HttpRequest) -> str:
     return secrets.token_hex(8)
 
 
-def remember(response: HttpResponse, table: Table, seat: str, phone: str) -> None:
-    value = signing.dumps({"t": table.pk, "c": table.code, "s": seat, "p": phone}, salt=SALT)
+def remember(response: HttpResponse, table: Table, rubber: Rubber, seat: str, phone: str) -> None:
+    """The phone holds the table as the player in `seat` of `rubber`."""
+    data = {"t": table.pk, "c": table.code, "s": seat, "pl": rubber.seat_ids[seat], "p": phone}
+    value = signing.dumps(data, salt=SALT)
     response.set_cookie(COOKIE, value, max_age=MAX_AGE, httponly=True, samesite="Lax")
 
 
@@ -101,25 +106,62 @@ def cookie(request: HttpRequest) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+def held(request: HttpRequest, table_id: int) -> dict[str, Any] | None:
+    """The phone's cookie for this table while its code opens it, else None (one query, once
+    per request and table)."""
+    memo: dict[int, dict[str, Any] | None] = request.__dict__.setdefault("_table_codes_held", {})
+    if table_id not in memo:
+        data = cookie(request)
+        table = (
+            open_table(str(data.get("c", "")))
+            if data is not None and data.get("t") == table_id
+            else None
+        )
+        memo[table_id] = data if table is not None and table.pk == table_id else None
+    return memo[table_id]
+
+
+def _seat_in(data: dict[str, Any], rubber: Rubber) -> str | None:
+    """The seat of the phone's player in `rubber` (None: they sit out). A cookie given before
+    phones followed their player names a seat only."""
+    player = data.get("pl")
+    if isinstance(player, int):
+        return rubber.seat_of(player)
+    seat = data.get("s")
+    return seat if isinstance(seat, str) and seat in rubber.seat_ids else None
+
+
 def seat_for(request: HttpRequest, rubber: Rubber) -> str | None:
-    """The seat this phone holds at the rubber's table by its code, or None."""
-    data = cookie(request)
-    if data is None or data.get("t") != rubber.table_id:
-        return None
-    table = open_table(str(data.get("c", "")))
-    if table is None or table.pk != rubber.table_id or data.get("s") not in rubber.seat_ids:
-        return None
-    return str(data["s"])
+    """The seat this phone's player holds in the rubber, by the table's code, or None."""
+    data = held(request, rubber.table_id)
+    return None if data is None else _seat_in(data, rubber)
 
 
 def with_code(request: HttpRequest, rubber: Rubber, viewer: Viewer) -> Viewer:
-    """The viewer, holding the seat its table code gave it (when it has none of its own)."""
+    """The viewer, as the player its table code names (when it is nobody of its own): in their
+    seat, or watching when they sit out this rubber."""
     if viewer.seat is not None or viewer.is_director:
         return viewer
-    seat = seat_for(request, rubber)
-    if seat is None:
+    data = held(request, rubber.table_id)
+    if data is None:
         return viewer
-    data = cookie(request) or {}
+    seat = _seat_in(data, rubber)
+    if seat is not None:
+        name = rubber.seats[seat].name
+    else:
+        player = data.get("pl")
+        name = (
+            Player.objects.filter(pk=player, club_id=rubber.session.club_id)
+            .values_list("name", flat=True)
+            .first()
+            if isinstance(player, int)
+            else None
+        ) or ""
     return replace(
-        viewer, seat=seat, by_code=True, phone=phone_id(request), code=str(data.get("c", ""))
+        viewer,
+        seat=seat,
+        by_code=seat is not None,
+        phone=phone_id(request),
+        code=str(data.get("c", "")),
+        code_name=name,
     )

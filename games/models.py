@@ -888,15 +888,17 @@ class Deal(models.Model):
         self.refresh_from_db()
         return deal
 
-    def confirm(self, *, by: Player, user: User | None = None) -> Deal:
+    def confirm(self, *, by: Player, user: User | None = None, version: int | None = None) -> Deal:
         """An opponent of the side that wrote the deal confirms it (Session.asks_confirmation).
 
         `by` must sit in the rubber on the other side from the seat that last wrote the deal
         (`written_seat`: a player or a table-code phone; when a director outside the rubber wrote
-        it, any seated player may confirm). Confirming twice is harmless.
+        it, any seated player may confirm). Confirming twice is harmless. With `version` (the
+        one the player saw), a deal corrected since is not confirmed: Conflict.
         """
         with transaction.atomic():
             deal = Deal.objects.select_for_update().get(pk=self.pk)
+            deal._check_seen(version, confirming=True)
             rubber = Rubber.objects.select_related("session__club").get(pk=deal.rubber_id)
             if rubber.session.status == Session.Status.CLOSED:
                 raise Conflict(gettext("The session is closed: its results are final."))
@@ -924,11 +926,30 @@ class Deal(models.Model):
         self.refresh_from_db()
         return deal
 
-    def dispute(self, *, user: User | None = None) -> Deal:
+    def _check_seen(self, version: int | None, *, confirming: bool) -> None:
+        """A confirmation or dispute is of the content the player saw (`version`, when given)."""
+        if version is None or version == self.version:
+            return
+        words = {"number": self.number, "summary": self.summary()}
+        if confirming:
+            message = gettext(
+                "Deal %(number)s was just corrected: it is now %(summary)s. Check it before "
+                "you confirm it."
+            )
+        else:
+            message = gettext(
+                "Deal %(number)s was just corrected: it is now %(summary)s. Check it before "
+                "you dispute it."
+            )
+        raise Conflict(message % words)
+
+    def dispute(self, *, user: User | None = None, version: int | None = None) -> Deal:
         """An opponent disputes the deal (Session.asks_confirmation): it is flagged for the
-        director, who corrects it or confirms it stands. The history keeps who disputed."""
+        director, who corrects it or confirms it stands. The history keeps who disputed. With
+        `version`, a deal corrected since is not disputed: Conflict."""
         with transaction.atomic():
             deal = Deal.objects.select_for_update().get(pk=self.pk)
+            deal._check_seen(version, confirming=False)
             if deal.disputed or deal.confirmed_by_id is not None:
                 return deal
             deal.disputed = True

@@ -40,6 +40,8 @@ class Viewer:
     phone: str = ""
     #: The table code that phone holds (its seat page hands the phone to another seat).
     code: str = ""
+    #: The name of the player whose phone holds the code (in their seat, or sitting out).
+    code_name: str = ""
 
     @property
     def is_director(self) -> bool:

@@ -77,7 +77,7 @@ def rubber_for_request(request: HttpRequest, pk: int) -> tuple[Rubber, Viewer]:
         found = Rubber.objects.with_deals().filter(pk=pk).first()
         if found is None:
             raise
-        by_code = codes.seat_for(request, found) is not None
+        by_code = codes.held(request, found.table_id) is not None
         if not may_read(found.session.club.public, None, table_code=by_code):
             if not _held_code(request, found):
                 raise

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import re
 from collections.abc import Callable
 from typing import Any, TypedDict
 
@@ -511,7 +512,7 @@ def table_code(request: HttpRequest, code: str) -> HttpResponse:
     seat = request.POST.get("seat") if request.method == "POST" else None
     if seat in rubber.seat_ids:
         response = redirect(rubber.get_absolute_url())
-        codes.remember(response, table, seat, codes.phone_id(request))
+        codes.remember(response, table, rubber, seat, codes.phone_id(request))
         return response
     rubber.fetch_players()
     seats = rubber.seats
@@ -600,11 +601,19 @@ def _entered_by(
     return name
 
 
-def _refused(request: HttpRequest, message: str) -> HttpResponse:
-    """Not allowed: sign in first if not signed in (as login_required), else 403. A phone whose
-    table code no longer works is told so (`_code_changed`)."""
+def _posted_version(request: HttpRequest) -> int | None:
+    """The deal version a confirm or dispute form carries (what the player saw), or None."""
+    raw = request.POST.get("version", "")
+    return int(raw) if re.fullmatch(r"[0-9]{1,9}", raw) else None
+
+
+def _refused(request: HttpRequest, message: str, table_id: int) -> HttpResponse:
+    """Not allowed: sign in first if not signed in (as login_required), else 403 with the
+    reason. A phone whose code for the table no longer works is told so (`_code_changed`)."""
     if not request.user.is_authenticated and codes.cookie(request) is not None:
-        return _code_changed(request)
+        if codes.held(request, table_id) is None:
+            return _code_changed(request)
+        raise PermissionDenied(message)
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     raise PermissionDenied(message)
@@ -679,7 +688,11 @@ def enter_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return redirect_to_login(request.get_full_path())  # as login_required
     rubber, viewer = rubber_for_request(request, pk)
     if not viewer.can_enter:
-        return _refused(request, _("Only the players seated in this rubber or a director enter."))
+        return _refused(
+            request,
+            _("Only the players seated in this rubber or a director enter."),
+            rubber.table_id,
+        )
     form = _entry_form(rubber, viewer, request.POST)
     if form.is_valid():
         try:
@@ -744,7 +757,11 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return redirect_to_login(request.get_full_path())  # as login_required
     deal, viewer = deal_for_request(request, pk)
     if not viewer.can_correct(deal):
-        return _refused(request, _("Only a director or a player at the table corrects a deal."))
+        return _refused(
+            request,
+            _("Only a director or a player at the table corrects a deal."),
+            deal.rubber.table_id,
+        )
     form = _correction_form(deal.rubber, deal, viewer, request.POST)
     error = None
     if form.is_valid():
@@ -810,10 +827,15 @@ def confirm_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         or viewer.seat is None
         or (entering is not None and SEAT_SIDE[entering] == SEAT_SIDE[viewer.seat])
     ):
-        return _refused(request, _("A deal is confirmed by a player of the other side."))
+        return _refused(
+            request, _("A deal is confirmed by a player of the other side."), deal.rubber.table_id
+        )
     error = None
+    version = _posted_version(request)
     try:
-        confirmed = deal.confirm(by=player, user=_writer(request))
+        if version is None:
+            raise Conflict(_("This page is out of date: reload it to see the deal as it is now."))
+        confirmed = deal.confirm(by=player, user=_writer(request), version=version)
     except Conflict as err:
         error = str(err)
     else:
@@ -843,12 +865,24 @@ def dispute_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         or viewer.seat is None
         or (entering is not None and SEAT_SIDE[entering] == SEAT_SIDE[viewer.seat])
     ):
-        return _refused(request, _("A deal is disputed by a player of the other side."))
-    disputed = deal.dispute(user=_writer(request))
-    if disputed.disputed:
-        handed_over = bool(viewer.phone) and viewer.phone == deal.written_phone
-        _note_code(deal.pk, deal.rubber, viewer, handed_over=handed_over)
+        return _refused(
+            request, _("A deal is disputed by a player of the other side."), deal.rubber.table_id
+        )
+    error = None
+    version = _posted_version(request)
+    try:
+        if version is None:
+            raise Conflict(_("This page is out of date: reload it to see the deal as it is now."))
+        disputed = deal.dispute(user=_writer(request), version=version)
+    except Conflict as err:
+        error = str(err)
+    else:
+        if disputed.disputed:
+            handed_over = bool(viewer.phone) and viewer.phone == deal.written_phone
+            _note_code(deal.pk, deal.rubber, viewer, handed_over=handed_over)
     if not request.htmx:
+        if error:
+            messages.error(request, error)
         return redirect(deal.get_absolute_url())
     rubber, viewer = rubber_for_request(request, deal.rubber_id)
-    return _render(request, _context(rubber, viewer))
+    return _render(request, _context(rubber, viewer, error=error))

@@ -46,11 +46,11 @@ def test_a_code_entry_is_confirmed_by_the_other_side_only(rubber):
             not in same_side.get(f"/rubbers/{rubber.pk}/").content.decode()
         )
         with unchanged():
-            assert same_side.post(f"/deals/{deal.pk}/confirm").status_code == 403
-            assert same_side.post(f"/deals/{deal.pk}/dispute").status_code == 403
+            assert same_side.post(f"/deals/{deal.pk}/confirm", {"version": 1}).status_code == 403
+            assert same_side.post(f"/deals/{deal.pk}/dispute", {"version": 1}).status_code == 403
     east = phone_at(rubber, "E")
     assert "awaiting your confirmation" in east.get(f"/rubbers/{rubber.pk}/").content.decode()
-    assert east.post(f"/deals/{deal.pk}/confirm").status_code == 302
+    assert east.post(f"/deals/{deal.pk}/confirm", {"version": 1}).status_code == 302
     deal.refresh_from_db()
     assert deal.confirmed_by == rubber.east
     assert deal.history.order_by("-history_id").first().history_change_reason == (
@@ -69,7 +69,7 @@ def test_the_entering_phone_handed_to_the_other_side_says_so_in_the_history(rubb
         "hand this phone to the other side to confirm</a>"
     ) in html
     phone_at(rubber, "W", phone)
-    assert phone.post(f"/deals/{deal.pk}/confirm").status_code == 302
+    assert phone.post(f"/deals/{deal.pk}/confirm", {"version": 1}).status_code == 302
     deal.refresh_from_db()
     assert deal.confirmed_by == rubber.west
     assert deal.history.order_by("-history_id").first().history_change_reason == (
@@ -147,3 +147,55 @@ def test_the_table_phone_is_handed_over_and_the_other_side_confirms(
     deal = rubber.deals.get()
     assert deal.confirmed_by == rubber.west
     context.close()
+
+
+def test_the_phone_follows_its_player_when_the_rotation_moves_them(rubber, running_session):
+    from tests.games.conftest import SIX_DEALS
+
+    bruno = rubber.east  # the phone is East's player, not the East seat
+    phone = phone_at(rubber, "E")
+    for number, deal in enumerate(SIX_DEALS, start=1):
+        fields = {k: v for k, v in deal.items() if k != "honours"}
+        if "honours" in deal:
+            fields.update(
+                honours_side=deal["honours"]["side"], honours_points=deal["honours"]["points"]
+            )
+        rubber.record_deal(number=number, entered_by=None, seat="", **fields)
+    second = running_session.rubbers.get(number=2)
+    second.fetch_players()
+    seat = second.seat_of(bruno.pk)
+    assert seat is not None and second.seats["E"].pk != bruno.pk  # the pivot moved them
+    html = phone.get(f"/rubbers/{second.pk}/").content.decode()
+    assert f"This phone: {bruno.name}, {seat}" in html
+    side = "ns" if seat in "NS" else "ew"
+    assert f'data-left="{side}"' in html  # their side is WE
+    # A deal entered by Bruno's partner is not Bruno's to confirm.
+    partner_seat = {"N": "S", "S": "N", "E": "W", "W": "E"}[seat]
+    partner = phone_at(second, partner_seat, Client())
+    taps = {**TAPS, "declarer": partner_seat}
+    assert partner.post(f"/rubbers/{second.pk}/deals/", taps).status_code == 302
+    deal = Deal.objects.get(rubber=second, number=1)
+    with unchanged():
+        refused = phone.post(f"/deals/{deal.pk}/confirm", {"version": 1})
+    assert refused.status_code == 403
+    # Told the real reason, not that the code changed (it did not).
+    assert "code has changed" not in refused.content.decode()
+
+
+def test_a_confirmation_is_of_the_version_the_player_saw(rubber, north):
+    deal, _ = rubber.record_deal(number=1, contract="2C", declarer="N", tricks=8, entered_by=north)
+    east = phone_at(rubber, "E")
+    assert "awaiting your confirmation" in east.get(f"/rubbers/{rubber.pk}/").content.decode()
+    deal.correct(version=1, changed_by=north, tricks=5)  # North corrects meanwhile: down 3
+    for verb in ("confirm", "dispute"):
+        with unchanged():
+            answer = east.post(f"/deals/{deal.pk}/{verb}", {"version": 1}, follow=True)
+        assert "Deal 1 was just corrected: it is now" in answer.content.decode()
+        for bad in ("", "x", "²", "9" * 5000):
+            with unchanged():
+                answer = east.post(f"/deals/{deal.pk}/{verb}", {"version": bad}, follow=True)
+            assert answer.status_code == 200
+            assert "This page is out of date" in answer.content.decode()
+    assert east.post(f"/deals/{deal.pk}/confirm", {"version": 2}).status_code == 302
+    deal.refresh_from_db()
+    assert (deal.version, deal.confirmed_by_id) == (2, rubber.east_id)

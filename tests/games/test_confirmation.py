@@ -56,7 +56,7 @@ def test_the_other_side_confirms_in_one_tap(client, running_session, director, e
     client.force_login(director)
     assert "Deals awaiting confirmation" in console(client, running_session)
     client.force_login(east)
-    assert client.post(f"/deals/{deal.pk}/confirm").status_code == 302
+    assert client.post(f"/deals/{deal.pk}/confirm", {"version": 1}).status_code == 302
     deal.refresh_from_db()
     assert deal.confirmed_by == rubber.east
     client.force_login(director)
@@ -70,9 +70,9 @@ def test_a_dispute_flags_the_deal_for_the_director(client, running_session, dire
     deal = enter_deal(rubber)
     client.force_login(south)
     with unchanged():
-        assert client.post(f"/deals/{deal.pk}/dispute").status_code == 403  # a partner
+        assert client.post(f"/deals/{deal.pk}/dispute", {"version": 1}).status_code == 403  # a partner
     client.force_login(west)
-    assert client.post(f"/deals/{deal.pk}/dispute").status_code == 302
+    assert client.post(f"/deals/{deal.pk}/dispute", {"version": 1}).status_code == 302
     deal.refresh_from_db()
     assert deal.disputed and deal.confirmed_by is None
     assert deal.history.order_by("-history_id").first().history_change_reason == "disputed"

@@ -214,7 +214,7 @@ def test_a_phone_of_a_members_only_table_is_told_its_code_changed(
             "table": client.get(f"/tables/{rubber.table_id}/"),
             "enter": post_deal(client, rubber, 2),
             "correct": client.post(f"/deals/{deal.pk}/correct", correction),
-            "confirm": client.post(f"/deals/{deal.pk}/confirm"),
+            "confirm": client.post(f"/deals/{deal.pk}/confirm", {"version": 1}),
         }
         fragment = post_deal(client, rubber, 2, HTTP_HX_REQUEST="true")
         live = client.get(f"/rubbers/{rubber.pk}/live")

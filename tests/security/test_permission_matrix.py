@@ -386,10 +386,12 @@ MATRIX: dict[str, Case] = {
     "games:dispute_deal": Case(
         lambda w: f"/deals/{w.deal.pk}/dispute",
         {"POST": (302, 404, 403, 302, 404, 403)},
+        {"POST": lambda w: {"version": w.deal.version}},
     ),
     "games:confirm_deal": Case(
         lambda w: f"/deals/{w.deal.pk}/confirm",
         {"POST": (302, 404, 403, 302, 404, 403)},
+        {"POST": lambda w: {"version": w.deal.version}},
     ),
     # --- pages: standings -----------------------------------------------------------------------
     "scoring:session-standings": Case(
