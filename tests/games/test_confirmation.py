@@ -70,7 +70,8 @@ def test_a_dispute_flags_the_deal_for_the_director(client, running_session, dire
     deal = enter_deal(rubber)
     client.force_login(south)
     with unchanged():
-        assert client.post(f"/deals/{deal.pk}/dispute", {"version": 1}).status_code == 403  # a partner
+        # A partner does not dispute.
+        assert client.post(f"/deals/{deal.pk}/dispute", {"version": 1}).status_code == 403
     client.force_login(west)
     assert client.post(f"/deals/{deal.pk}/dispute", {"version": 1}).status_code == 302
     deal.refresh_from_db()
