@@ -117,8 +117,12 @@ def test_a_player_cannot_change_the_codes(client, running_session, north):
 def test_wrong_codes_are_throttled(client, rubber):
     from games import codes
 
-    # As docs/api.md says: thirty misses in ten minutes.
-    assert (codes.MISSES, codes.WINDOW) == (30, 600)
+    # As docs/api.md says: three hundred misses in ten minutes.
+    assert (codes.MISSES, codes.WINDOW) == (300, 600)
+    from django.test import Client
+
+    seated = Client()  # a phone at its table, behind the same address
+    at_table(seated, rubber, "S")
     # A room of typos is not locked out: ten misses still leave the right code working.
     for _ in range(10):
         assert client.get("/t/ZZZZZZZZ").status_code == 404
@@ -133,6 +137,10 @@ def test_wrong_codes_are_throttled(client, rubber):
     assert "Wait 10 minutes, then scan the table card again." in page.content.decode()
     italian = client.get(f"/t/{rubber.table.code}", HTTP_ACCEPT_LANGUAGE="it")
     assert "Troppi codici sbagliati" in italian.content.decode()
+    # The phone already holding its table goes on entering (docs/security.md).
+    assert seated.get(f"/t/{rubber.table.code}").status_code == 429
+    assert seated.post(f"/rubbers/{rubber.pk}/deals/", TAPS).status_code == 302
+    assert Deal.objects.filter(rubber=rubber, number=1).exists()
 
 
 def test_wrong_codes_count_per_real_client_behind_the_proxy(client, rubber, settings):
