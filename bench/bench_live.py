@@ -94,8 +94,8 @@ def main() -> None:
     renders_per_second = TABLES * 4 / 240
     core = polls_per_second * figures["cpu_304_ms"] + renders_per_second * figures["cpu_200_ms"]
     row_304 = (
-        "| 304 Not Modified (nothing changed: at most three queries: session, user, the rubber's"
-        f" state) | {figures['cpu_304_ms']:.2f} ms | {figures['wall_304_ms']:.2f} ms |"
+        "| 304 Not Modified (nothing changed: one query, the rubber's state with its club's"
+        f" language) | {figures['cpu_304_ms']:.2f} ms | {figures['wall_304_ms']:.2f} ms |"
     )
     body = f"""
 `.venv/bin/python bench/bench_live.py` ({machine()}). {TABLES} tables, {PHONES} phones each
