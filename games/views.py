@@ -31,6 +31,7 @@ from scoring.rules import ScoringError, Side
 from scoring.rules.games import game
 from scoring.shared.error_messages import error_line
 from scoring.shared.i18n import speak_club_language
+from scoring.shared.numbers import small_number
 
 from . import codes, display, history, registry
 from .forms import (
@@ -564,9 +565,9 @@ def rubber_live(request: HttpRequest, pk: int) -> HttpResponse:
         rubber, viewer = rubber_for_request(request, pk)
         # A form holding taps names its deal number: if another phone recorded that deal,
         # the pad says so at once instead of moving the taps on (a duplicate, issue 17).
-        number = request.GET.get("number", "")
-        taken = _already_entered(rubber, int(number)) if number.isdigit() else None
-        context = _context(rubber, viewer, notice=taken, notice_deal=int(number) if taken else None)
+        number = small_number(request.GET.get("number", ""))
+        taken = _already_entered(rubber, number) if number is not None else None
+        context = _context(rubber, viewer, notice=taken, notice_deal=number if taken else None)
         response = render(request, "games/_live.html", context)
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
