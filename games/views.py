@@ -8,7 +8,6 @@ partial `_pad.html`) is swapped in place.
 from __future__ import annotations
 
 import functools
-import hashlib
 from collections.abc import Callable
 from typing import Any, TypedDict
 
@@ -20,6 +19,7 @@ from django.db import models
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.crypto import salted_hmac
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -540,12 +540,14 @@ def rubber_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _live_etag(request: HttpRequest, state: tuple[Any, ...]) -> str:
     """What a pad's live part depends on: the rubber's state (its status, seats, a count every
-    write of its deals raises and its club's language, `answer_state`), who looks (their
-    session's cookie, which a sign-in or sign-out changes, and their table code's: read with no
-    query) and in which language."""
+    write of its deals raises, its session's status and settings, its table's code and its
+    club's language, `answer_state`), who looks (their session's cookie, which a sign-in or
+    sign-out changes, and their table code's: read with no query) and in which language.
+    Keyed with the SECRET_KEY: the state holds the table's code, which an ETag handed to anyone
+    reading a public club must not let them find by trying codes."""
     who = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
     key = f"{state!r}|{who}|{request.COOKIES.get(codes.COOKIE, '')}|{get_language()}"
-    return '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
+    return '"' + salted_hmac("games.views.live", key, algorithm="sha256").hexdigest()[:32] + '"'
 
 
 @_tells_code_changed
