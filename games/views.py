@@ -641,8 +641,9 @@ def _note_code(deal_id: int, rubber: Rubber, viewer: Viewer, *, handed_over: boo
         record.save(update_fields=["history_change_reason"])
 
 
-def _who(rubber: Rubber, user_id: int | None) -> str:
-    """Who wrote a deal, by their name in the club (a login is never shown; API.md)."""
+def _who(rubber: Rubber, user_id: int | None, code_seat: str = "") -> str:
+    """Who wrote a deal, by their name in the club (a login is never shown; API.md), or for a
+    phone holding the table's code (`code_seat`, its seat) as the deal list names it."""
     name = (
         Player.objects.filter(club_id=rubber.session.club_id, user_id=user_id)
         .values_list("name", flat=True)
@@ -650,7 +651,16 @@ def _who(rubber: Rubber, user_id: int | None) -> str:
         if user_id is not None
         else None
     )
+    if name is None and user_id is None and code_seat:
+        return _code_label(rubber, code_seat)
     return name or _("someone at the table")
+
+
+def _entry_code_seat(deal: Deal) -> str:
+    """The seat of the table-code phone that entered the deal (its first history record, as
+    `_entered_by` reads it), or "" for anyone else."""
+    first = deal.history.order_by("history_id").values("written_seat", "written_phone").first()
+    return first["written_seat"] if first and first["written_phone"] else ""
 
 
 def _already_entered(rubber: Rubber, number: int) -> str | None:
@@ -660,7 +670,11 @@ def _already_entered(rubber: Rubber, number: int) -> str | None:
         return None
     return _("Deal %(number)s was already entered by %(name)s: %(deal)s. Correct it?") % {
         "number": number,
-        "name": _who(rubber, deal.entered_by_id),
+        "name": _who(
+            rubber,
+            deal.entered_by_id,
+            _entry_code_seat(deal) if deal.entered_by_id is None else "",
+        ),
         "deal": display.deal_words(deal)
         if not rubber.is_two_player
         else deal.summary([p.name for p in rubber.players]),
@@ -774,7 +788,11 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                     "Check it and save your correction again if it still stands."
                 ) % {
                     "number": current.number,
-                    "name": _who(deal.rubber, _last_writer(current)),
+                    "name": _who(
+                        deal.rubber,
+                        _last_writer(current),
+                        current.written_seat if current.written_phone else "",
+                    ),
                     "deal": display.deal_words(current)
                     if current.data is None
                     else current.summary([p.name for p in deal.rubber.players]),
