@@ -47,6 +47,7 @@ from games.club_api import table_queryset
 from games.display import deal_words, two_player_order
 from games.history import entrants, who
 from games.models import Conflict, Deal, Rubber
+from scoring.shared.numbers import small_number
 
 #: What the `<slug:...>` of a club's URLs accepts (Django's slug converter).
 SLUG = re.compile(r"[-a-zA-Z0-9_]+")
@@ -888,7 +889,7 @@ def confirmation_setting(request: HttpRequest, slug: str) -> HttpResponse:
     on = request.POST.get("confirm") == "on"
     session_id = request.POST.get("session", "")
     if session_id:
-        session = club.sessions.filter(pk=int(session_id) if session_id.isdigit() else 0).first()
+        session = club.sessions.filter(pk=small_number(session_id) or 0).first()
         if session is None:
             raise Http404("No such session in this club.")
         session.confirm_entries = on

@@ -16,6 +16,7 @@ from django.utils.translation import pgettext_lazy
 
 from scoring.rules import Contract, ScoringError
 from scoring.shared.error_messages import error_sentence
+from scoring.shared.numbers import small_number
 
 from .models import SEATS, DealFields
 
@@ -573,8 +574,8 @@ class TwoPlayerDealForm(PlainErrors):
                 _("Choose the declarer: %(first)s or %(second)s.")
                 % {"first": first, "second": second}
             )
-        if name.startswith("tricks_") and name[len("tricks_") :].isdigit():
-            place = int(name[len("tricks_") :])
+        place = small_number(name.removeprefix("tricks_")) if name.startswith("tricks_") else None
+        if place is not None and place < len(self.players):
             return str(
                 _("Enter how many tricks %(name)s won, from 0 to 26.")
                 % {"name": self.players[place]}

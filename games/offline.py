@@ -26,6 +26,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.rules import ScoringError
 from scoring.shared.error_messages import error_line
+from scoring.shared.numbers import small_number
 
 from . import codes, history
 from .models import Conflict, Deal, DealFields, Rubber
@@ -142,9 +143,10 @@ def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
     fields: DealFields = form.cleaned_data["fields"]
     replace = request.POST.get("replace_version", "")
     if replace:
-        if not replace.isdigit():
+        version = small_number(replace)
+        if version is None:
             return JsonResponse({"status": "refused", "detail": _("Bad version.")}, status=400)
-        return _replace(rubber, viewer, request, fields, number, int(replace))
+        return _replace(rubber, viewer, request, fields, number, version)
     try:
         deal, created = rubber.record_deal(
             **kwargs, entered_by=_writer(request), **_written_from(viewer)

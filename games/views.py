@@ -8,8 +8,6 @@ partial `_pad.html`) is swapped in place.
 from __future__ import annotations
 
 import functools
-import hashlib
-import re
 from collections.abc import Callable
 from typing import Any, TypedDict
 
@@ -21,6 +19,7 @@ from django.db import models
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.crypto import salted_hmac
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -32,6 +31,7 @@ from scoring.rules import ScoringError, Side
 from scoring.rules.games import game
 from scoring.shared.error_messages import error_line
 from scoring.shared.i18n import speak_club_language
+from scoring.shared.numbers import small_number
 
 from . import codes, display, history, registry
 from .forms import (
@@ -540,12 +540,14 @@ def rubber_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _live_etag(request: HttpRequest, state: tuple[Any, ...]) -> str:
     """What a pad's live part depends on: the rubber's state (its status, seats, a count every
-    write of its deals raises and its club's language, `answer_state`), who looks (their
-    session's cookie, which a sign-in or sign-out changes, and their table code's: read with no
-    query) and in which language."""
+    write of its deals raises, its session's status and settings, its table's code and its
+    club's language, `answer_state`), who looks (their session's cookie, which a sign-in or
+    sign-out changes, and their table code's: read with no query) and in which language.
+    Keyed with the SECRET_KEY: the state holds the table's code, which an ETag handed to anyone
+    reading a public club must not let them find by trying codes."""
     who = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
     key = f"{state!r}|{who}|{request.COOKIES.get(codes.COOKIE, '')}|{get_language()}"
-    return '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
+    return '"' + salted_hmac("games.views.live", key, algorithm="sha256").hexdigest()[:32] + '"'
 
 
 @_tells_code_changed
@@ -565,9 +567,9 @@ def rubber_live(request: HttpRequest, pk: int) -> HttpResponse:
         rubber, viewer = rubber_for_request(request, pk)
         # A form holding taps names its deal number: if another phone recorded that deal,
         # the pad says so at once instead of moving the taps on (a duplicate, issue 17).
-        number = request.GET.get("number", "")
-        taken = _already_entered(rubber, int(number)) if number.isdigit() else None
-        context = _context(rubber, viewer, notice=taken, notice_deal=int(number) if taken else None)
+        number = small_number(request.GET.get("number", ""))
+        taken = _already_entered(rubber, number) if number is not None else None
+        context = _context(rubber, viewer, notice=taken, notice_deal=number if taken else None)
         response = render(request, "games/_live.html", context)
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
@@ -603,8 +605,7 @@ def _entered_by(
 
 def _posted_version(request: HttpRequest) -> int | None:
     """The deal version a confirm or dispute form carries (what the player saw), or None."""
-    raw = request.POST.get("version", "")
-    return int(raw) if re.fullmatch(r"[0-9]{1,9}", raw) else None
+    return small_number(request.POST.get("version", ""))
 
 
 def _refused(request: HttpRequest, message: str, table_id: int) -> HttpResponse:
@@ -647,8 +648,9 @@ def _note_code(deal_id: int, rubber: Rubber, viewer: Viewer, *, handed_over: boo
         record.save(update_fields=["history_change_reason"])
 
 
-def _who(rubber: Rubber, user_id: int | None) -> str:
-    """Who wrote a deal, by their name in the club (a login is never shown; API.md)."""
+def _who(rubber: Rubber, user_id: int | None, code_seat: str = "") -> str:
+    """Who wrote a deal, by their name in the club (a login is never shown; API.md), or for a
+    phone holding the table's code (`code_seat`, its seat) as the deal list names it."""
     name = (
         Player.objects.filter(club_id=rubber.session.club_id, user_id=user_id)
         .values_list("name", flat=True)
@@ -656,7 +658,16 @@ def _who(rubber: Rubber, user_id: int | None) -> str:
         if user_id is not None
         else None
     )
+    if name is None and user_id is None and code_seat:
+        return _code_label(rubber, code_seat)
     return name or _("someone at the table")
+
+
+def _entry_code_seat(deal: Deal) -> str:
+    """The seat of the table-code phone that entered the deal (its first history record, as
+    `_entered_by` reads it), or "" for anyone else."""
+    first = deal.history.order_by("history_id").values("written_seat", "written_phone").first()
+    return first["written_seat"] if first and first["written_phone"] else ""
 
 
 def _already_entered(rubber: Rubber, number: int) -> str | None:
@@ -666,7 +677,11 @@ def _already_entered(rubber: Rubber, number: int) -> str | None:
         return None
     return _("Deal %(number)s was already entered by %(name)s: %(deal)s. Correct it?") % {
         "number": number,
-        "name": _who(rubber, deal.entered_by_id),
+        "name": _who(
+            rubber,
+            deal.entered_by_id,
+            _entry_code_seat(deal) if deal.entered_by_id is None else "",
+        ),
         "deal": display.deal_words(deal)
         if not rubber.is_two_player
         else deal.summary([p.name for p in rubber.players]),
@@ -788,7 +803,11 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                     "Check it and save your correction again if it still stands."
                 ) % {
                     "number": current.number,
-                    "name": _who(deal.rubber, _last_writer(current)),
+                    "name": _who(
+                        deal.rubber,
+                        _last_writer(current),
+                        current.written_seat if current.written_phone else "",
+                    ),
                     "deal": display.deal_words(current)
                     if current.data is None
                     else current.summary([p.name for p in deal.rubber.players]),

@@ -8,7 +8,8 @@ key. The versions (docs/architecture.md, "The read boundary"):
 
 - a rubber (``RubberQuerySet.answer_state``): its row (status, seats, start, end), a count that
   every write of its deals raises (``Deal.version``, the confirmations) and the time of the latest
-  one (``Deal.updated_at``);
+  one (``Deal.updated_at``), with what its pad shows besides (its session's status and settings,
+  its table's code);
 - a club's leaderboard (``scoring.standings.queries.leaderboard_version``): its
   ``LeaderboardRevision``, a count that ``scoring.standings.services.revise_leaderboards`` raises,
   with the time, with every mark of one of its sessions as stale (``queue_session_refresh``, after

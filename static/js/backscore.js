@@ -2,14 +2,33 @@
 document.addEventListener("change", (event) => {
   const el = event.target;
   if (el.matches && el.matches("[data-autosubmit]")) el.form.submit();
-  // A choice the new level hides (a result it cannot have; everything but honours after Pass):
-  // untick it, so that what is sent is what the page shows (the server refuses it anyway).
-  if (el.matches && el.matches(".deal-form input[name$=level]")) {
-    el.form.querySelectorAll(".if-contract input:checked").forEach((radio) => {
-      if (radio.closest("label").offsetParent === null) radio.checked = false;
-    });
-  }
 });
+
+// A choice the level hides (a result it cannot have; all but the level after Pass): untick it,
+// so that what is sent is what the page shows (the server refuses it anyway).
+function untickHidden(form) {
+  form.querySelectorAll(".if-contract input:checked").forEach((radio) => {
+    if (radio.closest("label").offsetParent === null) radio.checked = false;
+  });
+}
+// In the capture phase, on the document: before htmx's listeners on the form read its values
+// (the live line's `change from:#entry`, Record's submit), so neither sends a hidden choice.
+document.addEventListener(
+  "change",
+  (event) => {
+    const el = event.target;
+    if (el.matches && el.matches(".deal-form input[name$=level]")) untickHidden(el.form);
+  },
+  true,
+);
+document.addEventListener(
+  "submit",
+  (event) => {
+    const form = event.target;
+    if (form.matches && form.matches(".deal-form")) untickHidden(form);
+  },
+  true,
+);
 
 // "Correct it": open the correction of the deal named.
 document.addEventListener("click", (event) => {

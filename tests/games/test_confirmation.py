@@ -79,7 +79,7 @@ def test_a_dispute_flags_the_deal_for_the_director(client, running_session, dire
     assert deal.history.order_by("-history_id").first().history_change_reason == "disputed"
     client.force_login(director)
     html = console(client, running_session)
-    assert "Table 1, deal 1" in html and "disputed" in html
+    assert "Table 1, rubber 1, deal 1" in html and "disputed" in html
 
 
 def test_closing_with_unconfirmed_deals_warns_first(client, running_session, director):

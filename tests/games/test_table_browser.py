@@ -239,3 +239,60 @@ def test_a_table_code_opens_entry_on_a_phone_with_no_account(
     page.locator("#deals details.history summary").first.click()
     assert "table 1 (code), seat W" in page.locator("#deals details.history").first.inner_text()
     context.close()
+
+
+def preview_says(page: Any, text: str) -> None:
+    """The live line shows `text` and keeps showing it: no answer to an older request (sent
+    before the pad unticked what it hid) replaces it after a moment."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("#preview")).to_have_text(text)
+    page.wait_for_timeout(500)
+    expect(page.locator("#preview")).to_have_text(text)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_live_line_follows_the_taps_the_pad_keeps(live_server, browser, running_session):
+    """A tap that hides choices (Pass; a level that cannot have the result tapped) unticks them
+    before the live line is asked for: the line speaks of the taps shown, and Record sends only
+    those (issue 17)."""
+    from games.models import Deal
+
+    rubber = running_session.rubbers.get(number=1)
+    context, page = phone(browser)
+    sign_in(page, live_server.url, rubber.north.user.username, f"/rubbers/{rubber.pk}/")
+    page.locator("#entry h2").filter(has_text="Deal 1").wait_for()
+    checked = page.locator("#entry input:checked")
+
+    # 3♠ by West, made; then Pass: only Pass is ticked, and the line says so.
+    for field, value in (("level", "3"), ("strain", "S"), ("declarer", "W"), ("result", "0")):
+        tap(page, field, value)
+    preview_says(page, "3♠ by West, made: They +90")
+    tap(page, "level", "pass")
+    preview_says(page, "passed out: no score")
+    assert [checked.nth(i).get_attribute("value") for i in range(checked.count())] == ["pass"]
+
+    # 1♣ by North, +3; then 7: +3 is hidden and unticked, the line asks for the result.
+    for field, value in (("level", "1"), ("strain", "C"), ("declarer", "N"), ("result", "3")):
+        tap(page, field, value)
+    preview_says(page, "1♣ by North, +3: We +80")
+    tap(page, "level", "7")
+    preview_says(page, "Choose the result: made, or how many over or down.")
+    assert page.locator("#entry input[name=result]:checked").count() == 0
+    record_visible(page)
+
+    # Honours folded away are not hidden by the level: another level keeps them.
+    fold = page.locator("#entry details.honours summary")
+    fold.click()
+    tap(page, "honours", "NS100")
+    fold.click()
+    tap(page, "level", "6")
+    assert page.locator("#entry input[name=honours]:checked").get_attribute("value") == "NS100"
+
+    # Record sends what is shown: no result, so the form asks for it; nothing is recorded.
+    page.locator("#record").click()
+    page.locator("#entry").filter(has_text="Choose the result").wait_for()
+    assert "is not a possible result" not in page.locator("#entry").inner_text()
+    assert not Deal.objects.filter(rubber=rubber).exists()
+    context.close()

@@ -238,3 +238,40 @@ def test_a_phone_whose_code_was_regenerated_is_told_so_not_sent_to_sign_in(clien
     assert "code has changed or was turned off" in page.content.decode()
     assert "login" not in page.get("Location", "")
     assert not Deal.objects.exists()
+
+
+def test_a_conflict_names_a_code_phone_as_the_deal_list_does(client, rubber, east):
+    """A deal a table-code phone entered is "table 1 (code), seat S" in the deal list; the
+    notice of a phone that enters the same deal number says so too, not "someone at the
+    table" (issue 17)."""
+    at_table(client, rubber, "S")
+    assert client.post(f"/rubbers/{rubber.pk}/deals/", TAPS).status_code == 302
+    label = "table 1 (code), seat S"
+    east_phone = type(client)()
+    east_phone.force_login(east)
+    listed = east_phone.get(f"/rubbers/{rubber.pk}/").content.decode()
+    assert f"entered by {label}" in listed
+    notice = f"Deal 1 was already entered by {label}: 4♠ by North, made. Correct it?"
+    html = east_phone.post(f"/rubbers/{rubber.pk}/deals/", {**TAPS, "declarer": "E"})
+    assert notice in html.content.decode()
+    live = east_phone.get(f"/rubbers/{rubber.pk}/live", {"number": "1"}).content.decode()
+    assert notice in live
+
+
+def test_a_correction_meanwhile_by_a_code_phone_is_named_as_the_deal_list_does(
+    client, rubber, enter, north
+):
+    enter([{"contract": "2H", "declarer": "N", "tricks": 8}])
+    deal = rubber.deals.get()
+    prefix = f"deal{deal.pk}"
+
+    def body(result):
+        taps = {"version": 1, "level": "2", "strain": "H", "declarer": "N", "result": result}
+        return {f"{prefix}-{k}": v for k, v in taps.items()}
+
+    at_table(client, rubber, "E")
+    assert client.post(f"/deals/{deal.pk}/correct", body("1")).status_code == 302
+    north_phone = type(client)()
+    north_phone.force_login(north)
+    html = north_phone.post(f"/deals/{deal.pk}/correct", body("-1")).content.decode()
+    assert "Deal 1 was just corrected by table 1 (code), seat E: it is now 2♥ by North, +1." in html

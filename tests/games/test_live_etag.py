@@ -1,0 +1,128 @@
+"""A pad's live part answers 304 only while nothing it shows has changed (issue 17): besides
+the rubber and its deals, the session's status (closed, reopened), whether opponents confirm
+(the session's setting or the club's), whether table codes are on and the table's code. A phone
+holding an old pad gets the changed one on its next poll, not a 304 until some deal changes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from tests.games.conftest import SIX_DEALS
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _empty_throttle():
+    from django.core.cache import cache, caches
+
+    cache.clear()
+    caches["throttle"].clear()
+
+
+@pytest.fixture
+def console(director: Any) -> Client:
+    client = Client()
+    client.force_login(director)
+    return client
+
+
+def live(client: Any, rubber: Any, etag: str | None = None) -> Any:
+    headers = {"HTTP_IF_NONE_MATCH": etag} if etag else {}
+    return client.get(f"/rubbers/{rubber.pk}/live", **headers)
+
+
+def poll_again(client: Any, rubber: Any, before: Any) -> str:
+    """The pad after a change, asked for with the ETag of the one held before: 200, new."""
+    after = live(client, rubber, before["ETag"])
+    assert after.status_code == 200, "the phone kept its old pad (304)"
+    assert after["ETag"] != before["ETag"]
+    return after.content.decode()
+
+
+def confirmation(console: Client, session: Any, on: bool, *, whole_club: bool) -> None:
+    body = {"confirm": "on" if on else ""}
+    if not whole_club:
+        body["session"] = session.pk
+    response = console.post(f"/clubs/{session.club.slug}/console/confirmation/", body)
+    assert response.status_code == 302
+
+
+@pytest.mark.parametrize("whole_club", [False, True])
+def test_confirmation_turned_off_or_on_reaches_the_pad(
+    client, console, rubber, running_session, enter, east, whole_club
+):
+    enter(SIX_DEALS[:1])  # North enters deal 1: East's side confirms
+    confirmation(console, running_session, True, whole_club=whole_club)
+    client.force_login(east)
+    asking = live(client, rubber)
+    assert 'id="confirm-1"' in asking.content.decode()
+    confirmation(console, running_session, False, whole_club=whole_club)
+    html = poll_again(client, rubber, asking)
+    assert 'id="confirm-1"' not in html and "awaiting your confirmation" not in html
+    not_asking = live(client, rubber)
+    confirmation(console, running_session, True, whole_club=whole_club)
+    assert 'id="confirm-1"' in poll_again(client, rubber, not_asking)
+
+
+def phone_at(rubber: Any, seat: str = "S") -> Client:
+    phone = Client()
+    assert phone.post(f"/t/{rubber.table.code}", {"seat": seat}).status_code == 302
+    return phone
+
+
+def codes(console: Client, session: Any, action: str) -> None:
+    url = f"/clubs/{session.club.slug}/sessions/{session.pk}/codes/"
+    assert console.post(url, {"action": action, "sure": "1"}).status_code == 302
+
+
+@pytest.mark.parametrize("action", ["off", "regenerate"])
+def test_a_code_turned_off_or_regenerated_takes_the_entry_form_off_the_phone(
+    console, rubber, running_session, action
+):
+    phone = phone_at(rubber)
+    entering = live(phone, rubber)
+    assert 'id="entry"' in entering.content.decode()
+    assert live(phone, rubber, entering["ETag"]).status_code == 304  # nothing changed yet
+    codes(console, running_session, action)
+    assert 'id="entry"' not in poll_again(phone, rubber, entering)
+
+
+def test_codes_turned_on_again_give_the_phone_its_entry_form_back(console, rubber, running_session):
+    """Codes off pause them: the phone that held one enters again once they are on."""
+    phone = phone_at(rubber)
+    codes(console, running_session, "off")
+    paused = live(phone, rubber)
+    assert 'id="entry"' not in paused.content.decode()
+    codes(console, running_session, "on")
+    assert 'id="entry"' in poll_again(phone, rubber, paused)
+
+
+def test_closing_and_reopening_the_session_reach_the_pad_of_a_finished_rubber(
+    client, console, rubber, running_session, enter, north
+):
+    """A rubber finished before the close keeps its row: the session's status tells its pad
+    that corrections stop (closed) and start again (reopened, RULES 8.2)."""
+    enter(SIX_DEALS)  # rubber 1 complete: its deals may be corrected while the session runs
+    client.force_login(north)
+    running = live(client, rubber)
+    assert 'id="correct-1"' in running.content.decode()
+    base = f"/clubs/{running_session.club.slug}/sessions/{running_session.pk}"
+    assert console.post(f"{base}/close/", {"anyway": "1"}).status_code == 302
+    closed_pad = live(client, rubber, running["ETag"])
+    assert closed_pad.status_code == 200
+    assert 'id="correct-1"' not in closed_pad.content.decode()
+    assert console.post(f"{base}/reopen/").status_code == 302
+    assert 'id="correct-1"' in poll_again(client, rubber, closed_pad)
+
+
+def test_the_etag_is_keyed_with_the_secret_key(client, rubber, settings):
+    """The state holds the table's code: an ETag anyone reading a public club gets must not
+    let them find it by hashing guesses, so it is an HMAC under the SECRET_KEY."""
+    first = live(client, rubber)["ETag"]
+    assert live(client, rubber)["ETag"] == first
+    settings.SECRET_KEY = "another-secret-key-for-this-test-only-0123456789"
+    assert live(client, rubber)["ETag"] != first
