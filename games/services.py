@@ -269,12 +269,19 @@ def session_close(*, session: Session, by: User | None = None) -> Session:
             raise _conflict(_("The session is already closed."))
         if locked.status == Session.Status.PLANNED:
             raise _conflict(_("The session has not started; delete it instead of closing it."))
-        for rubber in Rubber.objects.filter(session=locked).in_play():
-            if rubber.deals.exists():
-                rubber.close_unfinished()
-            else:
-                # A rubber with no deal was never played: it is withdrawn, not scored.
-                rubber.delete()
+        # Lock the rubbers in play, close them, then look again until none is in play: a
+        # four-player entry locks its rubber, not the session, so one that held a rubber when
+        # this listed them may have finished it and seated the next one, which that list (read
+        # before the entry committed) does not hold. Every later entry waits for these locks
+        # and finds the session closed.
+        in_play = Rubber.objects.filter(session=locked).in_play()
+        while in_play.exists():
+            for rubber in in_play.select_for_update(of=("self",), no_key=True).order_by("pk"):
+                if rubber.deals.exists():
+                    rubber.close_unfinished()
+                else:
+                    # A rubber with no deal was never played: it is withdrawn, not scored.
+                    rubber.delete()
         locked.status = Session.Status.CLOSED
         locked.closed_at = timezone.now()
         _record(locked, "closed", by)
