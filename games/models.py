@@ -63,6 +63,12 @@ def lock_session(session_id: int) -> Session | None:
     return Session.objects.select_for_update(no_key=True).filter(pk=session_id).first()
 
 
+def _lock_session_of(rubber_id: int) -> Session | None:
+    """`lock_session` for the session of this rubber, in one query."""
+    session_of = Rubber.objects.filter(pk=rubber_id).values("session_id")
+    return Session.objects.select_for_update(no_key=True).filter(pk__in=session_of).first()
+
+
 def _closed_meanwhile(session_id: int) -> bool:
     """The session is closed now. A four-player entry locks its rubber, not the session, and
     reads the session with it as it was when the statement began: when the close it waited for
@@ -886,6 +892,9 @@ class Deal(models.Model):
         a director entered it, any seated player may confirm). Confirming twice is harmless.
         """
         with transaction.atomic():
+            # The session first, as a correction and a close take it: a closed session's deals
+            # take no confirmation, even one sent as it closed.
+            _lock_session_of(self.rubber_id)
             deal = Deal.objects.select_for_update().get(pk=self.pk)
             rubber = Rubber.objects.select_related("session__club").get(pk=deal.rubber_id)
             if rubber.session.status == Session.Status.CLOSED:
@@ -916,8 +925,12 @@ class Deal(models.Model):
 
     def dispute(self, *, user: User | None = None) -> Deal:
         """An opponent disputes the deal (Session.asks_confirmation): it is flagged for the
-        director, who corrects it or confirms it stands. The history keeps who disputed."""
+        director, who corrects it or confirms it stands. The history keeps who disputed.
+        A closed session's deals are final: Conflict."""
         with transaction.atomic():
+            session = _lock_session_of(self.rubber_id)  # as `confirm`
+            if session is None or session.status == Session.Status.CLOSED:
+                raise Conflict(closed_session())
             deal = Deal.objects.select_for_update().get(pk=self.pk)
             if deal.disputed or deal.confirmed_by_id is not None:
                 return deal

@@ -745,10 +745,17 @@ def dispute_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         or (entering is not None and SEAT_SIDE[entering] == SEAT_SIDE[viewer.seat])
     ):
         return _refused(request, _("A deal is disputed by a player of the other side."))
-    disputed = deal.dispute(user=_writer(request))
-    if disputed.disputed:
-        _note_code(deal.pk, deal.rubber, viewer)
+    error = None
+    try:
+        disputed = deal.dispute(user=_writer(request))
+    except Conflict as err:  # the session closed since the check above
+        error = str(err)
+    else:
+        if disputed.disputed:
+            _note_code(deal.pk, deal.rubber, viewer)
     if not request.htmx:
+        if error:
+            messages.error(request, error)
         return redirect(deal.get_absolute_url())
     rubber, viewer = rubber_for_request(request, deal.rubber_id)
-    return _render(request, _context(rubber, viewer))
+    return _render(request, _context(rubber, viewer, error=error))

@@ -1,22 +1,24 @@
-"""Deal writes racing a session close, on PostgreSQL (RULES 8.2; docs/rules.md, "Lock order of
-every deal write"; docs/api.md, "Sessions").
+"""Deal writes racing a session close, on PostgreSQL (RULES 8.4; docs/rules.md §8 decision 6,
+"A closed session's results are final").
 
-A closed session's results are final: its close closes the rubbers in play as unfinished
-(RULES 2.6, 8.4) and queues the standings refresh that makes them so. A deal write that started
-before the close must either commit before it (so the close, and the refresh it queues, see it)
-or be refused with the closed-session 409, never land after `closed_at`.
+A close closes the rubbers in play as unfinished (RULES 2.6) and queues the standings refresh
+that makes the results final. A deal write that started before the close must either commit
+before it (so the close, and the refresh it queues, see it) or be refused with the
+closed-session 409, never land after `closed_at`.
 
-Each round, threads released together: the session's close and several writes at its tables.
-Afterwards every write is either done, or refused with "The session is closed: its results are
-final."; nothing in the session's deal history is later than `closed_at`; the deals as the
-close's thread read them right after the close returned are the deals at the end; and no rubber
-of the closed session is in play.
+Each round, threads released together: the session's close and several writes at its tables
+(corrections; entries that win a rubber; confirmations and disputes). Afterwards every write is
+either done, or refused with "The session is closed: its results are final."; nothing in the
+session's deal history is later than `closed_at`; the deals as the close's thread read them
+right after the close returned are the deals at the end; and no rubber of the closed session is
+in play.
 
-Before the fix, a correction locked its rubber but not the session: a correction of
-a complete rubber (which the close does not touch) committed after the close, and one of a
-rubber in play, queued behind the close's lock on it, went on with the session it had read
-before the close committed. An entry finishing a rubber as the close ran seated the next rubber
-after the close had listed the rubbers in play, leaving it in play in a closed session.
+Before the fix, a correction locked its rubber, then (through the models' ordering) the session
+last, the reverse of a close's order: the two deadlocked, and a correction of a complete rubber
+(which the close does not lock), or one queued behind the close's lock on its rubber, committed
+after the close. An entry finishing a rubber as the close ran seated the next rubber after the
+close had listed the rubbers in play, leaving it in play in a closed session. A confirmation
+read the session's status without locking it, and a dispute did not read it at all.
 """
 
 from __future__ import annotations
@@ -54,16 +56,20 @@ def a_room(club: Any, r: int) -> Session:
     )
 
 
-def close_and_read(session: Session) -> dict[int, tuple[int, int]]:
-    """Close the session, then read its deals at once: (rubber, version) by deal id, what the
-    standings refresh that the close queued reads at the earliest."""
-    services.session_close(session=session)
+def deals_of(session: Session) -> dict[int, tuple[Any, ...]]:
+    """The session's deals by id: rubber, version, confirmed by, disputed."""
+    deals = Deal.objects.filter(rubber__session=session)
     return {
-        pk: (rubber_id, version)
-        for pk, rubber_id, version in Deal.objects.filter(rubber__session=session).values_list(
-            "pk", "rubber_id", "version"
-        )
+        row[0]: row[1:]
+        for row in deals.values_list("pk", "rubber_id", "version", "confirmed_by_id", "disputed")
     }
+
+
+def close_and_read(session: Session) -> dict[int, tuple[Any, ...]]:
+    """Close the session, then read its deals at once: what the standings refresh that the close
+    queued reads at the earliest."""
+    services.session_close(session=session)
+    return deals_of(session)
 
 
 def later(job: Any, rng: random.Random) -> Any:
@@ -91,13 +97,7 @@ def assert_final(session: Session, results: dict[str, Any], read: str = "close")
         rubber__session=session, history_date__gt=session.closed_at
     ).values_list("number", "history_change_reason", "history_date")
     assert not late, (list(late), session.closed_at, results)
-    now = {
-        pk: (rubber_id, version)
-        for pk, rubber_id, version in Deal.objects.filter(rubber__session=session).values_list(
-            "pk", "rubber_id", "version"
-        )
-    }
-    assert now == snapshot, results
+    assert deals_of(session) == snapshot, results
     assert not session.rubbers.filter(status=Rubber.Status.IN_PLAY).exists(), results
 
 
@@ -153,3 +153,32 @@ def test_an_entry_and_a_close_at_once_leave_no_rubber_in_play() -> None:
         assert_final(session, results)
         entered += sum(isinstance(outcome, tuple) for outcome in results.values())
     assert 0 < entered < ROUNDS * TABLES
+
+
+def test_a_confirmation_or_a_dispute_and_a_close_at_once_never_change_a_closed_session() -> None:
+    """A session whose opponents confirm entries: at each table, East confirms deal 1 and West
+    disputes deal 2 (both entered by the director, so either side may) at the moment the session
+    closes. A closed session takes neither (docs/api.md, `POST /api/v1/deals/{id}/confirm`)."""
+    director = UserFactory(username="td")
+    club = make_club(director=director, slug="close-race")
+    rng = random.Random(21)
+    landed = 0
+    for r in range(ROUNDS):
+        session = a_room(club, r)
+        Session.objects.filter(pk=session.pk).update(confirm_entries=True)
+        jobs: list[tuple[str, Any]] = [("close", lambda s=session: close_and_read(s))]
+        for rubber in Rubber.objects.filter(session=session).order_by("table__number"):
+            rubber.record_deal(number=1, contract="2H", declarer="N", tricks=8, entered_by=director)
+            rubber.record_deal(number=2, contract="2H", declarer="N", tricks=8, entered_by=director)
+            first, second = rubber.deals.order_by("number")
+            confirm = lambda deal=first, east=rubber.east: deal.confirm(by=east)  # noqa: E731
+            dispute = lambda deal=second: deal.dispute()  # noqa: E731
+            jobs.append((f"confirm {rubber.table.number}", later(confirm, rng)))
+            jobs.append((f"dispute {rubber.table.number}", later(dispute, rng)))
+        results = run_together(*jobs)
+        assert_final(session, results)
+        landed += sum(
+            isinstance(outcome, Deal) and (outcome.disputed or outcome.confirmed_by_id is not None)
+            for outcome in results.values()
+        )
+    assert 0 < landed < ROUNDS * TABLES * 2
