@@ -23,12 +23,23 @@ from .models import PRESET_CHOICES, Club, Invitation, Player, Session, Table
 MAX_ID = 2**63 - 1
 
 
+class NameField(serializers.CharField):
+    """A name, as JSON text: a number is refused (`CharField` alone turns 42 into "42")."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if isinstance(data, int | float) and not isinstance(data, bool):
+            raise serializers.ValidationError(
+                _("A name is text (a JSON string), not a number."), code="invalid"
+            )
+        return super().to_internal_value(data)
+
+
 # --- clubs -------------------------------------------------------------------------------------
 
 
 class ClubIn(serializers.Serializer[Any]):
     slug = serializers.SlugField(max_length=50)
-    name = serializers.CharField(max_length=120)
+    name = NameField(max_length=120)
     public = serializers.BooleanField(default=True)
     rules_preset = serializers.ChoiceField(choices=PRESET_CHOICES, default="acbl")
     rules = serializers.DictField(
@@ -84,7 +95,7 @@ class ClubOut(serializers.ModelSerializer[Club]):
 
 
 class PlayerIn(serializers.Serializer[Any]):
-    name = serializers.CharField(max_length=80)
+    name = NameField(max_length=80)
     username = serializers.RegexField(
         r"^[\w.@+-]+\Z",
         max_length=150,
@@ -334,7 +345,7 @@ class SubstituteIn(LeaverIn):
         default=None,
         help_text="A player id of the club sitting in no running session; or give `name`.",
     )
-    name = serializers.CharField(
+    name = NameField(
         max_length=100,
         required=False,
         allow_blank=True,
@@ -357,7 +368,7 @@ class ArrivalsIn(serializers.Serializer[Any]):
         help_text="Player ids of the club.",
     )
     names = serializers.ListField(
-        child=serializers.CharField(max_length=100),
+        child=NameField(max_length=100),
         required=False,
         default=list,
         max_length=60,

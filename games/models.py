@@ -55,6 +55,33 @@ class EntryCheck(TypedDict):
     viewer_player_id: int | None
 
 
+def lock_session(session_id: int) -> Session | None:
+    """Lock a session's row (`FOR NO KEY UPDATE`, so rows that reference it are still inserted)
+    and read it as it is now, for a write that depends on its status. Taken first, before any
+    rubber or deal, as `session_close` takes it (docs/rules.md, "Lock order of every deal
+    write")."""
+    return Session.objects.select_for_update(no_key=True).filter(pk=session_id).first()
+
+
+def _lock_session_of(rubber_id: int) -> Session | None:
+    """`lock_session` for the session of this rubber, in one query."""
+    session_of = Rubber.objects.filter(pk=rubber_id).values("session_id")
+    return Session.objects.select_for_update(no_key=True).filter(pk__in=session_of).first()
+
+
+def _closed_meanwhile(session_id: int) -> bool:
+    """The session is closed now. A four-player entry locks its rubber, not the session, and
+    reads the session with it as it was when the statement began: when the close it waited for
+    closed or withdrew the rubber, this says why (a refusal's wording; the close's lock on the
+    rubber is what keeps the entry out)."""
+    return Session.objects.filter(pk=session_id, status=Session.Status.CLOSED).exists()
+
+
+def closed_session() -> str:
+    """Why a write to a closed session is refused (409)."""
+    return gettext("The session is closed: its results are final.")
+
+
 class RubberQuerySet(models.QuerySet["Rubber"]):
     def with_deals(self) -> RubberQuerySet:
         """With the table, session, club and deals; the players are read by `fetch_players`
@@ -322,7 +349,7 @@ class Rubber(models.Model):
             if self.is_two_player:
                 # The end of a match may start matches at other tables (the round robin locks
                 # the session): take that lock first, in the order session_close takes it.
-                Session.objects.select_for_update(no_key=True).filter(pk=self.session_id).first()
+                lock_session(self.session_id)
             # Lock the rubber row only (not the joined session: that serialised every write of the
             # evening and deadlocked with corrections), and without its key, so new rows that
             # reference it (deals, the next rubber) never wait on it (docs/standings.md).
@@ -333,6 +360,9 @@ class Rubber(models.Model):
                 .first()
             )
             if rubber is None:
+                if _closed_meanwhile(self.session_id):
+                    # Withdrawn, empty, by the close this entry waited for.
+                    raise Conflict(closed_session())
                 # Withdrawn, empty, by a correction that reopened the rubber before it, which
                 # held this lock while it checked that it was empty (docs/rules.md).
                 raise Conflict(
@@ -397,12 +427,16 @@ class Rubber(models.Model):
 
     def _check_open_for_entry(self) -> None:
         if self.session.status == Session.Status.CLOSED:
-            raise Conflict(gettext("The session is closed: its results are final."))
+            raise Conflict(closed_session())
         if self.session.status != Session.Status.RUNNING:
             raise Conflict(gettext("The session has not started yet."))
         if self.status == self.Status.COMPLETE and sheets.game(self.kind).engine_refuses_after_end:
             return  # the engine refuses a deal after the target with its rule (RULES 7.4)
         if self.status != self.Status.IN_PLAY:
+            if _closed_meanwhile(self.session_id):
+                # Closed unfinished by the close this entry waited for: the session was read
+                # with the rubber, before that close committed, so it is read again to say so.
+                raise Conflict(closed_session())
             raise Conflict(
                 gettext(
                     "Rubber %(number)s is %(status)s: a deal after the end of a rubber belongs "
@@ -818,13 +852,20 @@ class Deal(models.Model):
         unknown = set(changes) - allowed
         if unknown:
             raise ScoringError(sorted(unknown)[0], "cannot be changed", None)
-        kind = Rubber.objects.filter(pk=self.rubber_id).values_list("kind", flat=True).get()
+        kind, session_id = (
+            Rubber.objects.filter(pk=self.rubber_id).values_list("kind", "session_id").get()
+        )
         with transaction.atomic():
-            if sheets.is_two_player(kind):
-                session_of = Rubber.objects.filter(pk=self.rubber_id).values("session_id")
-                Session.objects.select_for_update(no_key=True).filter(pk__in=session_of).first()
-            # The same order as record_deal: the rubber first, then (when this one is complete)
+            # The session first, whatever the game, as session_close, session_reopen and the
+            # changes at the tables take it: a correction and a close are serialised, so the
+            # correction lands before the close (which, and whose standings refresh, see it) or
+            # finds the session closed (docs/rules.md, "Lock order of every deal write").
+            session = lock_session(session_id)
+            # Then the same order as record_deal: the rubber, then (when this one is complete)
             # the next rubber at its table, which an entry into it locks too, then the deal.
+            # Each `of=("self",)`: the model's ordering joins the table and the session, and a
+            # lock without it would take their rows too, after the rubber: the reverse of a
+            # close's order, which deadlocked the two.
             rubber = (
                 Rubber.objects.select_for_update(of=("self",), no_key=True)
                 .select_related("session", "table")
@@ -834,11 +875,13 @@ class Deal(models.Model):
             nxt = None
             if rubber is not None and rubber.status == Rubber.Status.COMPLETE:
                 nxt = (
-                    Rubber.objects.select_for_update(no_key=True)
+                    Rubber.objects.select_for_update(of=("self",), no_key=True)
                     .filter(table_id=rubber.table_id, number=rubber.number + 1)
                     .first()
                 )
-            deal = Deal.objects.select_for_update(no_key=True).filter(pk=self.pk).first()
+            deal = (
+                Deal.objects.select_for_update(of=("self",), no_key=True).filter(pk=self.pk).first()
+            )
             if rubber is None or deal is None or deal.rubber_id != rubber.pk:
                 # Moved into the rubber before it by a director while this request waited.
                 raise Conflict(
@@ -853,8 +896,8 @@ class Deal(models.Model):
                     )
                     % {"number": deal.number, "current": deal.version, "sent": version}
                 )
-            if rubber.session.status == Session.Status.CLOSED:
-                raise Conflict(gettext("The session is closed: its results are final."))
+            if session is None or session.status == Session.Status.CLOSED:
+                raise Conflict(closed_session())
             current = deal.fields().as_kwargs()
             if sheets.is_two_player(kind):
                 # A two-player correction sends the game's fields to change (RULES 7.x): each
@@ -907,11 +950,14 @@ class Deal(models.Model):
         one the player saw), a deal corrected since is not confirmed: Conflict.
         """
         with transaction.atomic():
+            # The session first, as a correction and a close take it: a closed session's deals
+            # take no confirmation, even one sent as it closed.
+            _lock_session_of(self.rubber_id)
             deal = Deal.objects.select_for_update().get(pk=self.pk)
             deal._check_seen(version, confirming=True)
             rubber = Rubber.objects.select_related("session__club").get(pk=deal.rubber_id)
             if rubber.session.status == Session.Status.CLOSED:
-                raise Conflict(gettext("The session is closed: its results are final."))
+                raise Conflict(closed_session())
             if not rubber.session.asks_confirmation:
                 raise Conflict(gettext("This club does not ask opponents to confirm entries."))
             seat = rubber.seat_of(by.pk)
@@ -956,8 +1002,12 @@ class Deal(models.Model):
     def dispute(self, *, user: User | None = None, version: int | None = None) -> Deal:
         """An opponent disputes the deal (Session.asks_confirmation): it is flagged for the
         director, who corrects it or confirms it stands. The history keeps who disputed. With
-        `version`, a deal corrected since is not disputed: Conflict."""
+        `version`, a deal corrected since is not disputed: Conflict. A closed session's deals
+        are final: Conflict."""
         with transaction.atomic():
+            session = _lock_session_of(self.rubber_id)  # as `confirm`
+            if session is None or session.status == Session.Status.CLOSED:
+                raise Conflict(closed_session())
             deal = Deal.objects.select_for_update().get(pk=self.pk)
             deal._check_seen(version, confirming=False)
             if deal.disputed or deal.confirmed_by_id is not None:

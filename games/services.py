@@ -89,6 +89,35 @@ def seated_elsewhere(
     ]
 
 
+#: The first day a session may have: clubs enter the sessions of old score sheets, none older
+#: (as a club file's dates, `games.transfer.SANE_YEARS`).
+EARLIEST_DATE = datetime.date(1900, 1, 1)
+
+
+def latest_date() -> datetime.date:
+    """The last day a session may be planned for: a year from today (the club's time)."""
+    today = timezone.localdate()
+    try:
+        return today.replace(year=today.year + 1)
+    except ValueError:  # 29 February
+        return today.replace(year=today.year + 1, day=28)
+
+
+def _check_date(date: datetime.date) -> None:
+    """A session's date: from `EARLIEST_DATE` (old sessions entered later) to a year from today
+    (planning ahead). Year 1 or 9999 is a slip, or hostile: `ValidationError` on `date`."""
+    latest = latest_date()
+    if not EARLIEST_DATE <= date <= latest:
+        raise ValidationError(
+            {
+                "date": [
+                    _("Choose a date from %(earliest)s to %(latest)s (a year from today).")
+                    % {"earliest": date_format(EARLIEST_DATE), "latest": date_format(latest)}
+                ]
+            }
+        )
+
+
 def _lock_players(player_ids: Sequence[int]) -> None:
     list(Player.objects.select_for_update().filter(pk__in=player_ids).order_by("pk"))
 
@@ -104,7 +133,9 @@ def session_create(
     created_by: User | None = None,
 ) -> Session:
     """Plan a session: tables of 4–6 players in order of precedence (RULES 6.2), or tables of
-    exactly two for the two-player games (RULES 7), whose opponents rotate by a round robin."""
+    exactly two for the two-player games (RULES 7), whose opponents rotate by a round robin.
+    Its date is from 1 January 1900 to a year from today (`_check_date`)."""
+    _check_date(date)
     _check_tables(club=club, kind=kind, movement=movement, tables=tables)
     stake = club.default_stake if stake_per_hundred is None else stake_per_hundred
     with transaction.atomic():
@@ -153,6 +184,8 @@ def session_reseat(
             tables = [t.present_players() for t in _tables_with_players(locked)]
         kind = locked.kind if kind is None else kind
         movement = locked.movement if movement is None else movement
+        if date is not None:
+            _check_date(date)
         _check_tables(club=locked.club, kind=kind, movement=movement, tables=tables)
         locked.kind, locked.movement = kind, movement
         if date is not None:
@@ -269,12 +302,19 @@ def session_close(*, session: Session, by: User | None = None) -> Session:
             raise _conflict(_("The session is already closed."))
         if locked.status == Session.Status.PLANNED:
             raise _conflict(_("The session has not started; delete it instead of closing it."))
-        for rubber in Rubber.objects.filter(session=locked).in_play():
-            if rubber.deals.exists():
-                rubber.close_unfinished()
-            else:
-                # A rubber with no deal was never played: it is withdrawn, not scored.
-                rubber.delete()
+        # Lock the rubbers in play, close them, then look again until none is in play: a
+        # four-player entry locks its rubber, not the session, so one that held a rubber when
+        # this listed them may have finished it and seated the next one, which that list (read
+        # before the entry committed) does not hold. Every later entry waits for these locks
+        # and finds the session closed.
+        in_play = Rubber.objects.filter(session=locked).in_play()
+        while in_play.exists():
+            for rubber in in_play.select_for_update(of=("self",), no_key=True).order_by("pk"):
+                if rubber.deals.exists():
+                    rubber.close_unfinished()
+                else:
+                    # A rubber with no deal was never played: it is withdrawn, not scored.
+                    rubber.delete()
         locked.status = Session.Status.CLOSED
         locked.closed_at = timezone.now()
         _record(locked, "closed", by)

@@ -10,6 +10,23 @@ from rest_framework import serializers
 from .ratings import POOLS
 
 
+def choose_one_of(choices: Any) -> str:
+    """A refusal of a value not among `choices` that lists them: never the value sent, which a
+    query string can make anything, of any length (an answer must not reflect it)."""
+    return _("Choose one of: %(choices)s.") % {"choices": ", ".join(choices)}
+
+
+class ListedChoiceField(serializers.ChoiceField):
+    """A `ChoiceField` whose refusal names the valid values (`choose_one_of`), not the one sent."""
+
+    def fail(self, key: str, **kwargs: Any) -> Any:
+        if key == "invalid_choice":
+            raise serializers.ValidationError(
+                choose_one_of(self.choice_strings_to_values), code=key
+            )
+        return super().fail(key, **kwargs)
+
+
 class LeaderboardQueryIn(serializers.Serializer[Any]):
     """`?from=YYYY-MM-DD&to=YYYY-MM-DD`, both optional (all time without them), and the ladder:
     `?kind=bridge` (the default: rubber and Chicago) or a two-player game kind."""
@@ -19,7 +36,7 @@ class LeaderboardQueryIn(serializers.Serializer[Any]):
         return {
             "from": serializers.DateField(required=False, allow_null=True),
             "to": serializers.DateField(required=False, allow_null=True),
-            "kind": serializers.ChoiceField(choices=list(POOLS), required=False, default="bridge"),
+            "kind": ListedChoiceField(choices=list(POOLS), required=False, default="bridge"),
         }
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -128,7 +145,7 @@ class LeaderboardOut(FreshnessOut):
 class RatingsQueryIn(serializers.Serializer[Any]):
     """`?pool=bridge` (the default) or a two-player game kind."""
 
-    pool = serializers.ChoiceField(
+    pool = ListedChoiceField(
         choices=list(POOLS),
         required=False,
         default="bridge",

@@ -21,6 +21,7 @@ from scoring.rules.games import game
 
 from . import queries, ratings
 from .charts import Point, cumulative_chart, line_chart
+from .serializers import choose_one_of
 
 POLL_SECONDS = 5
 
@@ -39,6 +40,8 @@ class PeriodForm(forms.Form):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.fields["kind"].choices = [(k, pool_label(k)) for k in queries.LADDERS]  # type: ignore[attr-defined]
+        # The refusal lists the ladders, never the value sent (any length, from a link).
+        self.fields["kind"].error_messages["invalid_choice"] = choose_one_of(queries.LADDERS)
 
     def clean(self) -> dict[str, datetime.date | None]:
         data = super().clean() or {}
@@ -161,6 +164,7 @@ class PoolForm(forms.Form):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.fields["pool"].choices = [(p, pool_label(p)) for p in ratings.POOLS]  # type: ignore[attr-defined]
+        self.fields["pool"].error_messages["invalid_choice"] = choose_one_of(ratings.POOLS)
 
 
 @require_GET

@@ -45,10 +45,18 @@ document.addEventListener("click", (event) => {
 // ("Deal 2 was already entered by …"); Record would get the same conflict, never a duplicate.
 const POLL_MS = 2000;
 let etag = null;
-// Taps not yet sent: a form being posted (Record pressed; htmx marks it) counts as sent.
+// Taps not yet sent.
 function holdsTaps(form) {
-  if (!form || form.classList.contains("htmx-request")) return false;
+  if (!form) return false;
   return [...form.querySelectorAll("input:checked")].some((i) => i.value !== "");
+}
+// A deal being recorded (Record pressed; htmx marks the form while it waits): its answer
+// replaces the whole pad with the rubber as written, so the poll leaves the pad alone until
+// then. A poll that moved the form to the next deal before that answer invited taps on a form
+// about to be replaced: they were lost (tests/games/test_chicago_browser.py).
+function recording(live) {
+  const form = live.querySelector("#entry");
+  return !!form && form.classList.contains("htmx-request");
 }
 function swapPart(live, fresh, selector) {
   const old = live.querySelector(selector);
@@ -57,7 +65,7 @@ function swapPart(live, fresh, selector) {
 }
 async function poll() {
   const live = document.getElementById("live");
-  if (!live || !live.dataset.pollUrl || document.hidden) return;
+  if (!live || !live.dataset.pollUrl || document.hidden || recording(live)) return;
   const headers = etag ? { "If-None-Match": etag } : {};
   const form = live.querySelector("#entry");
   const numberInput = form && form.querySelector("input[name=number]");
@@ -75,7 +83,7 @@ async function poll() {
   const fresh = document.createElement("div");
   fresh.innerHTML = await response.text();
   const next = fresh.querySelector("#live");
-  if (!next || document.getElementById("live") !== live) return;
+  if (!next || document.getElementById("live") !== live || recording(live)) return;
   const entry = live.querySelector("#entry");
   const nextEntry = next.querySelector("#entry");
   if (!entry || !nextEntry) {

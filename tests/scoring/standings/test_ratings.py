@@ -261,7 +261,9 @@ def test_each_two_player_game_is_its_own_pool(api, club, table_of_four, director
 def test_an_unknown_pool_is_a_400_naming_the_field(api, club, pool):
     response = api.get(f"/api/v1/clubs/{club.slug}/ratings?pool={pool}")
     assert response.status_code == 400
-    assert response.json()["errors"]["pool"] == [f'"{pool}" is not a valid choice.']
+    assert response.json()["errors"]["pool"] == [
+        "Choose one of: bridge, bridge_for_two, misery, turnover, draw_discard."
+    ]
 
 
 # --- permissions ---------------------------------------------------------------------------------

@@ -1,0 +1,66 @@
+"""A closed session's deals are final (RULES 8.4; docs/rules.md §8 decision 6): a dispute sent as
+the session closes is refused in words, never saved. The race itself, on PostgreSQL:
+tests/integration/test_close_race.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from clubs.models import Session
+from games import selectors, services, views
+from games.models import Conflict
+from tests.conftest import unchanged
+
+pytestmark = pytest.mark.django_db
+
+CLOSED = "The session is closed: its results are final."
+
+
+@pytest.fixture
+def deal(running_session: Any) -> Any:
+    """Deal 1, entered by North, in a session whose opponents confirm entries."""
+    running_session.confirm_entries = True
+    running_session.save(update_fields=["confirm_entries"])
+    rubber = running_session.rubbers.get()
+    return rubber.record_deal(
+        number=1, contract="4S", declarer="N", tricks=10, entered_by=rubber.north.user
+    )[0]
+
+
+def test_a_closed_sessions_deal_takes_no_dispute(deal: Any) -> None:
+    services.session_close(session=deal.rubber.session)
+    with unchanged(), pytest.raises(Conflict, match=CLOSED):
+        deal.dispute()
+    deal.refresh_from_db()
+    assert not deal.disputed
+
+
+@pytest.fixture
+def closes_as_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The session closes just after the dispute page has read the deal (and found it open)."""
+    original = selectors.deal_for_request
+
+    def read_then_close(request: Any, pk: int) -> Any:
+        found = original(request, pk)
+        # Another request closes it: the page's own copy of the session still says running.
+        services.session_close(session=Session.objects.get(pk=found[0].rubber.session_id))
+        return found
+
+    monkeypatch.setattr(views, "deal_for_request", read_then_close)
+
+
+@pytest.mark.usefixtures("closes_as_read")
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_dispute_sent_as_the_session_closes_is_refused_in_words(
+    client: Any, deal: Any, west: Any, htmx: bool
+) -> None:
+    client.force_login(west)
+    headers = {"HX-Request": "true"} if htmx else {}
+    response = client.post(f"/deals/{deal.pk}/dispute", headers=headers, follow=not htmx)
+    assert response.status_code == 200
+    assert CLOSED in response.content.decode()
+    deal.refresh_from_db()
+    assert not deal.disputed
+    assert Session.objects.get(pk=deal.rubber.session_id).status == "closed"
