@@ -921,7 +921,7 @@ def session_codes(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     session = _director_post(request, slug, pk)
     action = request.POST.get("action")
     next_url = _next_or(request, reverse("clubs:session_cards", args=[slug, pk]))
-    if action in CODE_CHANGES_TO_CONFIRM and not request.POST.get("sure"):
+    if action in CODE_CHANGES_TO_CONFIRM and request.POST.get("sure") != "1":
         return render(
             request,
             "clubs/codes_confirm.html",

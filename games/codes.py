@@ -93,10 +93,24 @@ def phone_id(request: HttpRequest) -> str:
 
 
 def remember(response: HttpResponse, table: Table, rubber: Rubber, seat: str, phone: str) -> None:
-    """The phone holds the table as the player in `seat` of `rubber`."""
+    """The phone holds the table as the player in `seat` of `rubber` (a credential: HTTPS only
+    where the session's cookie is)."""
     data = {"t": table.pk, "c": table.code, "s": seat, "pl": rubber.seat_ids[seat], "p": phone}
     value = signing.dumps(data, salt=SALT)
-    response.set_cookie(COOKIE, value, max_age=MAX_AGE, httponly=True, samesite="Lax")
+    response.set_cookie(
+        COOKIE,
+        value,
+        max_age=MAX_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+    )
+
+
+def holds_code(request: HttpRequest, code: str) -> bool:
+    """Whether the phone's signed cookie names this code: it opened it before (no guess)."""
+    data = cookie(request)
+    return data is not None and normalise(str(data.get("c", ""))) == normalise(code)
 
 
 def cookie(request: HttpRequest) -> dict[str, Any] | None:

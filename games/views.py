@@ -491,8 +491,11 @@ def table_code(request: HttpRequest, code: str) -> HttpResponse:
     """/t/<code>: a phone with no account opens the table's rubber in play. It first says which
     seat it is (GET: the seats with their players' names; POST: the seat), then holds the table
     by a signed cookie (games.codes). Unknown, closed or switched-off codes answer 404, and too
-    many wrong codes from one address 429 (throttled)."""
-    if codes.throttled(request):
+    many wrong codes from one address 429 (throttled), except to a phone that already holds this
+    code (it learnt it from the card: "not you?" and the hand-over come back here).
+    `?rubber=<id>`, one of this table's rubbers, lists that rubber's players instead of the one
+    in play: the hand-over of a rubber's last deal, which its opponents confirm there."""
+    if codes.throttled(request) and not codes.holds_code(request, code):
         page = render(
             request, "games/code_throttled.html", {"minutes": codes.WINDOW // 60}, status=429
         )
@@ -502,7 +505,10 @@ def table_code(request: HttpRequest, code: str) -> HttpResponse:
     if table is None:
         codes.count_miss(request)
         raise Http404("No such table.")
+    wanted = small_number(request.GET.get("rubber", ""))
     rubber = (
+        Rubber.objects.filter(table=table, pk=wanted).first() if wanted is not None else None
+    ) or (
         Rubber.objects.filter(table=table, status=Rubber.Status.IN_PLAY).order_by("-number").first()
     )
     if rubber is None:
@@ -603,6 +609,27 @@ def _entered_by(
     return name
 
 
+def _unseen(deal: Deal, version: int | None, *, confirming: bool) -> str | None:
+    """Why a confirm or dispute of `version` is not of the deal as it is now (the page is out of
+    date, or the deal was corrected since: in words), or None. Checked again under the lock."""
+    if version is None:
+        return str(_("This page is out of date: reload it to see the deal as it is now."))
+    try:
+        deal._check_seen(version, confirming=confirming)
+    except Conflict as err:
+        return str(err)
+    return None
+
+
+def _told(request: HtmxHttpRequest, deal: Deal, error: str) -> HttpResponse:
+    """The pad again, with `error` above it (htmx), or the rubber with it as a message."""
+    if not request.htmx:
+        messages.error(request, error)
+        return redirect(deal.get_absolute_url())
+    rubber, viewer = rubber_for_request(request, deal.rubber_id)
+    return _render(request, _context(rubber, viewer, error=error))
+
+
 def _posted_version(request: HttpRequest) -> int | None:
     """The deal version a confirm or dispute form carries (what the player saw), or None."""
     return small_number(request.POST.get("version", ""))
@@ -611,8 +638,9 @@ def _posted_version(request: HttpRequest) -> int | None:
 def _refused(request: HttpRequest, message: str, table_id: int) -> HttpResponse:
     """Not allowed: sign in first if not signed in (as login_required), else 403 with the
     reason. A phone whose code for the table no longer works is told so (`_code_changed`)."""
-    if not request.user.is_authenticated and codes.cookie(request) is not None:
-        if codes.held(request, table_id) is None:
+    held = codes.cookie(request)
+    if not request.user.is_authenticated and held is not None:
+        if held.get("t") == table_id and codes.held(request, table_id) is None:
             return _code_changed(request)
         raise PermissionDenied(message)
     if not request.user.is_authenticated:
@@ -838,22 +866,20 @@ def confirm_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not request.user.is_authenticated and codes.cookie(request) is None:
         return redirect_to_login(request.get_full_path())  # as login_required
     deal, viewer = deal_for_request(request, pk)
-    entering = deal.rubber.entering_seat(deal)
+    refusal = _("A deal is confirmed by a player of the other side.")
     # A phone with the table's code confirms as the player in the seat it holds.
     player = deal.rubber.seats[viewer.seat] if viewer.by_code and viewer.seat else viewer.player
-    if (
-        player is None
-        or viewer.seat is None
-        or (entering is not None and SEAT_SIDE[entering] == SEAT_SIDE[viewer.seat])
-    ):
-        return _refused(
-            request, _("A deal is confirmed by a player of the other side."), deal.rubber.table_id
-        )
-    error = None
+    if player is None or viewer.seat is None:
+        return _refused(request, refusal, deal.rubber.table_id)
+    # Of the deal as the player saw it: if it was corrected since, the side may have changed.
     version = _posted_version(request)
+    if (stale := _unseen(deal, version, confirming=True)) is not None:
+        return _told(request, deal, stale)
+    entering = deal.rubber.entering_seat(deal)
+    if entering is not None and SEAT_SIDE[entering] == SEAT_SIDE[viewer.seat]:
+        return _refused(request, refusal, deal.rubber.table_id)
+    error = None
     try:
-        if version is None:
-            raise Conflict(_("This page is out of date: reload it to see the deal as it is now."))
         confirmed = deal.confirm(by=player, user=_writer(request), version=version)
     except Conflict as err:
         error = str(err)
@@ -877,21 +903,21 @@ def dispute_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not request.user.is_authenticated and codes.cookie(request) is None:
         return redirect_to_login(request.get_full_path())  # as login_required
     deal, viewer = deal_for_request(request, pk)
-    entering = deal.rubber.entering_seat(deal)
+    refusal = _("A deal is disputed by a player of the other side.")
     if (
         not deal.rubber.session.asks_confirmation
         or deal.rubber.session.is_closed
         or viewer.seat is None
-        or (entering is not None and SEAT_SIDE[entering] == SEAT_SIDE[viewer.seat])
     ):
-        return _refused(
-            request, _("A deal is disputed by a player of the other side."), deal.rubber.table_id
-        )
-    error = None
+        return _refused(request, refusal, deal.rubber.table_id)
     version = _posted_version(request)
+    if (stale := _unseen(deal, version, confirming=False)) is not None:
+        return _told(request, deal, stale)
+    entering = deal.rubber.entering_seat(deal)
+    if entering is not None and SEAT_SIDE[entering] == SEAT_SIDE[viewer.seat]:
+        return _refused(request, refusal, deal.rubber.table_id)
+    error = None
     try:
-        if version is None:
-            raise Conflict(_("This page is out of date: reload it to see the deal as it is now."))
         disputed = deal.dispute(user=_writer(request), version=version)
     except Conflict as err:
         error = str(err)

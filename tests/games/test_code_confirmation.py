@@ -65,7 +65,7 @@ def test_the_entering_phone_handed_to_the_other_side_says_so_in_the_history(rubb
     # Bridgemate's way: the phone goes round the table and West says who they are.
     html = phone.get(f"/rubbers/{rubber.pk}/").content.decode()
     assert (
-        f'<a href="/t/{rubber.table.code}" class="hand-over">'
+        f'<a href="/t/{rubber.table.code}?rubber={rubber.pk}" class="hand-over">'
         "hand this phone to the other side to confirm</a>"
     ) in html
     phone_at(rubber, "W", phone)
@@ -199,3 +199,88 @@ def test_a_confirmation_is_of_the_version_the_player_saw(rubber, north):
     assert east.post(f"/deals/{deal.pk}/confirm", {"version": 2}).status_code == 302
     deal.refresh_from_db()
     assert (deal.version, deal.confirmed_by_id) == (2, rubber.east_id)
+
+
+def test_a_stale_confirmation_is_told_in_words_even_when_the_side_changed(rubber, north):
+    """Probe 2: West corrected the deal East saw, which makes it East–West's to be confirmed by
+    North–South; East is told in words that it changed, not given a bare 403."""
+    deal, _ = rubber.record_deal(number=1, contract="3NT", declarer="N", tricks=9, entered_by=north)
+    east = phone_at(rubber, "E")
+    deal.correct(version=1, changed_by=rubber.west.user, tricks=8)  # East's partner corrects
+    for verb in ("confirm", "dispute"):
+        with unchanged():
+            answer = east.post(
+                f"/deals/{deal.pk}/{verb}", {"version": 1}, headers={"HX-Request": "true"}
+            )
+        assert answer.status_code == 200
+        assert "Deal 1 was just corrected: it is now" in answer.content.decode()
+
+
+def test_a_refusal_page_says_why(rubber, north):
+    deal, _ = rubber.record_deal(number=1, contract="3NT", declarer="N", tricks=9, entered_by=north)
+    south = phone_at(rubber, "S")
+    with unchanged():
+        answer = south.post(f"/deals/{deal.pk}/confirm", {"version": 1})
+    assert answer.status_code == 403
+    assert "A deal is confirmed by a player of the other side." in answer.content.decode()
+
+
+def test_the_hand_over_opens_the_deals_own_rubber(rubber, running_session):
+    """Probe 2: the hand-over names the deal's rubber, so a rubber's last deal is confirmed on
+    its own rubber, not on the next one (whose players may differ)."""
+    from tests.games.conftest import SIX_DEALS
+
+    phone = phone_at(rubber, "E")
+    for number, deal in enumerate(SIX_DEALS, start=1):
+        fields = {k: v for k, v in deal.items() if k != "honours"}
+        if "honours" in deal:
+            fields.update(
+                honours_side=deal["honours"]["side"], honours_points=deal["honours"]["points"]
+            )
+        rubber.record_deal(number=number, entered_by=None, seat="", **fields)
+    first_east = rubber.east.name
+    assert running_session.rubbers.get(number=2).east_id != rubber.east_id
+    page = phone.get(f"/t/{rubber.table.code}?rubber={rubber.pk}").content.decode()
+    assert f"E · {first_east}" in page
+    picked = phone.post(f"/t/{rubber.table.code}?rubber={rubber.pk}", {"seat": "W"})
+    assert picked["Location"] == f"/rubbers/{rubber.pk}/"
+    # Another table's rubber, or garbage, falls back to the table's rubber in play.
+    for odd in ("999999", "²", "abc"):
+        assert phone.get(f"/t/{rubber.table.code}?rubber={odd}").status_code == 200
+
+
+def test_a_phone_holding_its_code_is_not_throttled_on_its_own_code(client, rubber):
+    from games import codes
+
+    held = phone_at(rubber, "N")
+    for _ in range(codes.MISSES):
+        client.get("/t/ZZZZZZZZ")
+    assert client.get(f"/t/{rubber.table.code}").status_code == 429
+    # "not you?" and the hand-over come back to the code page: still open to this phone.
+    assert held.get(f"/t/{rubber.table.code}").status_code == 200
+    # Not a way round the throttle for other codes.
+    assert held.get("/t/ZZZZZZZY").status_code == 429
+
+
+def test_the_code_cookie_is_https_only_where_the_session_is(rubber, settings):
+    settings.SESSION_COOKIE_SECURE = True
+    phone = Client()
+    answer = phone.post(f"/t/{rubber.table.code}", {"seat": "N"}, secure=True)
+    assert answer.cookies["table_code"]["secure"] is True
+    assert answer.cookies["table_code"]["httponly"] is True
+
+
+def test_a_phone_at_another_table_is_refused_not_told_its_code_changed(
+    running_session, club, table_of_four
+):
+    from tests.factories import add_player, make_session
+
+    others = [add_player(club, f"Other {i}") for i in range(4)]
+    other_session = make_session(club, [others])
+    other_rubber = other_session.rubbers.get()
+    rubber = running_session.rubbers.get()
+    phone = phone_at(rubber, "N")
+    with unchanged():
+        answer = phone.post(f"/rubbers/{other_rubber.pk}/deals/", TAPS)
+    assert answer.status_code == 403
+    assert "code has changed" not in answer.content.decode()

@@ -86,6 +86,14 @@ def test_codes_off_and_new_codes_ask_first_in_plain_words(
     code = at_table(client, rubber)
     with unchanged():
         page = console.post(codes_url(running_session), {"action": change})
+        # Only the confirmation's own `sure=1` acts (probe 2: `sure=0` used to).
+        for odd in ("0", "", "yes"):
+            assert (
+                console.post(
+                    codes_url(running_session), {"action": change, "sure": odd}
+                ).status_code
+                == 200
+            )
     assert page.status_code == 200
     html = page.content.decode()
     assert all(w in html.replace("&#x27;", "'") for w in words)
