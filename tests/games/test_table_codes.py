@@ -138,7 +138,7 @@ def test_wrong_codes_are_throttled(client, rubber):
     italian = client.get(f"/t/{rubber.table.code}", HTTP_ACCEPT_LANGUAGE="it")
     assert "Troppi codici sbagliati" in italian.content.decode()
     # The phone already holding its table goes on entering (docs/security.md).
-    assert seated.get(f"/t/{rubber.table.code}").status_code == 429
+    assert seated.get(f"/t/{rubber.table.code}").status_code == 200  # its own code
     assert seated.post(f"/rubbers/{rubber.pk}/deals/", TAPS).status_code == 302
     assert Deal.objects.filter(rubber=rubber, number=1).exists()
 
