@@ -248,7 +248,7 @@ def _lock_rubber_in_play(table: Table) -> Rubber | None:
     moment starts the next rubber: read again until the rubber locked is the one in play."""
     in_play = Rubber.objects.filter(table=table).in_play()
     while True:
-        rubber = in_play.select_for_update(no_key=True).first()
+        rubber = in_play.select_for_update(no_key=True, of=("self",)).first()
         now = in_play.values_list("pk", flat=True).first()
         if now == (rubber.pk if rubber else None):
             return rubber
@@ -259,7 +259,7 @@ def _refuse(field_name: str, message: str) -> ValidationError:
 
 
 def _seat_of_leaver(table: Table, leaver: Player) -> TableSeat:
-    seat = table.seats.select_for_update().filter(player=leaver, active=True).first()
+    seat = table.seats.select_for_update(of=("self",)).filter(player=leaver, active=True).first()
     if seat is None:
         raise _refuse("leaver", _("%(name)s does not sit at this table.") % {"name": leaver.name})
     return seat
@@ -562,7 +562,7 @@ def _cut_in(
         table = tables[number]
         # As for a substitute: a rubber ending now seats its next one after this change.
         in_play = _lock_rubber_in_play(table)
-        list(table.seats.select_for_update())
+        list(table.seats.select_for_update(of=("self",)))
         _seat(session, table, player, _next_position(table))
         changes.append(
             TableChange.objects.create(

@@ -537,7 +537,11 @@ def table_add_player(*, table: Table, player: Player) -> TableSeat:
     if player.club_id != session.club_id:
         raise ValidationError({"player": [_("This player is not a player of this club.")]})
     with transaction.atomic():
-        seats = list(table.seats.select_for_update())
+        # The session first, as a close takes it, and its status as it is now (the caller's
+        # copy may predate a close); then this table's seats alone (`of`: the models' ordering
+        # joins the table and the session, which would lock them FOR UPDATE too).
+        _lock_open_session(session)
+        seats = list(table.seats.select_for_update(of=("self",)))
         _lock_players([player.pk])
         if session.status == Session.Status.RUNNING and (
             busy := seated_elsewhere([player.pk], session_id=session.pk, date=session.date)
@@ -583,7 +587,10 @@ def table_remove_player(*, table: Table, player: Player) -> None:
     if table.session.is_two_player:
         raise ValidationError({"player": [_two_player_tables()]})
     with transaction.atomic():
-        seat = table.seats.select_for_update().filter(player=player, active=True).first()
+        _lock_open_session(table.session)  # as table_add_player
+        seat = (
+            table.seats.select_for_update(of=("self",)).filter(player=player, active=True).first()
+        )
         if seat is None:
             raise ValidationError(
                 {"player": [_("%(name)s does not sit at this table.") % {"name": player.name}]}
@@ -594,6 +601,15 @@ def table_remove_player(*, table: Table, player: Player) -> None:
             )
         seat.active = False
         seat.save(update_fields=["active"])
+
+
+def _lock_open_session(session: Session) -> None:
+    """Lock the session's row (no key) and refuse a change if it is closed or reopened now."""
+    locked = Session.objects.select_for_update(no_key=True, of=("self",)).get(pk=session.pk)
+    if locked.is_closed:
+        raise _conflict(_("The session is closed."))
+    if locked.is_reopened:
+        raise _conflict(reopened_for_corrections())
 
 
 def _two_player_tables() -> str:

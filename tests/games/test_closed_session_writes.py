@@ -66,3 +66,25 @@ def test_a_dispute_sent_as_the_session_closes_is_refused_in_words(
     deal.refresh_from_db()
     assert not deal.disputed
     assert Session.objects.get(pk=deal.rubber.session_id).status == "closed"
+
+
+def test_a_seat_change_read_before_the_close_is_refused_after_it(
+    club: Any, running_session: Any
+) -> None:
+    """A late arrival or an early leaver whose request read the session before the director
+    closed it is refused once the close has committed: the status is read again under the
+    session's lock, not taken from the object read before (RULES 6.2, 8.4)."""
+    from clubs.models import Table, TableSeat
+    from tests.factories import add_player
+
+    table = Table.objects.select_related("session").get(session=running_session)
+    fifth = add_player(club, "Fifth")
+    services.table_add_player(table=table, player=fifth)  # five at the table: one may leave
+    stale = Table.objects.select_related("session").get(pk=table.pk)  # read while running
+    services.session_close(session=Session.objects.get(pk=running_session.pk))
+    late = add_player(club, "Late")
+    with unchanged(), pytest.raises(Conflict):
+        services.table_add_player(table=stale, player=late)
+    with unchanged(), pytest.raises(Conflict):
+        services.table_remove_player(table=stale, player=fifth)
+    assert TableSeat.objects.get(table=table, player=fifth).active
