@@ -395,11 +395,38 @@ def _context(
         "awaiting": [
             deal.number for deal, row in zip(deals, rows, strict=True) if row["can_confirm"]
         ],
+        "awaiting_before": _awaiting_before(rubber, viewer) if confirm_entries else [],
         "error": error,
         "notice": notice,
         "notice_deal": notice_deal,
         "poll_url": reverse("games:rubber_live", args=[rubber.pk]),
     }
+
+
+def _awaiting_before(rubber: Rubber, viewer: Viewer) -> list[Deal]:
+    """Deals of the table's previous rubber that await the viewer's confirmation: its last deal
+    is confirmed as everyone moves on to this one (one query)."""
+    if rubber.session.is_closed:
+        return []
+    if viewer.player is not None:
+        player_id: int | None = viewer.player.pk
+    elif viewer.by_code and viewer.seat is not None:
+        player_id = rubber.seat_ids[viewer.seat]
+    else:
+        return []
+    earlier = Deal.objects.filter(
+        rubber__table_id=rubber.table_id,
+        rubber__number=rubber.number - 1,
+        confirmed_by__isnull=True,
+        disputed=False,
+    ).select_related("rubber")
+    waiting = []
+    for deal in earlier.order_by("rubber__number", "number"):
+        seat = deal.rubber.seat_of(player_id)
+        writer = deal.written_seat
+        if seat is not None and (not writer or SEAT_SIDE[writer] != SEAT_SIDE[seat]):
+            waiting.append(deal)
+    return waiting
 
 
 def _game_name(kind: str) -> str:

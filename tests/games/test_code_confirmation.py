@@ -284,3 +284,33 @@ def test_a_phone_at_another_table_is_refused_not_told_its_code_changed(
         answer = phone.post(f"/rubbers/{other_rubber.pk}/deals/", TAPS)
     assert answer.status_code == 403
     assert "code has changed" not in answer.content.decode()
+
+
+def test_the_next_rubbers_pad_asks_for_the_last_deal_of_the_one_before(
+    client, rubber, running_session, north
+):
+    """Probe 2: everyone moves on to the next rubber as its predecessor's last deal is entered;
+    that deal's confirmation is asked for on the new pad, with a link to it."""
+    from tests.games.conftest import SIX_DEALS
+
+    for number, deal in enumerate(SIX_DEALS, start=1):
+        fields = {k: v for k, v in deal.items() if k != "honours"}
+        if "honours" in deal:
+            fields.update(
+                honours_side=deal["honours"]["side"], honours_points=deal["honours"]["points"]
+            )
+        rubber.record_deal(number=number, entered_by=north, **fields)
+    for deal in rubber.deals.exclude(number=6):
+        deal.confirm(by=rubber.east)
+    last = rubber.deals.get(number=6)
+    second = running_session.rubbers.get(number=2)
+    asked = "Rubber 1, deal 6 is awaiting your confirmation."
+    client.force_login(rubber.east.user)  # East–West confirm North's deal
+    html = client.get(f"/rubbers/{second.pk}/").content.decode()
+    assert asked in html and f'href="/rubbers/{rubber.pk}/#confirm-6"' in html
+    assert "Rubber 1, deal 5" not in html  # confirmed already
+    client.force_login(rubber.south.user)  # North's partner: not theirs to confirm
+    assert asked not in client.get(f"/rubbers/{second.pk}/").content.decode()
+    last.confirm(by=rubber.west)
+    client.force_login(rubber.east.user)
+    assert asked not in client.get(f"/rubbers/{second.pk}/").content.decode()
