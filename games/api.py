@@ -23,7 +23,7 @@ from scoring.shared.cache import cache_seconds, versioned_answer
 from scoring.shared.renderers import SessionDealsCSV, with_csv
 
 from . import exports, history
-from .models import SEAT_SIDE, Deal, Rubber
+from .models import Deal, Rubber
 from .selectors import deal_for_reader, rubber_for_entry, rubber_version_for_reader
 from .serializers import (
     DealCorrectionSerializer,
@@ -243,8 +243,7 @@ def _deal_answer(deal: Deal) -> dict[str, Any]:
 def _check_can_confirm(deal: Deal, viewer: Any) -> None:
     if viewer.seat is None:
         raise PermissionDenied("Only a player seated in this rubber confirms its deals.")
-    entering = deal.rubber.entering_seat(deal)
-    if entering is not None and SEAT_SIDE[entering] == SEAT_SIDE[viewer.seat]:
+    if not deal.confirmable_from(viewer.seat):
         raise PermissionDenied("A deal is confirmed by a player of the other side.")
 
 

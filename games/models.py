@@ -570,12 +570,6 @@ class Rubber(models.Model):
 
         return table_start_next_rubber(table=self.table)
 
-    def entering_seat(self, deal: Deal) -> str | None:
-        """The seat that last wrote `deal`'s content (its entry or a correction: a seated player
-        or a phone holding the table's code), or None for a director outside the rubber. The
-        other side confirms it."""
-        return deal.written_seat or None
-
     def _writer_seat(self, user: User | None, seat: str | None) -> str:
         """The seat a write comes from: `seat` when the caller knows it, else the seat of the
         user's player in this rubber ("" when they do not sit in it)."""
@@ -963,8 +957,7 @@ class Deal(models.Model):
             seat = rubber.seat_of(by.pk)
             if seat is None:
                 raise Conflict(gettext("%(name)s does not sit in this rubber.") % {"name": by.name})
-            entering_seat = rubber.entering_seat(deal)
-            if entering_seat is not None and SEAT_SIDE[entering_seat] == SEAT_SIDE[seat]:
+            if not deal.confirmable_from(seat):
                 raise Conflict(
                     gettext(
                         "A deal is confirmed by a player of the other side from the one who "
@@ -981,6 +974,14 @@ class Deal(models.Model):
             deal.save(update_fields=["confirmed_by", "disputed", "updated_at"])
         self.refresh_from_db()
         return deal
+
+    def confirmable_from(self, seat: str) -> bool:
+        """Whether the player in `seat` may confirm or dispute the deal's content: they sit on
+        the other side from the seat that last wrote it (`written_seat`: its entry or a
+        correction, by a seated player or a phone holding the table's code); anyone seated when a
+        director outside the rubber wrote it."""
+        writer = self.written_seat
+        return not writer or SEAT_SIDE[writer] != SEAT_SIDE[seat]
 
     def _check_seen(self, version: int | None, *, confirming: bool) -> None:
         """A confirmation or dispute is of the content the player saw (`version`, when given)."""

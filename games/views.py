@@ -41,7 +41,7 @@ from .forms import (
     TwoPlayerDealForm,
     side_names,
 )
-from .models import SEAT_SIDE, SEATS, Conflict, Deal, Rubber
+from .models import SEATS, Conflict, Deal, Rubber
 from .permissions import Viewer
 from .selectors import (
     CodeChanged,
@@ -308,27 +308,20 @@ def _context(
     confirm_entries = rubber.session.asks_confirmation
     rows = []
     for deal in deals:
-        entering = rubber.entering_seat(deal)
-        can_confirm = (
+        seat = viewer.seat
+        awaits = (
             confirm_entries
+            and seat is not None
             and deal.confirmed_by_id is None
             and not deal.disputed
-            and viewer.seat is not None
-            and (entering is None or SEAT_SIDE[entering] != SEAT_SIDE[viewer.seat])
             and not rubber.session.is_closed
         )
+        can_confirm = awaits and seat is not None and deal.confirmable_from(seat)
         can_correct = viewer.can_correct(deal) and not rubber.session.is_closed
         # A table's phone that wrote the deal: the other side confirms on it once handed over
         # (they pick their seat on the code's page), as with a Bridgemate.
         hand_over = (
-            confirm_entries
-            and viewer.by_code
-            and deal.confirmed_by_id is None
-            and not deal.disputed
-            and viewer.seat is not None
-            and entering is not None
-            and SEAT_SIDE[entering] == SEAT_SIDE[viewer.seat]
-            and not rubber.session.is_closed
+            awaits and viewer.by_code and seat is not None and not deal.confirmable_from(seat)
         )
         row_totals = totals.get(deal.number)
         changes = histories.get(deal.pk, [])
@@ -423,8 +416,7 @@ def _awaiting_before(rubber: Rubber, viewer: Viewer) -> list[Deal]:
     waiting = []
     for deal in earlier.order_by("rubber__number", "number"):
         seat = deal.rubber.seat_of(player_id)
-        writer = deal.written_seat
-        if seat is not None and (not writer or SEAT_SIDE[writer] != SEAT_SIDE[seat]):
+        if seat is not None and deal.confirmable_from(seat):
             waiting.append(deal)
     return waiting
 
@@ -902,8 +894,7 @@ def confirm_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     version = _posted_version(request)
     if (stale := _unseen(deal, version, confirming=True)) is not None:
         return _told(request, deal, stale)
-    entering = deal.rubber.entering_seat(deal)
-    if entering is not None and SEAT_SIDE[entering] == SEAT_SIDE[viewer.seat]:
+    if not deal.confirmable_from(viewer.seat):
         return _refused(request, refusal, deal.rubber.table_id)
     error = None
     try:
@@ -940,8 +931,7 @@ def dispute_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     version = _posted_version(request)
     if (stale := _unseen(deal, version, confirming=False)) is not None:
         return _told(request, deal, stale)
-    entering = deal.rubber.entering_seat(deal)
-    if entering is not None and SEAT_SIDE[entering] == SEAT_SIDE[viewer.seat]:
+    if not deal.confirmable_from(viewer.seat):
         return _refused(request, refusal, deal.rubber.table_id)
     error = None
     try:

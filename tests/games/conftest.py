@@ -17,6 +17,17 @@ SIX_DEALS: list[dict[str, Any]] = [
 ]
 
 
+def record_deals(rubber: Any, deals: list[dict[str, Any]], **writer: Any) -> None:
+    """Record `deals` (as the API takes them, honours nested) as deals 1, 2, … of the rubber,
+    by the model: `writer` is `record_deal`'s entered_by (and seat, phone)."""
+    for number, deal in enumerate(deals, start=1):
+        honours = deal.get("honours") or {}
+        fields = {k: v for k, v in deal.items() if k != "honours"}
+        if honours:
+            fields.update(honours_side=honours["side"], honours_points=honours["points"])
+        rubber.record_deal(number=number, **fields, **writer)
+
+
 @pytest.fixture
 def rubber(running_session: Any) -> Any:
     return running_session.rubbers.get(number=1)

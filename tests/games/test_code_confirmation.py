@@ -150,17 +150,11 @@ def test_the_table_phone_is_handed_over_and_the_other_side_confirms(
 
 
 def test_the_phone_follows_its_player_when_the_rotation_moves_them(rubber, running_session):
-    from tests.games.conftest import SIX_DEALS
+    from tests.games.conftest import SIX_DEALS, record_deals
 
     bruno = rubber.east  # the phone is East's player, not the East seat
     phone = phone_at(rubber, "E")
-    for number, deal in enumerate(SIX_DEALS, start=1):
-        fields = {k: v for k, v in deal.items() if k != "honours"}
-        if "honours" in deal:
-            fields.update(
-                honours_side=deal["honours"]["side"], honours_points=deal["honours"]["points"]
-            )
-        rubber.record_deal(number=number, entered_by=None, seat="", **fields)
+    record_deals(rubber, SIX_DEALS, entered_by=None, seat="")
     second = running_session.rubbers.get(number=2)
     second.fetch_players()
     seat = second.seat_of(bruno.pk)
@@ -228,16 +222,10 @@ def test_a_refusal_page_says_why(rubber, north):
 def test_the_hand_over_opens_the_deals_own_rubber(rubber, running_session):
     """Probe 2: the hand-over names the deal's rubber, so a rubber's last deal is confirmed on
     its own rubber, not on the next one (whose players may differ)."""
-    from tests.games.conftest import SIX_DEALS
+    from tests.games.conftest import SIX_DEALS, record_deals
 
     phone = phone_at(rubber, "E")
-    for number, deal in enumerate(SIX_DEALS, start=1):
-        fields = {k: v for k, v in deal.items() if k != "honours"}
-        if "honours" in deal:
-            fields.update(
-                honours_side=deal["honours"]["side"], honours_points=deal["honours"]["points"]
-            )
-        rubber.record_deal(number=number, entered_by=None, seat="", **fields)
+    record_deals(rubber, SIX_DEALS, entered_by=None, seat="")
     first_east = rubber.east.name
     assert running_session.rubbers.get(number=2).east_id != rubber.east_id
     page = phone.get(f"/t/{rubber.table.code}?rubber={rubber.pk}").content.decode()
@@ -291,15 +279,9 @@ def test_the_next_rubbers_pad_asks_for_the_last_deal_of_the_one_before(
 ):
     """Probe 2: everyone moves on to the next rubber as its predecessor's last deal is entered;
     that deal's confirmation is asked for on the new pad, with a link to it."""
-    from tests.games.conftest import SIX_DEALS
+    from tests.games.conftest import SIX_DEALS, record_deals
 
-    for number, deal in enumerate(SIX_DEALS, start=1):
-        fields = {k: v for k, v in deal.items() if k != "honours"}
-        if "honours" in deal:
-            fields.update(
-                honours_side=deal["honours"]["side"], honours_points=deal["honours"]["points"]
-            )
-        rubber.record_deal(number=number, entered_by=north, **fields)
+    record_deals(rubber, SIX_DEALS, entered_by=north)
     for deal in rubber.deals.exclude(number=6):
         deal.confirm(by=rubber.east)
     last = rubber.deals.get(number=6)
