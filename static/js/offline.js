@@ -19,13 +19,18 @@
 
   // Signing out forgets the kept pages (the next player of a shared phone starts afresh); the
   // deals waiting in the queue stay: they belong to the table, not to the login.
+  // A page being kept at that moment finishes first, and none starts after: it would put the
+  // page back in the cache just deleted.
   const signOut = script && script.dataset.signOut;
+  let keeping = Promise.resolve();
+  let signingOut = false;
   document.addEventListener("submit", (event) => {
     const form = event.target;
     if (!signOut || !("caches" in window) || new URL(form.action).pathname !== signOut) return;
     event.preventDefault();
-    caches
-      .delete("backscore-v1")
+    signingOut = true;
+    keeping
+      .then(() => caches.delete("backscore-v1"))
       .catch(() => {})
       .then(() => form.submit());
   });
@@ -361,8 +366,15 @@
 
   // --- the page, kept for offline -------------------------------------------------------------
   // `changed`: htmx changed the page since it loaded. Otherwise a page the worker already keeps
-  // was refreshed by the worker itself on the way in, and is not asked for twice.
-  async function keepPage(changed = false) {
+  // was refreshed by the worker itself on the way in, and is not asked for twice. One at a time,
+  // and none once signing out has begun.
+  function keepPage(changed = false) {
+    if (signingOut) return keeping;
+    keeping = keeping.then(() => (signingOut ? undefined : keepPageNow(changed)));
+    return keeping;
+  }
+
+  async function keepPageNow(changed) {
     if (!("caches" in window) || !navigator.onLine) return;
     try {
       const cache = await caches.open(CACHE);
