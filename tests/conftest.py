@@ -63,6 +63,27 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         missing(reason)
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A run with browser tests keeps its SQLite test database in a file, not in memory.
+
+    With an in-memory database the live server hands the test's one connection to every request
+    thread: two phones polling while a third request writes then share one transaction state, and
+    a fresh-clone CI run saw a request fail in `close_old_connections` and the tests after it
+    fail in turn. With a file each thread has its own connection, and SQLite's lock with the
+    busy timeout in config/settings.py orders the writers, as in production. Unit runs (no browser
+    test selected) keep the faster in-memory database."""
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    browser_run = any(item.get_closest_marker("browser") for item in request.session.items)
+    if browser_run and db["ENGINE"] == "django.db.backends.sqlite3":
+        path = tmp_path_factory.mktemp("browser-db") / "test.sqlite3"
+        db.setdefault("TEST", {})["NAME"] = str(path)
+
+
 @pytest.fixture(autouse=True)
 def _real_services_guard(request: pytest.FixtureRequest) -> None:
     if request.node.get_closest_marker("integration"):

@@ -50,13 +50,13 @@ function holdsTaps(form) {
   if (!form) return false;
   return [...form.querySelectorAll("input:checked")].some((i) => i.value !== "");
 }
-// A deal being recorded (Record pressed; htmx marks the form while it waits): its answer
-// replaces the whole pad with the rubber as written, so the poll leaves the pad alone until
-// then. A poll that moved the form to the next deal before that answer invited taps on a form
-// about to be replaced: they were lost (tests/games/test_chicago_browser.py).
+// A form of the pad being sent (Record, Confirm, Dispute, a correction; htmx marks the form
+// while it waits): its answer replaces the whole pad with the rubber as written, so the poll
+// leaves the pad alone until then. A poll that moved the entry form to the next deal before that
+// answer invited taps on a form about to be replaced: they were lost
+// (tests/games/test_chicago_browser.py).
 function recording(live) {
-  const form = live.querySelector("#entry");
-  return !!form && form.classList.contains("htmx-request");
+  return !!live.querySelector("form.htmx-request");
 }
 function swapPart(live, fresh, selector) {
   const old = live.querySelector(selector);
