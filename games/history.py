@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import OuterRef, Subquery
+from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Membership, Player
 
@@ -75,6 +76,17 @@ TRACKED = (
     "confirmed_by_id",
 )
 KINDS = {"+": "entered", "~": "changed", "-": "deleted"}
+#: What a history line on a page says a change was, by its reason (`games.models`), else its
+#: kind. The API keeps the codes (`kind`, `reason`); the page speaks the club's language.
+SAID = {
+    "entered": _("entered"),
+    "correction": _("corrected"),
+    "confirmed": _("confirmed"),
+    "disputed": _("disputed"),
+    "moved": _("moved here"),
+    "changed": _("changed"),
+    "deleted": _("deleted"),
+}
 
 
 def _snapshot(record: Any, players: Sequence[str] | None = None) -> dict[str, Any]:
@@ -100,10 +112,16 @@ def entries(
             if before is not None and before[name] != after[name]
         ]
         by = who(names, record.history_user_id)
+        kind = KINDS.get(record.history_type, record.history_type)
+        # A change from a phone holding the table's code appends how it names that phone
+        # ("entered · table 1 (code), seat S", games.views._note_code).
+        reason, _dot, phone = (record.history_change_reason or "").partition(" · ")
         result.append(
             {
-                "kind": KINDS.get(record.history_type, record.history_type),
-                "reason": record.history_change_reason or "",
+                "kind": kind,
+                "reason": reason,
+                "said": SAID.get(reason) or SAID.get(kind, kind),
+                "code_phone": phone,
                 "user": by.name,
                 "player": by.player_id,
                 "at": record.history_date,

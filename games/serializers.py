@@ -371,6 +371,10 @@ class HistoryEntrySerializer(serializers.Serializer[Any]):
     player = serializers.IntegerField(
         allow_null=True, help_text="Their player id; null for a director without a player."
     )
+    code_phone = serializers.CharField(
+        help_text="A change from a phone holding the table's code, as the deal list names it "
+        '("table 3 (code), seat N"); empty otherwise.'
+    )
     at = serializers.DateTimeField()
     before = serializers.DictField(allow_null=True)
     after = serializers.DictField()

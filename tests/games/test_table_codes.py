@@ -49,6 +49,31 @@ def test_a_phone_with_the_code_picks_a_seat_and_enters_with_no_account(client, r
     assert record.history_change_reason == "entered · table 1 (code), seat S"
 
 
+def test_the_history_names_the_code_phone_in_the_clubs_words(client, api, rubber, director):
+    """The history line names the phone in the place of a person ("table 1 (code), seat S ·
+    entered"), in the club's language; the API keeps the documented reason codes (API.md) and
+    names the phone in `code_phone`."""
+    at_table(client, rubber, "S")
+    assert client.post(f"/rubbers/{rubber.pk}/deals/", TAPS).status_code == 302
+    deal = Deal.objects.get(rubber=rubber)
+    html = client.get(f"/rubbers/{rubber.pk}/").content.decode()
+    assert "· table 1 (code), seat S · entered:" in html
+    assert "(entered" not in html
+    api.force_authenticate(director)
+    (entry,) = api.get(f"/api/v1/deals/{deal.pk}/history").json()
+    assert (entry["kind"], entry["reason"], entry["user"], entry["code_phone"]) == (
+        "entered",
+        "entered",
+        None,
+        "table 1 (code), seat S",
+    )
+    club = rubber.session.club
+    club.language = "it"
+    club.save(update_fields=["language"])
+    html = client.get(f"/rubbers/{rubber.pk}/").content.decode()
+    assert "· inserita:" in html
+
+
 def test_the_code_phone_corrects_and_its_side_is_we(client, rubber, enter):
     enter([{"contract": "2H", "declarer": "N", "tricks": 8}])
     deal = rubber.deals.get()
