@@ -26,6 +26,7 @@ from . import exports, history
 from .models import Deal, Rubber
 from .selectors import deal_for_reader, rubber_for_entry, rubber_version_for_reader
 from .serializers import (
+    DealConfirmIn,
     DealCorrectionSerializer,
     DealInSerializer,
     DealNumberIn,
@@ -222,14 +223,20 @@ class DealConfirm(APIView):
     @extend_schema(
         tags=TAGS,
         summary="Confirm a deal (an opponent of the side that entered it)",
-        request=None,
-        responses={200: DealSerializer, 401: E401, 403: E403, 404: E404, 409: E409},
+        request=DealConfirmIn,
+        responses={200: DealSerializer, 400: E400, 401: E401, 403: E403, 404: E404, 409: E409},
     )
     def post(self, request: Request, pk: int) -> Response:
         deal, viewer = deal_for_reader(request.user, pk)
         _check_can_confirm(deal, viewer)
         assert viewer.player is not None
-        confirmed = deal.confirm(by=viewer.player, user=signed_in_user(request))
+        body = DealConfirmIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        confirmed = deal.confirm(
+            by=viewer.player,
+            user=signed_in_user(request),
+            version=body.validated_data.get("version"),
+        )
         confirmed.rubber = deal.rubber  # as read, with its session
         return Response(_deal_answer(confirmed))
 

@@ -74,6 +74,18 @@ class TwoPlayerDealInSerializer(serializers.Serializer[Any]):
     honours = serializers.JSONField(required=False, help_text="{player: 0|1, points: 100|150}")
 
 
+class DealConfirmIn(serializers.Serializer[Any]):
+    """A confirmation's optional body: the `version` the player saw (a deal corrected since is
+    not confirmed: 409), as the page's Confirm sends it."""
+
+    version = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=2**31 - 1,
+        help_text="The version you are confirming (from a GET); without it, the stored one.",
+    )
+
+
 class DealNumberIn(serializers.Serializer[Any]):
     number = serializers.IntegerField(min_value=1, help_text="The deal's place in the match.")
 

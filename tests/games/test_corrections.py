@@ -150,6 +150,32 @@ def test_confirmation_by_an_opponent(api, rubber, enter, club, north):
     assert deal.confirmed_by is None
 
 
+def test_an_api_confirmation_of_a_version_corrected_since_is_refused(
+    api, rubber, enter, club, north
+):
+    """Confirm with the `version` read (as the page's Confirm sends it): a deal corrected since
+    is not confirmed (409 saying what it is now); bad versions are 400s naming the field."""
+    club.confirm_entries = True
+    club.save()
+    enter(SIX_DEALS[:1])  # entered by North
+    deal = rubber.deals.get(number=1)
+    patch(api, deal, north, version=1, tricks=8)
+    api.force_authenticate(seated_user(rubber, "E"))
+    url = f"/api/v1/deals/{deal.pk}/confirm"
+    with unchanged():
+        stale = api.post(url, {"version": 1}, format="json")
+        assert stale.status_code == 409
+        assert "Deal 1 was just corrected" in stale.json()["detail"]
+        for bad in ("two", 0, -1, 2**40, [2], None):
+            answer = api.post(url, {"version": bad}, format="json")
+            assert answer.status_code == 400, bad
+            assert "version" in answer.json()["errors"]
+        assert api.post(url, [2], format="json").status_code == 400
+    answer = api.post(url, {"version": 2}, format="json")
+    assert answer.status_code == 200
+    assert answer.json()["confirmed_by"] == rubber.east_id
+
+
 def test_confirmation_is_refused_when_the_club_does_not_ask_for_it(api, rubber, enter):
     enter(SIX_DEALS[:1])
     deal = rubber.deals.get(number=1)
