@@ -22,7 +22,7 @@ from django.urls import reverse
 from django.utils.crypto import salted_hmac
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
 from clubs.models import Player, Session, Table
@@ -338,8 +338,9 @@ def _context(
                 "can_correct": can_correct,
                 "can_confirm": can_confirm,
                 "hand_over": hand_over,
-                "form": corrections.get(deal.pk)
-                or (_correction_form(rubber, deal, viewer) if can_correct else None),
+                # A correction form only where one is open (its errors, or asked for): the
+                # others are fetched when opened (correct_deal's GET).
+                "form": corrections.get(deal.pk),
             }
         )
     if entry_form is None and open_for_entry and viewer.can_enter:
@@ -813,16 +814,30 @@ def preview_deal(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @_tells_code_changed
-@require_POST
+@require_http_methods(["GET", "POST"])
 def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """POST saves a correction; GET gives its form, filled from the deal as it now stands: to the
+    pad when a player opens "Correct" (htmx), else the pad with that form open."""
     if not request.user.is_authenticated and codes.cookie(request) is None:
         return redirect_to_login(request.get_full_path())  # as login_required
     deal, viewer = deal_for_request(request, pk)
-    if not viewer.can_correct(deal):
+    if not viewer.can_correct(deal) or (request.method == "GET" and deal.rubber.session.is_closed):
         return _refused(
             request,
             _("Only a director or a player at the table corrects a deal."),
             deal.rubber.table_id,
+        )
+    if request.method == "GET":
+        form = _correction_form(deal.rubber, deal, viewer)
+        if request.htmx:
+            return render(
+                request,
+                "games/_correction_form.html",
+                {"form": form, "deal": deal, "two_player": deal.rubber.is_two_player},
+            )
+        rubber, viewer = rubber_for_request(request, deal.rubber_id)
+        return render(
+            request, "games/rubber.html", _context(rubber, viewer, corrections={deal.pk: form})
         )
     form = _correction_form(deal.rubber, deal, viewer, request.POST)
     error = None

@@ -126,11 +126,18 @@ def test_any_player_at_the_table_corrects_with_the_entry_buttons(client, rubber,
     enter(SIX_DEALS[:1])  # entered by North
     deal = rubber.deals.get(number=1)
     client.force_login(south)
-    html = client.get(f"/rubbers/{rubber.pk}/").content.decode()
+    pad = client.get(f"/rubbers/{rubber.pk}/").content.decode()
+    # The pad fetches the form when "Correct" is opened; without JavaScript, a link.
+    assert f'hx-get="/deals/{deal.pk}/correct"' in pad
+    assert f'href="/deals/{deal.pk}/correct#correct-1"' in pad
     prefix = f"deal{deal.pk}"
-    # Pre-filled with the deal's taps: 2♥ by North, +1 (results run −13 … +6).
-    for tap in (f"id_{prefix}-level_1", f"id_{prefix}-strain_2", f"id_{prefix}-result_14"):
-        assert re.search(f'id="{tap}"[^>]*checked', html), tap
+    fragment = client.get(f"/deals/{deal.pk}/correct", headers={"HX-Request": "true"})
+    page = client.get(f"/deals/{deal.pk}/correct")
+    assert "<html" not in fragment.content.decode() and "<html" in page.content.decode()
+    for html in (fragment.content.decode(), page.content.decode()):
+        # Pre-filled with the deal's taps: 2♥ by North, +1 (results run −13 … +6).
+        for tap in (f"id_{prefix}-level_1", f"id_{prefix}-strain_2", f"id_{prefix}-result_14"):
+            assert re.search(f'id="{tap}"[^>]*checked', html), tap
     response = client.post(
         f"/deals/{deal.pk}/correct",
         {
@@ -145,7 +152,7 @@ def test_any_player_at_the_table_corrects_with_the_entry_buttons(client, rubber,
     deal.refresh_from_db()
     assert (deal.tricks, deal.version) == (8, 2)
     html = client.get(f"/rubbers/{rubber.pk}/").content.decode()
-    assert "· South · changed" in html  # the history keeps who, by name
+    assert "· South · corrected" in html  # the history keeps who, by name
 
 
 def test_a_member_not_at_the_table_does_not_correct(client, rubber, club, enter, make_user):
@@ -159,6 +166,34 @@ def test_a_member_not_at_the_table_does_not_correct(client, rubber, club, enter,
     body = {f"{prefix}-version": "1", f"{prefix}-level": "pass"}
     with unchanged():
         assert client.post(f"/deals/{deal.pk}/correct", body).status_code == 403
+        # Nor is given the form, with or without htmx.
+        assert client.get(f"/deals/{deal.pk}/correct").status_code == 403
+        hx = client.get(f"/deals/{deal.pk}/correct", headers={"HX-Request": "true"})
+        assert hx.status_code == 403 and prefix not in hx.content.decode()
+
+
+def test_the_correction_form_is_given_only_where_a_correction_may_be_saved(
+    client, rubber, running_session, south, outsider, enter
+):
+    """GET /deals/<id>/correct: a hidden deal answers as a missing one, a visitor is sent to
+    sign in, and a closed session's deals have no form (its results are final)."""
+    from games import services
+
+    enter(SIX_DEALS[:1])
+    deal = rubber.deals.get(number=1)
+    url = f"/deals/{deal.pk}/correct"
+    assert client.get(url)["Location"].startswith("/accounts/login/")
+    running_session.club.public = False
+    running_session.club.save(update_fields=["public"])
+    client.force_login(outsider)
+    hidden, missing = client.get(url), client.get("/deals/999999/correct")
+    assert hidden.status_code == missing.status_code == 404
+    assert hidden.content == missing.content
+    client.force_login(south)
+    assert client.get(url).status_code == 200
+    services.session_close(session=running_session)
+    assert client.get(url).status_code == 403
+    assert 'id="correct-1"' not in client.get(f"/rubbers/{rubber.pk}/").content.decode()
 
 
 def test_a_table_link_opens_its_rubber_in_play(client, rubber, enter):

@@ -123,7 +123,9 @@ def test_turnover_and_the_race_show_the_winner_by_name_and_margin(
     assert "Ann won by 5 tricks." in text
     html = client.get(f"/rubbers/{second.pk}/").content.decode()
     # The correction form of the deal asks Ann's tricks first too (its fields keep their places).
-    assert re.findall(r'name="deal\d+-tricks_(\d)"', html) == ["1", "0"]
+    deal = second.deals.get()
+    form = client.get(f"/deals/{deal.pk}/correct", headers={"HX-Request": "true"})
+    assert re.findall(r'name="deal\d+-tricks_(\d)"', form.content.decode()) == ["1", "0"]
     counters = re.findall(
         r'<strong>(\w+)</strong>\s*<span class="num" id="tricks-(\d)">(\d+)<', html
     )
