@@ -79,6 +79,11 @@ def preview(rubber: Rubber, fields: DealFields, names: dict[str, Any]) -> str:
     except ScoringError as err:
         return error_sentence(err)
     points = {"NS": 0, "EW": 0}
-    for item in sheet.deals[-1].items:
+    # A deal that wins the rubber brings its rubber bonus (RULES 2.4), an end-of-rubber item.
+    ends = tuple(getattr(sheet.score, "end_items", ())) if sheet.complete else ()
+    for item in (*sheet.deals[-1].items, *ends):
         points[Side(item.side).value] += item.points
-    return f"{deal_words(fields)}: {points_words(points, names)}"
+    line = f"{deal_words(fields)}: {points_words(points, names)}"
+    if ends:
+        line += _(", with the rubber bonus")
+    return line

@@ -393,6 +393,12 @@ def _context(
         "error": error,
         "notice": notice,
         "notice_deal": notice_deal,
+        # Taps moved to the next deal by a conflict (enter_deal): the form says so, and Record
+        # names the deal it will record them as.
+        "taps_moved": bool(notice_deal and entry_form is not None and entry_form.is_bound),
+        "preview_line": _preview_line(rubber, viewer, entry_form.data)
+        if entry_form is not None and entry_form.is_bound and not rubber.is_two_player
+        else None,
         "poll_url": reverse("games:rubber_live", args=[rubber.pk]),
     }
 
@@ -801,16 +807,23 @@ def preview_deal(request: HttpRequest, pk: int) -> HttpResponse:
     rubber, viewer = rubber_for_request(request, pk)
     if rubber.is_two_player:
         raise Http404("No preview for this game.")
-    data = request.GET.copy()
+    return render(
+        request, "games/_preview.html", {"line": _preview_line(rubber, viewer, request.GET)}
+    )
+
+
+def _preview_line(rubber: Rubber, viewer: Viewer, taps: Any) -> str:
+    """The live line for `taps` (a form's data): also rendered with a pad whose form comes back
+    holding taps (a conflict moved them, or an error), so the line never says "Tap the
+    contract" over a filled form."""
+    data = taps.copy()
     data["number"] = "1"  # the preview scores the deal as the next one, whatever the form says
     form = DealEntryForm(data, we_side=viewer.we_side)
     if not data.get("level"):
-        line = _("Tap the contract, the declarer and the result.")
-    elif form.is_valid():
-        line = display.preview(rubber, form.cleaned_data["fields"], _names(rubber, viewer))
-    else:
-        line = " ".join(str(e) for errors in form.errors.values() for e in errors)
-    return render(request, "games/_preview.html", {"line": line})
+        return _("Tap the contract, the declarer and the result.")
+    if form.is_valid():
+        return display.preview(rubber, form.cleaned_data["fields"], _names(rubber, viewer))
+    return " ".join(str(e) for errors in form.errors.values() for e in errors)
 
 
 @_tells_code_changed

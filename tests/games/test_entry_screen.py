@@ -74,6 +74,26 @@ def test_the_live_line_follows_vulnerability(client, rubber, north, enter):
     assert preview(client, rubber, **DOWN_TWO) == "4♠× by North, −2: They +500"
 
 
+def test_the_live_line_of_the_deal_that_wins_the_rubber_counts_its_bonus(
+    client, rubber, north, east, enter
+):
+    """RULES 2.4: the rubber's second game brings 700 (the losers have no game) or 500."""
+    enter([{"contract": "4S", "declarer": "N", "tricks": 10}])  # N–S have a game
+    client.force_login(north)
+    made = {**DOWN_TWO, "doubling": "", "result": "0"}
+    assert preview(client, rubber, **made) == (
+        "4♠ by North, made: We +820, with the rubber bonus"  # 120 + 700
+    )
+    enter([{"contract": "4H", "declarer": "E", "tricks": 10}], start=2)  # one game each
+    client.force_login(east)
+    assert preview(client, rubber, **made) == (
+        "4♠ by North, made: They +620, with the rubber bonus"  # 120 + 500, as East reads it
+    )
+    # A deal that does not win the rubber has no bonus in its line.
+    partscore = {**made, "level": "2"}
+    assert preview(client, rubber, **partscore) == "2♠ by North, made: They +60"
+
+
 def test_the_live_line_names_what_is_missing_or_impossible(client, rubber, north):
     client.force_login(north)
     missing = preview(client, rubber, level="4", strain="S", result="0")
@@ -95,10 +115,22 @@ def test_a_deal_entered_meanwhile_is_told_in_words_and_the_form_moves_on(
     text = visible_text(html)
     assert "Deal 1 was already entered by North: 2♥ by North, +1. Correct it?" in text
     assert "PATCH" not in text and "version" not in text.lower()
-    # The form now offers deal 2 with East's taps, not yet recorded.
+    # The form now offers deal 2 with East's taps, not yet recorded, and says so: Record names
+    # the deal it would record them as, and the live line shows them (not "Tap the contract").
     assert 'name="number" value="2"' in html
     assert re.search('id="id_declarer_1"[^>]*checked', html)
     assert list(rubber.deals.values_list("number", "contract")) == [(1, "2H")]
+    assert (
+        "Your taps are now on deal 2. Record them only if they are deal 2; if they were deal 1, "
+        "correct deal 1 instead." in text
+    )
+    assert re.search(r'<a href="/rubbers/\d+/">Clear the taps</a>', html)
+    assert "Record as deal 2" in text and "Record deal" not in text
+    assert "4♠ by East, made: We +120" in text
+    # Once recorded (or on a fresh pad) Record is plain again.
+    assert client.post(f"/rubbers/{rubber.pk}/deals/", {**taps, "number": 2}).status_code == 302
+    again = visible_text(client.get(f"/rubbers/{rubber.pk}/").content.decode())
+    assert "Record deal" in again and "Your taps are now" not in again
 
 
 def test_an_east_west_player_sees_east_west_as_we(client, rubber, east, north, enter):

@@ -125,6 +125,10 @@ def test_a_deal_entered_on_another_phone_is_told_in_words(live_server, browser, 
     )
     east.locator("#entry h2").filter(has_text="Deal 2").wait_for()
     assert east.locator("#entry input[name=number]").input_value() == "2"
+    # The taps moved with it, and the pad says so: Record names the deal, the live line shows them.
+    assert east.locator("#record").inner_text() == "Record as deal 2"
+    assert east.locator("#preview").inner_text() == "4♠ by East, made: We +120"
+    assert east.locator("#taps-moved").is_visible()
     # The correction opens with the entry's buttons, filled from the deal.
     notice.locator("a").click()
     correction = east.locator("details.correction").first
