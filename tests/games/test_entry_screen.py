@@ -310,3 +310,33 @@ def test_the_live_pad_of_a_hidden_club_is_missing(client, rubber, club, outsider
     club.save()
     client.force_login(outsider)
     assert client.get(f"/rubbers/{rubber.pk}/live").status_code == 404
+
+
+def test_the_deal_list_says_its_figures_are_running_totals(client, rubber, north, enter):
+    """The We/They figures of each row are the totals after that deal, not the deal's score
+    (a player read 120 beside a 3NT as that deal's score): the headers say "total"."""
+    enter(SIX_DEALS[:2])
+    client.force_login(north)
+    html = client.get(f"/rubbers/{rubber.pk}/").content.decode()
+    head = re.search(r'<table class="data" id="deals">\s*<thead>(.*?)</thead>', html, re.S)
+    assert head is not None
+    cells = re.findall(r'<th class="num">(.*?)</th>', head.group(1))
+    assert [re.sub(r"<[^>]+>", " ", c).split() for c in cells] == [
+        ["We", "total"],
+        ["They", "total"],
+    ]
+
+
+def test_both_sides_read_the_points_margin_of_a_finished_rubber(
+    client, rubber, north, east, outsider, enter
+):
+    """RULES 2.5: the side ahead on points is named with the margin, whichever side reads it
+    (the losing side read "They lead on points." with no figure)."""
+    enter(SIX_DEALS)
+    texts = {}
+    for user in (north, east):
+        client.force_login(user)
+        texts[user.username] = visible_text(client.get(f"/rubbers/{rubber.pk}/").content.decode())
+    we = re.search(r"We lead on points by (\d+)\.", texts["north"] + texts["east"])
+    they = re.search(r"They lead on points by (\d+)\.", texts["north"] + texts["east"])
+    assert we and they and we.group(1) == they.group(1) and int(we.group(1)) > 0
