@@ -67,15 +67,19 @@ def points_words(points: dict[str, int], names: dict[str, Any]) -> str:
     return ", ".join(parts) or _("no score")
 
 
-def preview(rubber: Rubber, fields: DealFields, names: dict[str, Any]) -> str:
+def preview(
+    rubber: Rubber, fields: DealFields, names: dict[str, Any], *, number: int | None = None
+) -> str:
     """The deal as it will be scored if recorded now as the rubber's next deal, in one line:
-    the engine scores the rubber with it added (vulnerability, game, bonuses as they will be)."""
+    the engine scores the rubber with it added (vulnerability, game, bonuses as they will be).
+    With `number`, a correction: the deal of that number as it would be with these `fields`, in
+    its place (its own vulnerability)."""
     deals = rubber.ordered_deals()
-    deal = Deal(rubber=rubber, number=len(deals) + 1, **fields.as_kwargs())
+    number = number or len(deals) + 1
+    deal = Deal(rubber=rubber, number=number, **fields.as_kwargs())
+    played = [d for d in deals if d.number < number] + [deal]
     try:
-        sheet = sheets.score(
-            rubber.kind, [*deals, deal], closed=False, options=rubber.house_rules()
-        )
+        sheet = sheets.score(rubber.kind, played, closed=False, options=rubber.house_rules())
     except ScoringError as err:
         return error_sentence(err)
     points = {"NS": 0, "EW": 0}

@@ -41,7 +41,7 @@ from .forms import (
     TwoPlayerDealForm,
     side_names,
 )
-from .models import SEATS, Conflict, Deal, Rubber
+from .models import SEATS, Conflict, Deal, DealFields, Rubber
 from .permissions import Viewer
 from .selectors import (
     CodeChanged,
@@ -812,6 +812,36 @@ def preview_deal(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@_tells_code_changed
+@require_GET
+def preview_correction(request: HttpRequest, pk: int) -> HttpResponse:
+    """The live line of a correction form: the deal as it will be scored with its taps, in its
+    place in the rubber (its own vulnerability). An htmx partial."""
+    deal, viewer = deal_for_request(request, pk)
+    rubber = deal.rubber
+    if rubber.is_two_player:
+        raise Http404("No preview for this game.")
+    return render(
+        request,
+        "games/_preview.html",
+        {"line": _correction_line(rubber, deal, viewer, request.GET)},
+    )
+
+
+def _correction_line(rubber: Rubber, deal: Deal, viewer: Viewer, taps: Any) -> str:
+    """The live line for a correction form's `taps` (its prefixed data)."""
+    prefix = f"deal{deal.pk}"
+    data = taps.copy()
+    data[f"{prefix}-version"] = "1"  # the line is of the taps, whatever version the form holds
+    form = DealCorrectionForm(data, prefix=prefix, we_side=viewer.we_side)
+    if not data.get(f"{prefix}-level"):
+        return _("Tap the contract, the declarer and the result.")
+    if form.is_valid():
+        names = _names(rubber, viewer)
+        return display.preview(rubber, form.cleaned_data["fields"], names, number=deal.number)
+    return " ".join(str(e) for errors in form.errors.values() for e in errors)
+
+
 def _preview_line(rubber: Rubber, viewer: Viewer, taps: Any) -> str:
     """The live line for `taps` (a form's data): also rendered with a pad whose form comes back
     holding taps (a conflict moved them, or an error), so the line never says "Tap the
@@ -846,7 +876,25 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             return render(
                 request,
                 "games/_correction_form.html",
-                {"form": form, "deal": deal, "two_player": deal.rubber.is_two_player},
+                {
+                    "form": form,
+                    "deal": deal,
+                    "two_player": deal.rubber.is_two_player,
+                    "line": None
+                    if deal.rubber.is_two_player
+                    else display.preview(
+                        deal.rubber,
+                        DealFields(
+                            deal.contract,
+                            deal.declarer,
+                            deal.tricks,
+                            deal.honours_side,
+                            deal.honours_points,
+                        ),
+                        _names(deal.rubber, viewer),
+                        number=deal.number,
+                    ),
+                },
             )
         rubber, viewer = rubber_for_request(request, deal.rubber_id)
         return render(

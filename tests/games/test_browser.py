@@ -86,6 +86,8 @@ def test_enter_a_rubber_on_a_phone_and_correct_a_deal(live_server, browser, runn
     first = page.locator("details.correction").first
     first.locator("summary").first.click()
     first.locator("label[for$='-result_14']").click()  # +1, with the entry's own buttons
+    # Its live line follows the taps, scored in the deal's place.
+    first.locator("output.preview", has_text="2♥ by North, +1: We +90").wait_for()
     first.get_by_role("button", name="Save correction").click()
     page.wait_for_function(
         "before => Number(document.querySelector('#total-ns').innerText) !== before", arg=before

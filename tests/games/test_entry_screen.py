@@ -340,3 +340,23 @@ def test_both_sides_read_the_points_margin_of_a_finished_rubber(
     we = re.search(r"We lead on points by (\d+)\.", texts["north"] + texts["east"])
     they = re.search(r"They lead on points by (\d+)\.", texts["north"] + texts["east"])
     assert we and they and we.group(1) == they.group(1) and int(we.group(1)) > 0
+
+
+def test_a_correction_form_has_the_live_line_of_the_deal_in_its_place(client, rubber, north, enter):
+    """The correction's live line scores the deal where it stands: deal 3 was played with only
+    East–West vulnerable (RULES 2.3), so 3NT× down 2 costs 300 there, not the 500 it would cost
+    as the next deal (both vulnerable by then)."""
+    enter(SIX_DEALS[:3])
+    deal = rubber.deals.get(number=3)
+    client.force_login(north)
+    form = client.get(f"/deals/{deal.pk}/correct", headers={"HX-Request": "true"})
+    assert "3NT by South, made: We +100" in form.content.decode()  # as recorded: a game
+    p = f"deal{deal.pk}-"
+    taps = {f"{p}level": "3", f"{p}strain": "NT", f"{p}doubling": "X", f"{p}declarer": "S"}
+    line = client.get(f"/deals/{deal.pk}/preview", {**taps, f"{p}result": "-2"})
+    assert line.content.decode().strip() == "3NT× by South, −2: They +300"
+    assert preview(client, rubber, **DOWN_TWO) == "4♠× by North, −2: They +500"
+    missing = client.get(f"/deals/{deal.pk}/preview", taps).content.decode()
+    assert missing.strip() == "Choose the result: made, or how many over or down."
+    # A deal nobody may read answers as one that does not exist.
+    assert client.get("/deals/999999/preview").status_code == 404
