@@ -222,7 +222,7 @@ class LeaverForm(forms.Form):
     substitute = forms.ModelChoiceField(
         label=_("Substitute"), queryset=Player.objects.none(), required=False
     )
-    new_name = forms.CharField(label=_("or a new player"), max_length=100, required=False)
+    new_name = forms.CharField(label=_("or a new player"), max_length=80, required=False)
 
     def __init__(self, *args: Any, table: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -346,7 +346,7 @@ class SubstituteIn(LeaverIn):
         help_text="A player id of the club sitting in no running session; or give `name`.",
     )
     name = NameField(
-        max_length=100,
+        max_length=80,
         required=False,
         allow_blank=True,
         default="",
@@ -368,7 +368,7 @@ class ArrivalsIn(serializers.Serializer[Any]):
         help_text="Player ids of the club.",
     )
     names = serializers.ListField(
-        child=NameField(max_length=100),
+        child=NameField(max_length=80),
         required=False,
         default=list,
         max_length=60,

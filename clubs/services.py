@@ -93,6 +93,18 @@ def player_create(
     name = name.strip()
     if not name:
         raise ValidationError({"name": [_("A player needs a name.")]})
+    # Checked here, where every new player passes (the players' form and API, arrivals and
+    # substitutes typed by name): PostgreSQL refuses a longer one with an error, SQLite not at all.
+    longest = Player._meta.get_field("name").max_length
+    if longest is not None and len(name) > longest:
+        raise ValidationError(
+            {
+                "name": [
+                    _("A player's name has at most %(limit)d characters (this one has %(count)d).")
+                    % {"limit": longest, "count": len(name)}
+                ]
+            }
+        )
     if username and password:
         _check_password(username=username, password=password)
     with transaction.atomic():

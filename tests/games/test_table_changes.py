@@ -585,3 +585,42 @@ def test_the_admin_lists_the_changes_read_only(
     page = client.get("/admin/clubs/tablechange/")
     assert page.status_code == 200 and "Zoe" in page.content.decode()
     assert client.get("/admin/clubs/tablechange/add/").status_code == 403
+
+
+def test_a_name_longer_than_a_player_name_is_refused_everywhere_a_newcomer_is_typed(
+    director_client: Any,
+    director_api: Any,
+    room: Session,
+    running_session: Session,
+    table_of_four: dict[str, Player],
+) -> None:
+    """A player's name has at most 80 characters (Player.name): arrivals and substitutes typed by
+    name, on the pages and the API, are refused with the field's message and change nothing.
+    PostgreSQL answered them with a 500 ("value too long for type character varying(80)") and
+    SQLite stored them whole (an outside probe)."""
+    long = "L" * 81
+    base = f"/api/v1/sessions/{running_session.pk}"
+    for session in (running_session, room):
+        before = state(session)
+        arrivals = f"/api/v1/sessions/{session.pk}/arrivals"
+        answer = director_api.post(arrivals, {"names": [long, "Kim"], "mode": ""}, "json")
+        assert answer.status_code == 400, answer.content
+        assert "names" in answer.json()["errors"]
+        page = director_client.post(
+            f"/clubs/riverside/sessions/{session.pk}/arrivals/", {"names": f"{'Z' * 200}\nKim"}
+        )
+        assert page.status_code == 400
+        assert "at most 80 characters (this one has 200)" in page.content.decode()
+        assert state(session) == before
+    before = state(running_session)
+    west = table_of_four["west"].pk
+    answer = director_api.post(
+        f"{base}/tables/1/substitute", {"leaver": west, "name": long}, "json"
+    )
+    assert answer.status_code == 400 and "name" in answer.json()["errors"]
+    page = director_client.post(
+        leaver_url(running_session), {"leaver": west, "new_name": long, "substitute_now": ""}
+    )
+    assert page.status_code == 400 and "at most 80 characters" in page.content.decode()
+    assert state(running_session) == before
+    assert not Player.objects.filter(name__startswith="LLLL").exists()
