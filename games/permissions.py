@@ -76,9 +76,13 @@ def viewer_of(user: User | AnonymousUser, rubber: Rubber) -> Viewer:
     if user.is_authenticated and role is not None:
         player = Player.objects.filter(club=club, user=user).first()
     seat = rubber.seat_of(None if player is None else player.pk)
+    # At the table now (sitting out of this rubber in a rotation): a player who has left the
+    # table (their seat made inactive) no longer is, and no longer corrects its rubbers.
     at_table = (
         seat is None
         and player is not None
-        and TableSeat.objects.filter(table_id=rubber.table_id, player=player).exists()
+        and TableSeat.objects.filter(
+            table_id=rubber.table_id, player=player, active=True
+        ).exists()
     )
     return Viewer(user=user, role=role, player=player, seat=seat, at_table=at_table)

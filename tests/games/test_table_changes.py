@@ -624,3 +624,39 @@ def test_a_name_longer_than_a_player_name_is_refused_everywhere_a_newcomer_is_ty
     assert page.status_code == 400 and "at most 80 characters" in page.content.decode()
     assert state(running_session) == before
     assert not Player.objects.filter(name__startswith="LLLL").exists()
+
+
+def test_a_player_who_left_the_table_no_longer_corrects_its_deals(
+    club: Any, director: Any, make_user: Any, director_api: Any
+) -> None:
+    """Sitting out of a rubber at your table (a table of five) you may correct it; once the
+    director has taken you off the table (your seat inactive) you may not, on the API or the
+    page (an outside probe corrected a deal after leaving)."""
+    from rest_framework.test import APIClient
+
+    five = [add_player(club, f"A{i}", user=make_user(f"a{i}")) for i in range(1, 6)]
+    session = make_session(club, [five])
+    rubber = in_play(session, 1)
+    seated = {rubber.north_id, rubber.east_id, rubber.south_id, rubber.west_id}
+    out = next(p for p in five if p.pk not in seated)
+    deal = rubber.record_deal(number=1, **GAME, entered_by=director)[0]
+    api = APIClient()
+    api.force_authenticate(out.user)
+    assert (
+        api.patch(f"/api/v1/deals/{deal.pk}/", {"version": 1, "tricks": 9}, "json").status_code
+        == 200
+    )
+    TableSeat.objects.filter(session=session, player=out).update(active=False)
+    deal.refresh_from_db()
+    before = (deal.version, deal.tricks)
+    answer = api.patch(f"/api/v1/deals/{deal.pk}/", {"version": deal.version, "tricks": 11}, "json")
+    assert answer.status_code == 403
+    from django.test import Client
+
+    page = Client()
+    page.force_login(out.user)
+    prefix = f"deal{deal.pk}"
+    body = {f"{prefix}-version": deal.version, f"{prefix}-level": "pass"}
+    assert page.post(f"/deals/{deal.pk}/correct", body).status_code == 403
+    deal.refresh_from_db()
+    assert (deal.version, deal.tricks) == before
