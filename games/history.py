@@ -114,7 +114,7 @@ def entries(
         by = who(names, record.history_user_id)
         kind = KINDS.get(record.history_type, record.history_type)
         # A change from a phone holding the table's code appends how it names that phone
-        # ("entered · table 1 (code), seat S", games.views._note_code).
+        # ("entered · table 1 (code), seat S", games.models.change_note).
         reason, _dot, phone = (record.history_change_reason or "").partition(" · ")
         result.append(
             {

@@ -7,7 +7,9 @@ The scoresheet is never stored: it is the scoring engine applied to the ordered 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -35,6 +37,28 @@ from scoring.shared.i18n import contract_display, strain_display
 
 from . import sheets
 from .sheets import Sheet
+
+#: How a phone holding the table's code is named in the history of the deal it writes ("table
+#: 1 (code), seat S", games.views), for the write under way: the record that write creates gets
+#: it in its change reason, in the same save. Editing "the latest record" afterwards could land
+#: on a record someone else wrote meanwhile, or twice on one (an outside probe saw both).
+_CHANGE_NOTE: ContextVar[str] = ContextVar("games_change_note", default="")
+
+
+@contextmanager
+def change_note(note: str) -> Iterator[None]:
+    """Within the block, the history records a deal's writes create carry `note`."""
+    token = _CHANGE_NOTE.set(note)
+    try:
+        yield
+    finally:
+        _CHANGE_NOTE.reset(token)
+
+
+def _reason(reason: str) -> str:
+    note = _CHANGE_NOTE.get()
+    return f"{reason} · {note}" if note else reason
+
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -403,7 +427,7 @@ class Rubber(models.Model):
             sheet = rubber._rescore([*deals, deal])
             if entered_by is not None:
                 deal._history_user = entered_by
-            deal._change_reason = "entered"
+            deal._change_reason = _reason("entered")
             deal.save()
             rubber._apply_completion(sheet)
         _queue_refresh(rubber.session_id)
@@ -924,10 +948,12 @@ class Deal(models.Model):
             )
             deal.version += 1
             # A confirmation was of the old content; the writer's opponents confirm the new one.
+            # So was a dispute: the new content is a new deal to confirm (API and page alike).
             deal.confirmed_by = None
+            deal.disputed = False
             deal.written_seat = rubber._writer_seat(changed_by, seat)
             deal.written_phone = phone
-            deal._change_reason = "correction"
+            deal._change_reason = _reason("correction")
             if changed_by is not None:
                 deal._history_user = changed_by
             deal.save()
@@ -968,7 +994,7 @@ class Deal(models.Model):
                 return deal
             deal.confirmed_by = by
             deal.disputed = False
-            deal._change_reason = "confirmed"
+            deal._change_reason = _reason("confirmed")
             if user is not None:
                 deal._history_user = user
             deal.save(update_fields=["confirmed_by", "disputed", "updated_at"])
@@ -1014,7 +1040,7 @@ class Deal(models.Model):
             if deal.disputed or deal.confirmed_by_id is not None:
                 return deal
             deal.disputed = True
-            deal._change_reason = "disputed"
+            deal._change_reason = _reason("disputed")
             if user is not None:
                 deal._history_user = user
             deal.save(update_fields=["disputed", "updated_at"])

@@ -29,10 +29,10 @@ from scoring.shared.error_messages import error_line
 from scoring.shared.numbers import small_number
 
 from . import codes, history
-from .models import Conflict, Deal, DealFields, Rubber
+from .models import Conflict, Deal, DealFields, Rubber, change_note
 from .permissions import Viewer
 from .selectors import CodeChanged, rubber_for_request
-from .views import _entry_form, _note_code, _writer, _written_from
+from .views import _code_note, _entry_form, _writer, _written_from
 
 
 def _sign_in() -> JsonResponse:
@@ -99,15 +99,14 @@ def _replace(
             data.setdefault(name, None)
         changes = {"data": data}
     try:
-        corrected = stored.correct(
-            version=version, changed_by=_writer(request), **_written_from(viewer), **changes
-        )
+        with change_note(_code_note(rubber, viewer)):
+            stored.correct(
+                version=version, changed_by=_writer(request), **_written_from(viewer), **changes
+            )
     except Conflict as err:
         return _conflict(rubber, viewer, fields, number, err)
     except ScoringError as err:
         return JsonResponse({"status": "refused", "detail": error_line(err)}, status=400)
-    if corrected.version != version:
-        _note_code(stored.pk, rubber, viewer)
     return JsonResponse({"status": "corrected", "number": number}, status=200)
 
 
@@ -148,15 +147,14 @@ def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
             return JsonResponse({"status": "refused", "detail": _("Bad version.")}, status=400)
         return _replace(rubber, viewer, request, fields, number, version)
     try:
-        deal, created = rubber.record_deal(
-            **kwargs, entered_by=_writer(request), **_written_from(viewer)
-        )
+        with change_note(_code_note(rubber, viewer)):
+            deal, created = rubber.record_deal(
+                **kwargs, entered_by=_writer(request), **_written_from(viewer)
+            )
     except Conflict as err:
         return _conflict(rubber, viewer, fields, number, err)
     except ScoringError as err:
         return JsonResponse({"status": "refused", "detail": error_line(err)}, status=400)
-    if created:
-        _note_code(deal.pk, rubber, viewer)
     return JsonResponse(
         {"status": "recorded" if created else "already recorded", "number": deal.number},
         status=201 if created else 200,

@@ -81,8 +81,6 @@ def viewer_of(user: User | AnonymousUser, rubber: Rubber) -> Viewer:
     at_table = (
         seat is None
         and player is not None
-        and TableSeat.objects.filter(
-            table_id=rubber.table_id, player=player, active=True
-        ).exists()
+        and TableSeat.objects.filter(table_id=rubber.table_id, player=player, active=True).exists()
     )
     return Viewer(user=user, role=role, player=player, seat=seat, at_table=at_table)

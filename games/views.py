@@ -41,7 +41,7 @@ from .forms import (
     TwoPlayerDealForm,
     side_names,
 )
-from .models import SEATS, Conflict, Deal, DealFields, Rubber
+from .models import SEATS, Conflict, Deal, DealFields, Rubber, change_note
 from .permissions import Viewer
 from .selectors import (
     CodeChanged,
@@ -688,18 +688,16 @@ def _code_label(rubber: Rubber, seat: str) -> str:
     }
 
 
-def _note_code(deal_id: int, rubber: Rubber, viewer: Viewer, *, handed_over: bool = False) -> None:
-    """A change made by a phone with the table's code says so in the deal's history; a
-    confirmation on the phone that wrote the deal says it was handed over to the other side."""
+def _code_note(rubber: Rubber, viewer: Viewer, *, handed_over: bool = False) -> str:
+    """How a change made by a phone with the table's code is named in the deal's history (its
+    write runs under `change_note` with it; "" for anyone else); a confirmation or dispute on
+    the phone that wrote the deal adds that it was handed over to the other side."""
     if not viewer.by_code or viewer.seat is None:
-        return
-    record = Deal.history.filter(id=deal_id).order_by("-history_id").first()
-    if record is not None:
-        note = _code_label(rubber, viewer.seat)
-        if handed_over:
-            note += " · " + _("on the phone that entered it")
-        record.history_change_reason = f"{record.history_change_reason or ''} · {note}".lstrip(" ·")
-        record.save(update_fields=["history_change_reason"])
+        return ""
+    note = _code_label(rubber, viewer.seat)
+    if handed_over:
+        note += " · " + _("on the phone that entered it")
+    return note
 
 
 def _who(rubber: Rubber, user_id: int | None, code_seat: str = "") -> str:
@@ -765,9 +763,10 @@ def enter_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = _entry_form(rubber, viewer, request.POST)
     if form.is_valid():
         try:
-            deal, created = rubber.record_deal(
-                **form.record_kwargs(), entered_by=_writer(request), **_written_from(viewer)
-            )
+            with change_note(_code_note(rubber, viewer)):
+                rubber.record_deal(
+                    **form.record_kwargs(), entered_by=_writer(request), **_written_from(viewer)
+                )
         except Conflict as err:
             rubber, viewer = rubber_for_request(request, pk)
             number = form.cleaned_data["number"]
@@ -789,8 +788,6 @@ def enter_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         except ScoringError as err:  # a rule only the whole rubber can check
             form.add_error(None, error_line(err))
         else:
-            if created:
-                _note_code(deal.pk, rubber, viewer)
             if not request.htmx:
                 messages.success(request, _("Deal recorded."))
                 return redirect(rubber.get_absolute_url())
@@ -905,16 +902,14 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         sent = form.cleaned_data["version"]
         try:
-            corrected = deal.correct(
-                version=sent,
-                changed_by=_writer(request),
-                **_written_from(viewer),
-                **form.changes(),
-            )
-            if corrected.version != sent:
-                _note_code(deal.pk, deal.rubber, viewer)
-                # A corrected deal is a new one to confirm: the dispute was about the old one.
-                Deal.objects.filter(pk=deal.pk, disputed=True).update(disputed=False)
+            # A corrected deal is a new one to confirm: Deal.correct clears a dispute too.
+            with change_note(_code_note(deal.rubber, viewer)):
+                deal.correct(
+                    version=sent,
+                    changed_by=_writer(request),
+                    **_written_from(viewer),
+                    **form.changes(),
+                )
         except (Conflict, ScoringError) as err:
             error = error_line(err) if isinstance(err, ScoringError) else str(err)
             current = Deal.objects.filter(pk=deal.pk).first()
@@ -973,14 +968,12 @@ def confirm_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not deal.confirmable_from(viewer.seat):
         return _refused(request, refusal, deal.rubber.table_id)
     error = None
+    handed_over = bool(viewer.phone) and viewer.phone == deal.written_phone
     try:
-        confirmed = deal.confirm(by=player, user=_writer(request), version=version)
+        with change_note(_code_note(deal.rubber, viewer, handed_over=handed_over)):
+            deal.confirm(by=player, user=_writer(request), version=version)
     except Conflict as err:
         error = str(err)
-    else:
-        if confirmed.confirmed_by_id == player.pk:
-            handed_over = bool(viewer.phone) and viewer.phone == deal.written_phone
-            _note_code(deal.pk, deal.rubber, viewer, handed_over=handed_over)
     if not request.htmx:
         if error:
             messages.error(request, error)
@@ -1010,14 +1003,12 @@ def dispute_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not deal.confirmable_from(viewer.seat):
         return _refused(request, refusal, deal.rubber.table_id)
     error = None
+    handed_over = bool(viewer.phone) and viewer.phone == deal.written_phone
     try:
-        disputed = deal.dispute(user=_writer(request), version=version)
+        with change_note(_code_note(deal.rubber, viewer, handed_over=handed_over)):
+            deal.dispute(user=_writer(request), version=version)
     except Conflict as err:
         error = str(err)
-    else:
-        if disputed.disputed:
-            handed_over = bool(viewer.phone) and viewer.phone == deal.written_phone
-            _note_code(deal.pk, deal.rubber, viewer, handed_over=handed_over)
     if not request.htmx:
         if error:
             messages.error(request, error)
