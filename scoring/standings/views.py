@@ -227,11 +227,13 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _date(value: datetime.date | datetime.datetime | None) -> str:
+    """A chart's date written as every page writes a date ("Dec. 1, 2026", "1 dicembre 2026"):
+    the short form ("12/01/2026") read as another date to half the club (docs/i18n.md)."""
     if value is None:
         return ""
     if isinstance(value, datetime.datetime):
         value = timezone.localdate(value)
-    return str(formats.date_format(value, "SHORT_DATE_FORMAT"))
+    return str(formats.date_format(value))
 
 
 @require_GET

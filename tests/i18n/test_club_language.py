@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -40,6 +41,27 @@ def test_choosing_in_the_header_switches_and_remembers(client: Client, club: Any
     assert "Serate passate" in client.get(page).content.decode()
     client.post("/i18n/setlang/", {"language": "en", "next": page})
     assert "Past sessions" in client.get(page).content.decode()
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_the_language_menu_names_each_language_in_its_own_words(
+    client: Client, club: Any, language: str
+):
+    """Someone who switched to Italian by mistake finds "English", not "Inglese" (outside
+    probe): each option is the language's own name, the page's language aside."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    response = client.get(club.get_absolute_url())
+    assert response["Content-Language"] == language
+    menu = re.search(r'<select name="language".*?</select>', response.content.decode(), re.S)
+    assert menu is not None
+    options = re.findall(
+        r'<option value="(\w+)" lang="(\w+)"( selected)?>([^<]*)</option>', menu[0]
+    )
+    assert options == [
+        ("en", "en", " selected" if language == "en" else "", "English"),
+        ("it", "it", " selected" if language == "it" else "", "Italiano"),
+    ]
+    assert "Inglese" not in menu[0] and "Italian<" not in menu[0]
 
 
 def test_the_clubs_language_beats_the_browsers(client: Client, club: Any):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from django.template import Context, Template
@@ -58,6 +59,19 @@ def test_dates_and_times_in_each_languages_own_style(language: str, expected: st
     context = Context({"day": moment.date(), "moment": moment})
     with translation.override(language), timezone.override(datetime.UTC):
         assert template.render(context) == expected
+
+
+def test_no_page_writes_a_date_in_the_short_form() -> None:
+    """Outside probe: pages wrote "Dec. 1, 2026" and "12/01/2026" (which half the club reads as
+    12 January). A page writes a date as `{{ day }}` (DATE_FORMAT) and a moment as
+    DATETIME_FORMAT; the short forms stay in config/formats for Django's own use."""
+    root = Path(__file__).resolve().parents[2]
+    sources = [*root.glob("templates/**/*.html")]
+    for app in ("clubs", "games", "scoring", "config"):
+        sources += [p for p in (root / app).glob("**/*.py") if "formats" not in p.parts]
+    short = [str(p.relative_to(root)) for p in sources if "SHORT_DATE" in p.read_text()]
+    assert len(sources) > 100
+    assert short == []
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,9 @@
 """The rubber page and the home card fit a phone (390×844), in English and Italian (outside
 probe 17): the correction form's result buttons wrap inside the screen, the deals table is no
 wider than its box (also with a deal awaiting confirmation), the "Your table now" card's words
-never run under its Open button, and a `.scroll-x` box shows a shadow where it scrolls."""
+never run under its Open button, and a `.scroll-x` box shows a shadow where it scrolls. The
+close-session preview and the rotations (console, session page, table cards) read as cards of
+labelled cells, every figure and name on the screen (a later outside probe)."""
 
 from __future__ import annotations
 
@@ -92,14 +94,14 @@ def test_correction_and_confirmation_fit_a_phone(
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_a_box_that_scrolls_shows_a_shadow_at_its_edge(live_server: Any, browser: Any) -> None:
-    """The table cards of a night with long names (their seating table is wider than a phone):
-    the hint is CSS alone, shadows fixed to the box and white covers that move with the table,
-    so the shadow shows only on an edge with more table beyond it."""
+    """The session standings of a night with long names (a table wider than a phone): the hint
+    is CSS alone, shadows fixed to the box and white covers that move with the table, so the
+    shadow shows only on an edge with more table beyond it."""
     pages = night(UserFactory(username="director"))
     context = browser.new_context(viewport={"width": WIDTH, "height": 844}, is_mobile=True)
     page = context.new_page()
     page.set_default_timeout(15_000)
-    sign_in(page, live_server.url, "director", pages["cards"])
+    sign_in(page, live_server.url, "director", pages["standings"])
     wide = (
         page.locator(".scroll-x")
         .filter(has=page.locator("table"))
@@ -119,4 +121,85 @@ def test_a_box_that_scrolls_shows_a_shadow_at_its_edge(live_server: Any, browser
         assert image.count("radial-gradient") == 2, image
         assert table_background == "rgba(0, 0, 0, 0)", table_background  # shows the covers
     assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    context.close()
+
+
+#: Each shown cell of a stacked table: its box, its text, its label (the ::before) and the words
+#: of its column's heading (the heading row is hidden on a phone).
+CELLS = """
+table => [...table.querySelectorAll("tbody td")].filter(td => td.offsetParent !== null).map(td => {
+  const r = td.getBoundingClientRect();
+  const heading = table.querySelectorAll("thead th")[td.cellIndex];
+  return {x: r.x, width: r.width, text: td.innerText.trim(),
+          label: getComputedStyle(td, "::before").content,
+          heading: heading ? heading.textContent.trim() : null};
+})
+"""
+
+
+def read_as_cards(page: Any, selector: str) -> list[dict[str, Any]]:
+    """Every table matching `selector` reads as cards: its heading row hidden, its box not
+    scrolling, each shown cell on the screen and labelled with its column's heading."""
+    tables = page.locator(selector).all()
+    assert tables, selector
+    cells: list[dict[str, Any]] = []
+    for table in tables:
+        assert table.locator("thead").is_hidden()
+        scroll_width, client_width = table.locator("..").evaluate(
+            "e => [e.scrollWidth, e.clientWidth]"
+        )
+        assert scroll_width <= client_width, (selector, scroll_width, client_width)
+        found = table.evaluate(CELLS)
+        for cell in found:
+            assert within_screen(cell), (selector, cell)
+            assert cell["label"] == f'"{cell["heading"]}"', (selector, cell)
+        cells += found
+    return cells
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_the_close_preview_and_the_rotations_read_on_a_phone(
+    live_server: Any, browser: Any, language: str
+) -> None:
+    """Outside probe: at 390 px the close preview's "When closed 400–160" and "What happens"
+    were scrolled off to the right, and the rotations cut at "S"/"Sou". On a phone each rubber
+    is now a card; on a laptop the same tables are tables."""
+    pages = night(UserFactory(username="director"))
+    context = browser.new_context(viewport={"width": WIDTH, "height": 844}, is_mobile=True)
+    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    sign_in(page, live_server.url, "director", pages["close"])
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"close-preview-{language}.png"), full_page=True)
+
+    cells = read_as_cards(page, "table.close-preview")
+    figures = {c["heading"]: c["text"] for c in cells}
+    assert len(figures) == 6, figures
+    now, closed, what = (
+        page.locator(f"table.close-preview td.{k}") for k in ("now", "closed", "what")
+    )
+    assert now.inner_text() == "100 – 0" and closed.inner_text() == "100 – 0"
+    assert "RULES 2.6" in what.inner_text()
+    for figure in (now, closed, what):
+        box = figure.bounding_box()
+        assert box is not None and within_screen(box) and box["y"] + box["height"] <= 844, box
+
+    for name in ("console", "session", "cards"):
+        page.goto(live_server.url + pages[name])
+        page.screenshot(path=str(SHOTS / f"rotation-{name}-{language}.png"), full_page=True)
+        cells = read_as_cards(page, "table.rotation")
+        names = [c["text"] for c in cells if c["heading"] and c["text"] and "," not in c["text"]]
+        assert "Bartholomew Featherstonehaugh" in names, (name, names)
+        assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH, name
+    context.close()
+
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    sign_in(page, live_server.url, "director", pages["close"])
+    assert page.locator("table.close-preview thead").is_visible()
+    page.goto(live_server.url + pages["cards"])
+    assert page.locator("table.rotation thead").first.is_visible()
     context.close()

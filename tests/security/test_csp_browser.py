@@ -77,3 +77,62 @@ def test_the_main_pages_raise_no_csp_violation(live_server: Any, browser: Any) -
     page.wait_for_function("window.__csp.length > 0")
     assert page.evaluate("window.__ran") is None
     context.close()
+
+
+#: A style set through the CSSOM, which the policy allows, as a browser extension or a testing
+#: tool may set on a form's inputs. htmx, settling a swap, used to copy such a style
+#: attribute onto each new element with the same id (setAttribute('style'), an inline style the
+#: policy blocks): an outside probe saw 45 errors per Record, one per button of the entry form.
+STYLE_THE_BUTTONS = (
+    "document.querySelectorAll('#entry input[type=radio]').forEach(i => { i.style.outline = '0'; })"
+)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_recording_a_deal_on_a_phone_logs_no_csp_violation(live_server: Any, browser: Any) -> None:
+    """Record on the pad at 390×844, then the console, the table cards, the standings and the
+    player page: the console holds no policy message and no violation event fires."""
+    from tests.factories import UserFactory
+
+    world = build_world(UserFactory(username="director"))
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    context.add_init_script(RECORD_VIOLATIONS)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    console: list[str] = []
+    page.on("console", lambda msg: console.append(f"{msg.type}: {msg.text}"))
+    page.on("pageerror", lambda exc: console.append(f"pageerror: {exc}"))
+    sign_in(page, live_server.url, "director")
+
+    page.goto(f"{live_server.url}/rubbers/{world.rubber.pk}/")
+    page.locator("#entry-title").filter(has_text="Deal 2").wait_for()
+    assert page.evaluate("htmx.config.attributesToSettle") == ["class", "width", "height"]
+    assert page.evaluate(STYLE_THE_BUTTONS) is None
+    assert page.locator("#entry input[style]").count() == 45  # every button of the form
+    for field, value in (("level", "3"), ("strain", "NT"), ("declarer", "S"), ("result", "0")):
+        page.locator(f"#entry .field-{field} label[data-v='{value}']").click()
+    page.locator("#record").click()
+    page.locator("#entry-title").filter(has_text="Deal 3").wait_for()
+    page.wait_for_load_state("networkidle")
+    assert sorted(world.rubber.deals.values_list("number", flat=True)) == [1, 2]
+    recorded = page.evaluate("window.__csp")
+
+    seen: dict[str, list[str]] = {}
+    for path in (
+        f"/clubs/{world.club.slug}/console/",
+        f"/clubs/{world.club.slug}/sessions/{world.running.pk}/cards/",
+        f"/sessions/{world.running.pk}/standings/",
+        f"/players/{world.players['north'].pk}/",
+    ):
+        response = page.goto(live_server.url + path)
+        assert response is not None and response.status == 200, path
+        page.wait_for_load_state("networkidle")
+        if violations := page.evaluate("window.__csp"):
+            seen[path] = violations
+    context.close()
+
+    assert recorded == [], recorded
+    assert not seen, f"CSP violations: {seen}"
+    policy = [m for m in console if "Content Security Policy" in m or "Refused" in m]
+    assert policy == [], f"{len(policy)} policy messages, the first: {policy[:1]}"

@@ -87,6 +87,23 @@ def test_the_player_page_speaks_the_clubs_language(client, club, night, table_of
     assert "Valutazione" in html and "Sodalizi" in html and "Gomme recenti" in html
 
 
+@pytest.mark.parametrize(
+    ("language", "date"), [("en", "Nov. 30, 2026"), ("it", "30 novembre 2026")]
+)
+def test_the_player_page_writes_its_dates_as_every_page_does(
+    client, club, night, table_of_four, language, date
+):
+    """Outside probe: the recent rubbers and the charts wrote "11/30/2026" where the rest of
+    the site writes "Nov. 30, 2026" (docs/i18n.md, "Dates and money")."""
+    club.language = language
+    club.save(update_fields=["language"])
+    html = client.get(f"/players/{table_of_four['north'].pk}/").content.decode()
+    recent = html[html.index('class="data recent"') :]
+    assert f"<td>{date}</td>" in recent
+    assert f">{date}</text>" in html  # a chart's first date, under its axis
+    assert not re.findall(r"\d{1,2}/\d{1,2}/\d{2,4}", html)
+
+
 def test_a_player_with_no_results_has_an_empty_page_not_an_error(client, club):
     newcomer = add_player(club, "Newcomer")
     page = client.get(f"/players/{newcomer.pk}/")
