@@ -1,4 +1,4 @@
-"""REST API v1: rubbers, deals, corrections, confirmations and history (API.md).
+"""REST API v1: rubbers, deals, corrections, confirmations, rulings and history (API.md).
 
 Views parse input, check who may act, call the model methods and render. Domain errors
 (`ScoringError` → 400 naming the rule, `games.models.Conflict` → 409) are mapped by
@@ -30,6 +30,7 @@ from .serializers import (
     DealCorrectionSerializer,
     DealInSerializer,
     DealNumberIn,
+    DealRuleIn,
     DealSerializer,
     DealWithRubberSerializer,
     DetailSerializer,
@@ -239,6 +240,31 @@ class DealConfirm(APIView):
         )
         confirmed.rubber = deal.rubber  # as read, with its session
         return Response(_deal_answer(confirmed))
+
+
+class DealRule(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Rule that a disputed deal stands (a director of the club)",
+        description="Settles a dispute with no change: `disputed` becomes false and `ruled` "
+        "true, and the deal no longer waits for a confirmation. Send the `version` you read: a "
+        "deal corrected since answers 409 saying what it is now. 409 too for a closed session "
+        "or a deal that is not disputed; ruling twice is harmless. A correction clears the "
+        "ruling.",
+        request=DealRuleIn,
+        responses={200: DealSerializer, 400: E400, 401: E401, 403: E403, 404: E404, 409: E409},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        deal, viewer = deal_for_reader(request.user, pk)
+        if not viewer.is_director:
+            raise PermissionDenied("Only a director of the club rules on a disputed deal.")
+        body = DealRuleIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        ruled = deal.rule(by=signed_in_user(request), version=body.validated_data["version"])
+        ruled.rubber = deal.rubber  # as read, with its session
+        return Response(_deal_answer(ruled))
 
 
 def _deal_answer(deal: Deal) -> dict[str, Any]:

@@ -444,13 +444,16 @@ def _table_changes(session: Session) -> list[TableChange]:
 
 
 def _unconfirmed(sessions: Sequence[Session]) -> dict[int, list[Deal]]:
-    """The deals no opponent has confirmed yet, by session, for the sessions that ask for
-    confirmation (one query for them all)."""
+    """The deals not settled yet, by session, for the sessions that ask for confirmation: no
+    opponent confirmed them and no director ruled that they stand (`Deal.settled`; one query
+    for them all)."""
     asking = [s.pk for s in sessions if s.asks_confirmation and s.status != Session.Status.PLANNED]
     found: dict[int, list[Deal]] = {pk: [] for pk in asking}
     if asking:
         deals = (
-            Deal.objects.filter(rubber__session_id__in=asking, confirmed_by__isnull=True)
+            Deal.objects.filter(
+                rubber__session_id__in=asking, confirmed_by__isnull=True, ruled=False
+            )
             .select_related("rubber__table")
             .order_by("rubber__table__number", "rubber__number", "number")
         )
@@ -894,13 +897,25 @@ def confirmation_setting(request: HttpRequest, slug: str) -> HttpResponse:
             raise Http404("No such session in this club.")
         session.confirm_entries = on
         session.save(update_fields=["confirm_entries"])
+        session.club = club
+        # What now holds for this session, which the club's setting may still ask for.
+        said = (
+            _("The opponents now confirm each deal of this session.")
+            if session.asks_confirmation
+            else _("The opponents no longer confirm this session's deals.")
+        )
     else:
         club.confirm_entries = on
         club.save(update_fields=["confirm_entries"])
-    messages.success(
-        request,
-        _("Opponents now confirm each deal.") if on else _("Deals no longer need confirming."),
-    )
+        said = (
+            _("The opponents now confirm every deal, in every session.")
+            if on
+            else _(
+                "The club no longer asks the opponents to confirm deals; a session that asks "
+                "on its own still does."
+            )
+        )
+    messages.success(request, said)
     return redirect(_next_or(request, reverse("clubs:console", args=[club.slug])))
 
 

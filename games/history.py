@@ -83,6 +83,7 @@ SAID = {
     "correction": _("corrected"),
     "confirmed": _("confirmed"),
     "disputed": _("disputed"),
+    "ruled": _("ruled it stands"),
     "moved": _("moved here"),
     "changed": _("changed"),
     "deleted": _("deleted"),

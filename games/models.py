@@ -737,6 +737,11 @@ class Deal(models.Model):
     disputed = models.BooleanField(
         default=False, help_text="An opponent disputes the deal: the director checks it."
     )
+    ruled = models.BooleanField(
+        default=False,
+        help_text="A director ruled that the disputed deal stands as recorded (Deal.rule): it is "
+        "settled, as a confirmation settles it. A correction clears it. The history keeps who.",
+    )
 
     history = HistoricalRecords()
     # Who made a change and why: read by django-simple-history from the instance on save().
@@ -782,6 +787,10 @@ class Deal(models.Model):
                 | (Q(honours_side__in=["NS", "EW"]) & Q(honours_points__in=[100, 150])),
                 name="honours_side_and_points_together",
             ),
+            # A ruling settles a dispute: a deal is never both (Deal.rule, Deal.dispute).
+            models.CheckConstraint(
+                condition=~Q(ruled=True, disputed=True), name="deal_ruled_is_not_disputed"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -802,6 +811,12 @@ class Deal(models.Model):
 
     def as_input(self) -> DealInput:
         return self.fields().as_input()
+
+    @property
+    def settled(self) -> bool:
+        """Nothing more to check: an opponent confirmed it, or a director ruled that it stands
+        (what the console's list and the close's warning leave out)."""
+        return self.confirmed_by_id is not None or self.ruled
 
     @property
     def result(self) -> str:
@@ -947,10 +962,11 @@ class Deal(models.Model):
                 deals, nxt, move_next_deals=move_next_deals, changed_by=changed_by
             )
             deal.version += 1
-            # A confirmation was of the old content; the writer's opponents confirm the new one.
-            # So was a dispute: the new content is a new deal to confirm (API and page alike).
+            # A confirmation, a dispute or a ruling was of the old content; the writer's
+            # opponents confirm the new one.
             deal.confirmed_by = None
             deal.disputed = False
+            deal.ruled = False
             deal.written_seat = rubber._writer_seat(changed_by, seat)
             deal.written_phone = phone
             deal._change_reason = _reason("correction")
@@ -966,8 +982,9 @@ class Deal(models.Model):
 
         `by` must sit in the rubber on the other side from the seat that last wrote the deal
         (`written_seat`: a player or a table-code phone; when a director outside the rubber wrote
-        it, any seated player may confirm). Confirming twice is harmless. With `version` (the
-        one the player saw), a deal corrected since is not confirmed: Conflict.
+        it, any seated player may confirm). Confirming twice, or a deal a director ruled on, is
+        harmless. With `version` (the one the player saw), a deal corrected since is not
+        confirmed: Conflict.
         """
         with transaction.atomic():
             # The session first, as a correction and a close take it: a closed session's deals
@@ -990,7 +1007,7 @@ class Deal(models.Model):
                         "entered it."
                     )
                 )
-            if deal.confirmed_by_id is not None:
+            if deal.settled:
                 return deal
             deal.confirmed_by = by
             deal.disputed = False
@@ -1028,7 +1045,8 @@ class Deal(models.Model):
 
     def dispute(self, *, user: User | None = None, version: int | None = None) -> Deal:
         """An opponent disputes the deal (Session.asks_confirmation): it is flagged for the
-        director, who corrects it or confirms it stands. The history keeps who disputed. With
+        director, who corrects it or rules that it stands (`rule`). A settled deal (confirmed,
+        or ruled on) takes no dispute. The history keeps who disputed. With
         `version`, a deal corrected since is not disputed: Conflict. A closed session's deals
         are final: Conflict."""
         with transaction.atomic():
@@ -1037,13 +1055,54 @@ class Deal(models.Model):
                 raise Conflict(closed_session())
             deal = Deal.objects.select_for_update().get(pk=self.pk)
             deal._check_seen(version, confirming=False)
-            if deal.disputed or deal.confirmed_by_id is not None:
+            if deal.disputed or deal.settled:
                 return deal
             deal.disputed = True
             deal._change_reason = _reason("disputed")
             if user is not None:
                 deal._history_user = user
             deal.save(update_fields=["disputed", "updated_at"])
+        self.refresh_from_db()
+        return deal
+
+    def rule(self, *, by: User | None, version: int) -> Deal:
+        """A director rules that a disputed deal stands as recorded: the dispute is cleared and
+        the deal is settled (`ruled`), as an opponent's confirmation settles it; a correction
+        clears the ruling. The caller checks that `by` directs the club (games.views.rule_deal,
+        games.api.DealRule); the history keeps who ruled (reason "ruled").
+
+        Of the deal as the director saw it (`version`): one corrected since is not ruled on
+        (Conflict, saying what it is now). A closed session's deals are final: Conflict. A deal
+        that is not disputed has nothing to rule on: Conflict, except one already ruled on (a
+        retry is harmless)."""
+        with transaction.atomic():
+            # The session first, then the deal, as `confirm`, `dispute` and a correction take
+            # them: a ruling and a close, or a ruling and a correction, are serialised.
+            session = _lock_session_of(self.rubber_id)
+            if session is None or session.status == Session.Status.CLOSED:
+                raise Conflict(closed_session())
+            deal = Deal.objects.select_for_update(of=("self",), no_key=True).get(pk=self.pk)
+            if deal.version != version:
+                raise Conflict(
+                    gettext(
+                        "Deal %(number)s was corrected since you saw it: it is now %(summary)s. "
+                        "Nothing was ruled: check it again."
+                    )
+                    % {"number": deal.number, "summary": deal.summary()}
+                )
+            if deal.ruled:
+                return deal
+            if not deal.disputed:
+                raise Conflict(
+                    gettext("Deal %(number)s is not disputed: there is nothing to rule on.")
+                    % {"number": deal.number}
+                )
+            deal.disputed = False
+            deal.ruled = True
+            deal._change_reason = "ruled"
+            if by is not None:
+                deal._history_user = by
+            deal.save(update_fields=["disputed", "ruled", "updated_at"])
         self.refresh_from_db()
         return deal
 

@@ -8,6 +8,7 @@ at the table watches but does not enter (the seated players are the ones who saw
 Corrections: a director of the club always; a player at the rubber's table (seated in it, or
 sitting out at that table) while the session runs. The history keeps who changed what.
 Confirmation (Club.confirm_entries): a seated player of the other side (checked by Deal.confirm).
+A ruling that a disputed deal stands (Deal.rule): a director of the club (`Viewer.is_director`).
 """
 
 from __future__ import annotations

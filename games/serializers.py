@@ -86,6 +86,17 @@ class DealConfirmIn(serializers.Serializer[Any]):
     )
 
 
+class DealRuleIn(serializers.Serializer[Any]):
+    """A director's ruling that a disputed deal stands: the `version` they saw (a deal corrected
+    since is not ruled on: 409)."""
+
+    version = serializers.IntegerField(
+        min_value=1,
+        max_value=2**31 - 1,
+        help_text="The version you are ruling on (from a GET).",
+    )
+
+
 class DealNumberIn(serializers.Serializer[Any]):
     number = serializers.IntegerField(min_value=1, help_text="The deal's place in the match.")
 
@@ -188,6 +199,12 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
         help_text="That player's id; null for a director without a player."
     )
     confirmed_by = serializers.IntegerField(source="confirmed_by_id", allow_null=True)
+    disputed = serializers.BooleanField(
+        help_text="An opponent disputes the deal: a director corrects it or rules it stands."
+    )
+    ruled = serializers.BooleanField(
+        help_text="A director ruled that the disputed deal stands as recorded (settled)."
+    )
     rubber_id = serializers.IntegerField()
 
     class Meta:
@@ -207,6 +224,8 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
             "entered_at",
             "updated_at",
             "confirmed_by",
+            "disputed",
+            "ruled",
         ]
 
     @extend_schema_field(HonoursSerializer(allow_null=True))
@@ -252,6 +271,8 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
             "entered_at": _DATETIME.to_representation(deal.entered_at),
             "updated_at": _DATETIME.to_representation(deal.updated_at),
             "confirmed_by": deal.confirmed_by_id,
+            "disputed": deal.disputed,
+            "ruled": deal.ruled,
         }
 
 

@@ -16,4 +16,5 @@ urlpatterns = [
     path("deals/<int:pk>/preview", views.preview_correction, name="preview_correction"),
     path("deals/<int:pk>/confirm", views.confirm_deal, name="confirm_deal"),
     path("deals/<int:pk>/dispute", views.dispute_deal, name="dispute_deal"),
+    path("deals/<int:pk>/rule", views.rule_deal, name="rule_deal"),
 ]

@@ -20,6 +20,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.crypto import salted_hmac
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -312,12 +313,19 @@ def _context(
         awaits = (
             confirm_entries
             and seat is not None
-            and deal.confirmed_by_id is None
+            and not deal.settled
             and not deal.disputed
             and not rubber.session.is_closed
         )
         can_confirm = awaits and seat is not None and deal.confirmable_from(seat)
         can_correct = viewer.can_correct(deal) and not rubber.session.is_closed
+        # The director settles a dispute: a correction, or "It stands" (Deal.rule).
+        can_rule = (
+            confirm_entries
+            and deal.disputed
+            and viewer.is_director
+            and not rubber.session.is_closed
+        )
         # A table's phone that wrote the deal: the other side confirms on it once handed over
         # (they pick their seat on the code's page), as with a Bridgemate.
         hand_over = (
@@ -337,6 +345,7 @@ def _context(
                 "entered_by": _entered_by(rubber, deal, entrant_names, changes),
                 "can_correct": can_correct,
                 "can_confirm": can_confirm,
+                "can_rule": can_rule,
                 "hand_over": hand_over,
                 # A correction form only where one is open (its errors, or asked for): the
                 # others are fetched when opened (correct_deal's GET).
@@ -419,6 +428,7 @@ def _awaiting_before(rubber: Rubber, viewer: Viewer) -> list[Deal]:
         rubber__number=rubber.number - 1,
         confirmed_by__isnull=True,
         disputed=False,
+        ruled=False,
     ).select_related("rubber")
     waiting = []
     for deal in earlier.order_by("rubber__number", "number"):
@@ -904,7 +914,7 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         try:
             # A corrected deal is a new one to confirm: Deal.correct clears a dispute too.
             with change_note(_code_note(deal.rubber, viewer)):
-                deal.correct(
+                corrected = deal.correct(
                     version=sent,
                     changed_by=_writer(request),
                     **_written_from(viewer),
@@ -936,13 +946,33 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                 form.is_valid()
             form.add_error(None, error)
         else:
+            # Saved as it was: say so rather than "corrected" (a director checking a dispute
+            # who finds the deal right rules that it stands instead).
+            unchanged = (
+                _nothing_changed(corrected.disputed, deal.rubber, viewer)
+                if corrected.version == sent
+                else None
+            )
             if not request.htmx:
-                messages.success(request, _("Deal %(number)s corrected.") % {"number": deal.number})
+                if unchanged is not None:
+                    messages.info(request, unchanged)
+                else:
+                    messages.success(
+                        request, _("Deal %(number)s corrected.") % {"number": deal.number}
+                    )
                 return redirect(deal.get_absolute_url())
             rubber, viewer = rubber_for_request(request, deal.rubber_id)
-            return _render(request, _context(rubber, viewer))
+            return _render(request, _context(rubber, viewer, notice=unchanged))
     rubber, viewer = rubber_for_request(request, deal.rubber_id)
     return _render(request, _context(rubber, viewer, corrections={deal.pk: form}, error=error))
+
+
+def _nothing_changed(disputed: bool, rubber: Rubber, viewer: Viewer) -> str:
+    """What a correction saved with no change says: on a disputed deal, to a director, where
+    to say that the deal stands (`rule_deal`)."""
+    if disputed and viewer.is_director and rubber.session.asks_confirmation:
+        return _("Nothing changed. If the deal stands, tap It stands.")
+    return _("Nothing changed.")
 
 
 def _last_writer(deal: Deal) -> int | None:
@@ -986,7 +1016,7 @@ def confirm_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def dispute_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The other side disputes a deal in one tap: it is flagged for the director (the console
-    lists it) and stays as entered until someone corrects it."""
+    lists it) and stays as entered until a director corrects it or rules that it stands."""
     if not request.user.is_authenticated and codes.cookie(request) is None:
         return redirect_to_login(request.get_full_path())  # as login_required
     deal, viewer = deal_for_request(request, pk)
@@ -1013,5 +1043,56 @@ def dispute_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         if error:
             messages.error(request, error)
         return redirect(deal.get_absolute_url())
+    rubber, viewer = rubber_for_request(request, deal.rubber_id)
+    return _render(request, _context(rubber, viewer, error=error))
+
+
+def _back_to(request: HttpRequest, default: str) -> str:
+    """Where a form asked to go back to (`next`: the console's list of disputed deals) when it
+    is on this site, else `default`."""
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return default
+
+
+@_tells_code_changed
+@require_POST
+def rule_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """A director rules that a disputed deal stands as recorded ("It stands", next to Correct on
+    the pad and in the console's list of disputed deals): the dispute is settled with no change
+    (`Deal.rule`). Of the deal as the director saw it (`version`): one corrected since, or in a
+    closed session, is refused in words. Anyone else is refused as for the other writes (403; a
+    hidden deal is missing: 404). Back to `next` (the console) when given, else to the deal."""
+    if not request.user.is_authenticated and codes.cookie(request) is None:
+        return redirect_to_login(request.get_full_path())  # as login_required
+    deal, viewer = deal_for_request(request, pk)
+    if not viewer.is_director:
+        return _refused(
+            request,
+            _("Only a director of the club rules on a disputed deal."),
+            deal.rubber.table_id,
+        )
+    version = _posted_version(request)
+    error = None
+    if version is None:
+        error = str(_("This page is out of date: reload it to see the deal as it is now."))
+    else:
+        try:
+            deal.rule(by=_writer(request), version=version)
+        except Conflict as err:
+            error = str(err)
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        else:
+            messages.success(
+                request,
+                _("Deal %(number)s stands as recorded: the dispute is settled.")
+                % {"number": deal.number},
+            )
+        return redirect(_back_to(request, deal.get_absolute_url()))
     rubber, viewer = rubber_for_request(request, deal.rubber_id)
     return _render(request, _context(rubber, viewer, error=error))

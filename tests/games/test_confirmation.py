@@ -30,6 +30,97 @@ def test_the_director_turns_confirmation_on_for_a_session_or_the_club(
     assert running_session.club.confirm_entries
 
 
+CLUB_ASKS = "This club asks the opponents to confirm every deal, in every session."
+CLUB_DEFAULT_OFF = (
+    "By default this club does not ask the opponents to confirm deals: a session can ask on its "
+    "own (below)."
+)
+SESSION_WORDS = {
+    # (club asks, session asks): what the session's box says, and its button if any.
+    (True, True): (
+        "This session asks the opponents to confirm each deal, as the club does in every session.",
+        None,
+    ),
+    (True, False): (
+        "The opponents confirm each deal of this session: the club asks in every session.",
+        None,
+    ),
+    (False, True): (
+        "This session asks the opponents to confirm each deal (the club does not by default).",
+        "Stop asking in this session",
+    ),
+    (False, False): (
+        "The opponents do not confirm this session's deals.",
+        "Ask opponents to confirm each deal of this session",
+    ),
+}
+
+
+@pytest.mark.parametrize(("club_asks", "session_asks"), list(SESSION_WORDS))
+def test_the_club_and_session_boxes_say_what_holds(
+    client, running_session, director, club_asks, session_asks
+):
+    """The club's box speaks of the club's setting (every session, or none by default), the
+    session's box of what holds for that session and why; never one saying deals are not
+    confirmed while the other asks (an outside usability probe read exactly that)."""
+    club = running_session.club
+    club.confirm_entries = club_asks
+    club.save(update_fields=["confirm_entries"])
+    running_session.confirm_entries = session_asks
+    running_session.save(update_fields=["confirm_entries"])
+    client.force_login(director)
+    html = console(client, running_session)
+    club_box = html.split('id="club-confirmation"', 1)[1].split("</form>", 1)[0]
+    session_box = html.split('class="inline confirm-setting"', 1)[1].split("</form>", 1)[0]
+    if club_asks:
+        assert CLUB_ASKS in club_box and "Stop asking" in club_box
+    else:
+        assert CLUB_DEFAULT_OFF in club_box
+        assert "Ask opponents to confirm every deal, in every session" in club_box
+    words, button = SESSION_WORDS[(club_asks, session_asks)]
+    assert words in session_box
+    others = [w for key, (w, _b) in SESSION_WORDS.items() if key != (club_asks, session_asks)]
+    assert not any(other in html for other in others)
+    if button is None:
+        assert "<button" not in session_box
+    else:
+        assert f'<button type="submit">{button}</button>' in session_box
+    assert running_session.asks_confirmation == (club_asks or session_asks)
+
+
+def test_the_switch_says_what_now_holds(client, running_session, director):
+    client.force_login(director)
+    said = lambda response: [str(m) for m in response.context["messages"]]  # noqa: E731
+    on = client.post(
+        f"/clubs/{running_session.club.slug}/console/confirmation/",
+        {"confirm": "on", "session": running_session.pk},
+        follow=True,
+    )
+    assert said(on) == ["The opponents now confirm each deal of this session."]
+    club_on = client.post(
+        f"/clubs/{running_session.club.slug}/console/confirmation/", {"confirm": "on"}, follow=True
+    )
+    assert said(club_on) == ["The opponents now confirm every deal, in every session."]
+    session_off = client.post(
+        f"/clubs/{running_session.club.slug}/console/confirmation/",
+        {"confirm": "off", "session": running_session.pk},
+        follow=True,
+    )
+    # The club still asks: the session's deals are still confirmed, and it says so.
+    assert said(session_off) == ["The opponents now confirm each deal of this session."]
+    running_session.confirm_entries = True
+    running_session.save(update_fields=["confirm_entries"])
+    club_off = client.post(
+        f"/clubs/{running_session.club.slug}/console/confirmation/", {"confirm": "off"}, follow=True
+    )
+    assert said(club_off) == [
+        "The club no longer asks the opponents to confirm deals; a session that asks on its own "
+        "still does."
+    ]
+    running_session.refresh_from_db()
+    assert running_session.asks_confirmation
+
+
 def test_a_player_cannot_turn_confirmation_on(client, running_session, north):
     client.force_login(north)
     assert switch(client, running_session, "on").status_code == 403

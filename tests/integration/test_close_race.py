@@ -7,11 +7,12 @@ before it (so the close, and the refresh it queues, see it) or be refused with t
 closed-session 409, never land after `closed_at`.
 
 Each round, threads released together: the session's close and several writes at its tables
-(corrections; entries that win a rubber; confirmations and disputes). Afterwards every write is
-either done, or refused with "The session is closed: its results are final."; nothing in the
-session's deal history is later than `closed_at`; the deals as the close's thread read them
-right after the close returned are the deals at the end; and no rubber of the closed session is
-in play.
+(corrections; entries that win a rubber; confirmations, disputes and a director's rulings).
+Afterwards every write is either done, or refused with "The session is closed: its results are
+final."; nothing in the session's deal history is later than `closed_at`; the deals as the close's
+thread read them right after the close returned are the deals at the end; and no rubber of the
+closed session is in play. Last, with no close, a ruling racing a correction of the same deal
+(both lock the session, then the deal).
 
 Before the fix, a correction locked its rubber, then (through the models' ordering) the session
 last, the reverse of a close's order: the two deadlocked, and a correction of a complete rubber
@@ -182,3 +183,76 @@ def test_a_confirmation_or_a_dispute_and_a_close_at_once_never_change_a_closed_s
             for outcome in results.values()
         )
     assert 0 < landed < ROUNDS * TABLES * 2
+
+
+def test_a_ruling_and_a_close_at_once_never_change_a_closed_session() -> None:
+    """At each table the director rules that a disputed deal stands (`Deal.rule`: it locks the
+    session, then the deal, as a confirmation does) at the moment the session closes: the ruling
+    lands before the close, or is refused naming the closed session."""
+    director = UserFactory(username="td")
+    club = make_club(director=director, slug="close-race")
+    rng = random.Random(22)
+    ruled = 0
+    for r in range(ROUNDS):
+        session = a_room(club, r)
+        Session.objects.filter(pk=session.pk).update(confirm_entries=True)
+        jobs: list[tuple[str, Any]] = [("close", lambda s=session: close_and_read(s))]
+        for rubber in Rubber.objects.filter(session=session).order_by("table__number"):
+            deal, _ = rubber.record_deal(
+                number=1, contract="2H", declarer="N", tricks=8, entered_by=director
+            )
+            deal.dispute()
+            ruling = lambda deal=deal: deal.rule(by=director, version=1)  # noqa: E731
+            jobs.append((f"rule {rubber.table.number}", later(ruling, rng)))
+        results = run_together(*jobs)
+        assert_final(session, results)
+        ruled += sum(isinstance(outcome, Deal) and outcome.ruled for outcome in results.values())
+        for deal in Deal.objects.filter(rubber__session=session):
+            assert deal.ruled != deal.disputed  # settled by the ruling, or still disputed
+    assert 0 < ruled < ROUNDS * TABLES
+
+
+def test_a_ruling_and_a_correction_at_once_never_leave_a_stale_ruling() -> None:
+    """A disputed deal: the director rules on version 1 as a player corrects it. Either the
+    ruling lands first and the correction clears it, or the correction lands first and the
+    ruling is refused as of a version corrected since; never a ruling on the corrected deal,
+    and never a deal both ruled and disputed."""
+    director = UserFactory(username="td")
+    club = make_club(director=director, slug="rule-race")
+    rng = random.Random(23)
+    outcomes = set()
+    for r in range(ROUNDS):
+        session = a_room(club, r)
+        Session.objects.filter(pk=session.pk).update(confirm_entries=True)
+        rubber = Rubber.objects.filter(session=session).order_by("table__number").first()
+        deal, _ = rubber.record_deal(
+            number=1, contract="2H", declarer="N", tricks=8, entered_by=director
+        )
+        deal.dispute()
+        results = run_together(
+            ("rule", later(lambda deal=deal: deal.rule(by=director, version=1), rng)),
+            (
+                "correct",
+                later(
+                    lambda deal=deal: deal.correct(version=1, changed_by=director, tricks=9), rng
+                ),
+            ),
+        )
+        assert isinstance(results["correct"], Deal), results
+        final = Deal.objects.get(pk=deal.pk)
+        assert (final.version, final.tricks, final.ruled, final.disputed) == (2, 9, False, False)
+        reasons = list(
+            final.history.order_by("history_date", "history_id").values_list(
+                "history_change_reason", flat=True
+            )
+        )
+        if isinstance(results["rule"], Deal):
+            assert reasons == ["entered", "disputed", "ruled", "correction"], reasons
+            outcomes.add("ruled first")
+        else:
+            assert isinstance(results["rule"], Conflict), results
+            assert "was corrected since you saw it" in str(results["rule"])
+            assert reasons == ["entered", "disputed", "correction"], reasons
+            outcomes.add("corrected first")
+    # Both orders happen: the race was run, not avoided.
+    assert outcomes == {"ruled first", "corrected first"}, outcomes

@@ -52,6 +52,7 @@ def test_a_director_of_another_club_cannot_read_or_write_by_guessing_ids(world: 
         ("patch", f"/api/v1/deals/{w.deal.pk}/", {"version": 1, "tricks": 8}),
         ("post", f"/api/v1/rubbers/{w.rubber.pk}/deals/", {"number": 2, "contract": "pass"}),
         ("post", f"/api/v1/deals/{w.deal.pk}/confirm", {}),
+        ("post", f"/api/v1/deals/{w.deal.pk}/rule", {"version": 1}),
         ("post", f"/api/v1/sessions/{w.running.pk}/close", {}),
         ("post", f"/api/v1/sessions/{w.planned.pk}/start", {}),
         ("post", f"/api/v1/clubs/{w.club.slug}/players/", {"name": "Mole"}),

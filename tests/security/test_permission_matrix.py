@@ -23,6 +23,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
 from clubs.models import Invitation, Player
+from games.models import Deal
 from tests.conftest import unchanged
 from tests.factories import PASSWORD
 from tests.security.conftest import PERSONAS, World
@@ -68,6 +69,13 @@ def _invitation(w: World) -> int:
         player=player, username="outsider", defaults={"user": outsider}
     )
     return invitation.pk
+
+
+def _disputed(w: World) -> dict[str, Any]:
+    """The world's deal disputed (as an opponent would, so there is something to rule on), and
+    the body of a ruling on it: the version read."""
+    Deal.objects.filter(pk=w.deal.pk).update(disputed=True)
+    return {"version": w.deal.version}
 
 
 #: Only the invited login's holder (here the outsider) answers an invitation.
@@ -225,6 +233,12 @@ MATRIX: dict[str, Case] = {
         # Confirmation: a player seated in the rubber (a director entered it, so either side).
         {"POST": (401, 404, 403, 200, 404, 403)},
     ),
+    "api-deal-rule": Case(
+        lambda w: f"/api/v1/deals/{w.deal.pk}/rule",
+        # A ruling that a disputed deal stands: the club's directors only (docs/api.md).
+        {"POST": (401, 404, 403, 403, 404, 200)},
+        {"POST": lambda w: _disputed(w)},
+    ),
     # --- pages: clubs ---------------------------------------------------------------------------
     "clubs:create": Case(
         lambda w: "/clubs/new/",
@@ -355,6 +369,11 @@ MATRIX: dict[str, Case] = {
         lambda w: f"/rubbers/{w.rubber.pk}/preview?level=4&strain=S&declarer=N&result=0",
         {"GET": READ},
     ),
+    # A correction form's live line: a computation over what the reader may read.
+    "games:preview_correction": Case(
+        lambda w: f"/deals/{w.deal.pk}/preview?deal{w.deal.pk}-level=pass",
+        {"GET": READ},
+    ),
     "games:enter_deal": Case(
         lambda w: f"/rubbers/{w.rubber.pk}/deals/",
         {"POST": (302, 404, 403, 302, 404, 302)},
@@ -368,8 +387,8 @@ MATRIX: dict[str, Case] = {
     ),
     "games:correct_deal": Case(
         lambda w: f"/deals/{w.deal.pk}/correct",
-        # A player at the table, or a director (issue 17).
-        {"POST": (302, 404, 403, 302, 404, 302)},
+        # A player at the table, or a director (issue 17); GET gives the form to them only.
+        {"POST": (302, 404, 403, 302, 404, 302), "GET": (302, 404, 403, 200, 404, 200)},
         {
             "POST": lambda w: {
                 f"deal{w.deal.pk}-{k}": v
@@ -392,6 +411,12 @@ MATRIX: dict[str, Case] = {
         lambda w: f"/deals/{w.deal.pk}/confirm",
         {"POST": (302, 404, 403, 302, 404, 403)},
         {"POST": lambda w: {"version": w.deal.version}},
+    ),
+    "games:rule_deal": Case(
+        lambda w: f"/deals/{w.deal.pk}/rule",
+        # "It stands": the club's directors only; back to the deal (302).
+        {"POST": (302, 404, 403, 403, 404, 302)},
+        {"POST": lambda w: _disputed(w)},
     ),
     # --- pages: standings -----------------------------------------------------------------------
     "scoring:session-standings": Case(
