@@ -10,7 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpResponseBase
-from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
 from rest_framework import permissions, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
@@ -28,6 +34,7 @@ from .selectors import deal_for_reader, rubber_for_entry, rubber_version_for_rea
 from .serializers import (
     DealConfirmIn,
     DealCorrectionSerializer,
+    DealDeleteIn,
     DealInSerializer,
     DealNumberIn,
     DealRuleIn,
@@ -202,6 +209,44 @@ class DealDetail(APIView):
         return _written(
             deal, Rubber.objects.with_deals().get(pk=deal.rubber_id), status.HTTP_200_OK
         )
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Delete the last deal of a rubber in play (a deal entered by mistake)",
+        description="Send the `version` you read, as `?version=N` (or in a JSON body). Only the "
+        "last deal of a rubber, Chicago or match in play, while its session runs; the same "
+        "people as a correction. 204 and nothing in the body; the rubber is scored from the "
+        "deals left, so the next deal takes the freed number and its vulnerability. The history "
+        "keeps a `deleted` record with who deleted it. 409 when the deal changed since "
+        "(`version`), is no longer the last (an entry landed first), finished the rubber "
+        "(correct it instead) or the session is closed (docs/rules.md, §8 decision 7).",
+        parameters=[
+            OpenApiParameter(
+                "version", int, required=True, description="The deal's version, as you read it."
+            )
+        ],
+        request=None,
+        responses={
+            204: OpenApiResponse(description="Deleted."),
+            400: E400,
+            401: E401,
+            403: E403,
+            404: E404,
+            409: E409,
+        },
+    )
+    def delete(self, request: Request, pk: int) -> Response:
+        deal, viewer = deal_for_reader(request.user, pk)
+        if not viewer.can_correct(deal):
+            raise PermissionDenied(_("Only a director or a player at the table deletes a deal."))
+        sent = DealDeleteIn(data=request.data or request.query_params)
+        sent.is_valid(raise_exception=True)
+        deal.delete_last(
+            version=sent.validated_data["version"],
+            deleted_by=signed_in_user(request),
+            seat=viewer.seat or "",
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class DealHistory(APIView):

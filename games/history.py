@@ -120,6 +120,8 @@ def entries(
         result.append(
             {
                 "kind": kind,
+                # The deal's number then (the pad's list of deleted deals names it).
+                "number": record.number,
                 "reason": reason,
                 "said": SAID.get(reason) or SAID.get(kind, kind),
                 "code_phone": phone,

@@ -1,7 +1,8 @@
 """Rubbers and deals (DESIGN.md: games/).
 
 The scoresheet is never stored: it is the scoring engine applied to the ordered deals
-(RULES 8.2). Deals change only through `Rubber.record_deal`, `Deal.correct` and
+(RULES 8.2). Deals change only through `Rubber.record_deal`, `Deal.correct`,
+`Deal.delete_last` (the last deal of a match in play, entered by mistake) and
 `Rubber.close_unfinished`; every change is kept by django-simple-history.
 """
 
@@ -151,6 +152,14 @@ class RubberQuerySet(models.QuerySet["Rubber"]):
         versions again, and the cache, which outlives it, must not answer one database's deals
         for the other's (their ids are what a client corrects): a rubber or a deal written since
         has another time.
+
+        Deleting the last deal (`Deal.delete_last`) takes its share off the count (at least 2),
+        so every phone holding a pad with that deal gets the new one on its next poll. The state
+        may then be one seen before (the deal's entry was the latest write): the deals are then
+        exactly those of that state, and an answer kept for it is right. Otherwise the latest
+        surviving write fixes the time and only deletes have followed it, each lowering the
+        count: two different sets of deals never share a state
+        (tests/games/test_delete_deal.py).
 
         Then what a pad's live part shows besides (its ETag, games.views.rubber_live): the
         session's status and last close (closed, reopened), whether opponents confirm (the
@@ -915,7 +924,9 @@ class Deal(models.Model):
             deal = (
                 Deal.objects.select_for_update(of=("self",), no_key=True).filter(pk=self.pk).first()
             )
-            if rubber is None or deal is None or deal.rubber_id != rubber.pk:
+            if deal is None:
+                raise self._gone()
+            if rubber is None or deal.rubber_id != rubber.pk:
                 # Moved into the rubber before it by a director while this request waited.
                 raise Conflict(
                     gettext("Deal %(number)s was moved by a director; reload and try again.")
@@ -977,6 +988,99 @@ class Deal(models.Model):
         self.refresh_from_db()
         return deal
 
+    def _gone(self) -> Conflict:
+        """A write that waited for its locks behind the delete of this deal (`delete_last`)."""
+        return Conflict(gettext("Deal %(number)s was deleted.") % {"number": self.number})
+
+    def delete_refusal(self, rubber: Rubber, session: Session, last_number: int) -> str | None:
+        """Why this deal may not be deleted now, in words with the rule, or None (docs/rules.md,
+        §8 decision 7): only the last deal (`last_number`) of a match in play while its session
+        runs. The pad asks this to offer "Delete deal N"; `delete_last` asks it again under its
+        locks. A deal that finished its match is corrected instead: a correction reopens a
+        rubber under the rules that keep the next rubber's deals (decision 5), which a delete
+        would bypass."""
+        if session.status == Session.Status.CLOSED:
+            return closed_session()
+        if self.number != last_number:
+            return gettext(
+                "Only the last deal of a rubber can be deleted, and deal %(last)s comes after "
+                "deal %(number)s: correct deal %(number)s instead."
+            ) % {"number": self.number, "last": last_number}
+        if rubber.status == Rubber.Status.COMPLETE:
+            return gettext("Deal %(number)s finished the rubber: correct it instead.") % {
+                "number": self.number
+            }
+        if rubber.status != Rubber.Status.IN_PLAY or session.status != Session.Status.RUNNING:
+            return gettext(
+                "Rubber %(number)s is no longer in play: its deals can be corrected, not deleted."
+            ) % {"number": rubber.number}
+        return None
+
+    def delete_last(
+        self,
+        *,
+        version: int,
+        deleted_by: User | None,
+        seat: str | None = None,
+        phone: str = "",
+    ) -> None:
+        """Delete this deal, the last of its match, entered by mistake (docs/rules.md, §8
+        decision 7). The match is scored from the deals left, so the next deal takes the freed
+        number and is played at that number's vulnerability (RULES 2.3, RULES 5).
+
+        A stale `version` (the deal changed since the player saw it) or any `delete_refusal`
+        raises Conflict. The lock order is every deal write's: the session, the rubber, then the
+        deal. An entry locks the same rubber row before it reads the deals, so an entry of the
+        next deal and this delete serialise: the entry lands first and this is refused (no
+        longer the last deal), or this lands first and the entry, whose number is now past the
+        next one, is refused as any gap is. Never both, and never a gap.
+        django-simple-history keeps a "-" record with the reason "deleted", who deleted it
+        (`deleted_by`, the request's user otherwise) and the seat and table-code `phone` it was
+        deleted from (as `record_deal` takes them).
+        """
+        with transaction.atomic():
+            # The session first, as a correction and a close take it: a delete lands before a
+            # close or finds the session closed.
+            session = _lock_session_of(self.rubber_id)
+            # Each `of=("self",)`: the models' ordering joins the table and the session (see
+            # `correct`). The deal in full FOR UPDATE, since it is deleted.
+            rubber = (
+                Rubber.objects.select_for_update(of=("self",), no_key=True)
+                .filter(pk=self.rubber_id)
+                .first()
+            )
+            deal = Deal.objects.select_for_update(of=("self",)).filter(pk=self.pk).first()
+            if deal is None:
+                raise self._gone()
+            if rubber is None or deal.rubber_id != rubber.pk:
+                raise Conflict(
+                    gettext("Deal %(number)s was moved by a director; reload and try again.")
+                    % {"number": self.number}
+                )
+            if session is None or session.status == Session.Status.CLOSED:
+                raise Conflict(closed_session())
+            if deal.version != version:
+                raise Conflict(
+                    gettext(
+                        "Deal %(number)s was changed by someone else (version %(current)s, you "
+                        "sent %(sent)s); reload and try again."
+                    )
+                    % {"number": deal.number, "current": deal.version, "sent": version}
+                )
+            last = rubber.deals.aggregate(last=models.Max("number"))["last"]
+            refusal = deal.delete_refusal(rubber, session, last)
+            if refusal is not None:
+                raise Conflict(refusal)
+            # Kept by the "-" history record: who deleted it and from where, as a correction's
+            # record keeps who corrected it.
+            deal.written_seat = rubber._writer_seat(deleted_by, seat)
+            deal.written_phone = phone
+            deal._change_reason = _reason("deleted")
+            if deleted_by is not None:
+                deal._history_user = deleted_by
+            deal.delete()
+        _queue_refresh(session.pk)
+
     def confirm(self, *, by: Player, user: User | None = None, version: int | None = None) -> Deal:
         """An opponent of the side that wrote the deal confirms it (Session.asks_confirmation).
 
@@ -990,7 +1094,9 @@ class Deal(models.Model):
             # The session first, as a correction and a close take it: a closed session's deals
             # take no confirmation, even one sent as it closed.
             _lock_session_of(self.rubber_id)
-            deal = Deal.objects.select_for_update().get(pk=self.pk)
+            deal = Deal.objects.select_for_update().filter(pk=self.pk).first()
+            if deal is None:
+                raise self._gone()
             deal._check_seen(version, confirming=True)
             rubber = Rubber.objects.select_related("session__club").get(pk=deal.rubber_id)
             if rubber.session.status == Session.Status.CLOSED:
@@ -1053,7 +1159,9 @@ class Deal(models.Model):
             session = _lock_session_of(self.rubber_id)  # as `confirm`
             if session is None or session.status == Session.Status.CLOSED:
                 raise Conflict(closed_session())
-            deal = Deal.objects.select_for_update().get(pk=self.pk)
+            deal = Deal.objects.select_for_update().filter(pk=self.pk).first()
+            if deal is None:
+                raise self._gone()
             deal._check_seen(version, confirming=False)
             if deal.disputed or deal.settled:
                 return deal

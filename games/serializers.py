@@ -97,6 +97,19 @@ class DealRuleIn(serializers.Serializer[Any]):
     )
 
 
+class DealDeleteIn(serializers.Serializer[Any]):
+    """What deleting the last deal takes: the `version` the player read (a deal changed since is
+    not deleted: 409), in the query string (`?version=3`: a DELETE's body has no defined meaning
+    in HTTP and some clients and proxies drop it) or, as the other DELETEs of this API take
+    their input, in a JSON body."""
+
+    version = serializers.IntegerField(
+        min_value=1,
+        max_value=2**31 - 1,
+        help_text="The version you read (from a GET); a deal changed since is not deleted.",
+    )
+
+
 class DealNumberIn(serializers.Serializer[Any]):
     number = serializers.IntegerField(min_value=1, help_text="The deal's place in the match.")
 

@@ -14,6 +14,7 @@ urlpatterns = [
     path("rubbers/<int:pk>/deals/queued", offline.enter_queued_deal, name="enter_queued_deal"),
     path("deals/<int:pk>/correct", views.correct_deal, name="correct_deal"),
     path("deals/<int:pk>/preview", views.preview_correction, name="preview_correction"),
+    path("deals/<int:pk>/delete", views.delete_deal, name="delete_deal"),
     path("deals/<int:pk>/confirm", views.confirm_deal, name="confirm_deal"),
     path("deals/<int:pk>/dispute", views.dispute_deal, name="dispute_deal"),
     path("deals/<int:pk>/rule", views.rule_deal, name="rule_deal"),

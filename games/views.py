@@ -282,7 +282,13 @@ def _context(
     error: str | None = None,
     notice: str | None = None,
     notice_deal: int | None = None,
+    moved_to: int | None = None,
+    deleting: int | None = None,
 ) -> dict[str, Any]:
+    """What the pad shows. `notice_deal` links the notice to that deal's correction; `moved_to`
+    tells the poll to move a form's taps to that deal number (a deal was deleted since they
+    were tapped); `deleting` is the id of a deal whose deletion is asked (without JavaScript:
+    the question in its correction panel)."""
     deals = rubber.ordered_deals()
     seated = rubber.seats.values()
     # The two players' names in the engine's order (player 0, player 1): the explanations,
@@ -307,6 +313,7 @@ def _context(
     )
     corrections = corrections or {}
     confirm_entries = rubber.session.asks_confirmation
+    last_number = deals[-1].number if deals else None
     rows = []
     for deal in deals:
         seat = viewer.seat
@@ -336,9 +343,7 @@ def _context(
         rows.append(
             {
                 "deal": deal,
-                "words": deal.summary(player_names)
-                if rubber.is_two_player
-                else display.deal_words(deal),
+                "words": _words(deal, player_names),
                 "totals": row_totals[::-1] if flip and row_totals else row_totals,
                 "vulnerable": vulnerable.get(deal.number),
                 "history": changes,
@@ -350,6 +355,11 @@ def _context(
                 # A correction form only where one is open (its errors, or asked for): the
                 # others are fetched when opened (correct_deal's GET).
                 "form": corrections.get(deal.pk),
+                # "Delete deal N" in the last deal's panel (docs/rules.md, §8 decision 7).
+                "can_delete": can_correct
+                and deal.number == last_number
+                and deal.delete_refusal(rubber, rubber.session, deal.number) is None,
+                "asking": deal.pk == deleting,
             }
         )
     if entry_form is None and open_for_entry and viewer.can_enter:
@@ -408,8 +418,28 @@ def _context(
         "preview_line": _preview_line(rubber, viewer, entry_form.data)
         if entry_form is not None and entry_form.is_bound and not rubber.is_two_player
         else None,
+        "moved_to": moved_to,
+        "deleted": _deleted(histories, {deal.pk for deal in deals}),
         "poll_url": reverse("games:rubber_live", args=[rubber.pk]),
     }
+
+
+def _words(deal: Deal, player_names: list[str] | None) -> str:
+    """A deal as the deal list says it: "1NT by East, −1", or a two-player deal by its players'
+    names."""
+    return deal.summary(player_names) if player_names is not None else display.deal_words(deal)
+
+
+def _deleted(histories: dict[int, list[dict[str, Any]]], kept: set[int]) -> list[dict[str, Any]]:
+    """The deals deleted from this rubber (their last history entry, oldest first): the pad
+    lists them under its deals, so that a deal that vanished from every phone says who deleted
+    it and when. Read with the rubber's history, at no further query."""
+    found = [
+        entries[-1]
+        for deal_id, entries in histories.items()
+        if deal_id not in kept and entries and entries[-1]["kind"] == "deleted"
+    ]
+    return sorted(found, key=lambda entry: entry["at"])
 
 
 def _awaiting_before(rubber: Rubber, viewer: Viewer) -> list[Deal]:
@@ -611,7 +641,14 @@ def rubber_live(request: HttpRequest, pk: int) -> HttpResponse:
         # the pad says so at once instead of moving the taps on (a duplicate, issue 17).
         number = small_number(request.GET.get("number", ""))
         taken = _already_entered(rubber, number) if number is not None else None
-        context = _context(rubber, viewer, notice=taken, notice_deal=number if taken else None)
+        if taken is not None:
+            context = _context(rubber, viewer, notice=taken, notice_deal=number)
+        elif number is not None and (moved := _deleted_since(rubber, number)) is not None:
+            # Taps past the next deal (one was deleted): the poll moves them to it.
+            following = len(rubber.ordered_deals()) + 1
+            context = _context(rubber, viewer, notice=moved, moved_to=following)
+        else:
+            context = _context(rubber, viewer)
         response = render(request, "games/_live.html", context)
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
@@ -750,6 +787,27 @@ def _already_entered(rubber: Rubber, number: int) -> str | None:
     }
 
 
+def _deleted_since(rubber: Rubber, number: int) -> str | None:
+    """The notice for taps numbered past the rubber's next deal because a deal they followed
+    was deleted since (`Deal.delete_last`), or None. Any other number past the next one is a
+    gap, refused as always (one query, only then)."""
+    following = len(rubber.ordered_deals()) + 1
+    open_for_entry = (
+        rubber.status == Rubber.Status.IN_PLAY and rubber.session.status == Session.Status.RUNNING
+    )
+    if number <= following or not open_for_entry:
+        return None
+    deleted = Deal.history.filter(
+        rubber_id=rubber.pk, history_type="-", number__gte=following, number__lt=number
+    )
+    if not deleted.exists():
+        return None
+    return _(
+        "A deal was deleted meanwhile: what you tapped is now deal %(number)s, not yet "
+        "recorded. Check it and tap Record deal."
+    ) % {"number": following}
+
+
 def _moved_to_next(form: Any, rubber: Rubber, viewer: Viewer) -> Any:
     """The same taps, on the rubber's real next deal (the number another phone took), not yet
     checked: they are shown for the player to record again or change."""
@@ -781,6 +839,11 @@ def enter_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             rubber, viewer = rubber_for_request(request, pk)
             number = form.cleaned_data["number"]
             taken = _already_entered(rubber, number)
+            if taken is None and (moved := _deleted_since(rubber, number)) is not None:
+                # A deal was deleted since these taps were made: they are the rubber's next
+                # deal now (docs/rules.md, §8 decision 7), shown on it, unrecorded.
+                form = _moved_to_next(form, rubber, viewer)
+                return _render(request, _context(rubber, viewer, entry_form=form, notice=moved))
             if taken is None:
                 form.add_error(None, str(err))
             else:
@@ -901,6 +964,7 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                         _names(deal.rubber, viewer),
                         number=deal.number,
                     ),
+                    "can_delete": _delete_refusal(deal) is None,
                 },
             )
         rubber, viewer = rubber_for_request(request, deal.rubber_id)
@@ -973,6 +1037,60 @@ def _nothing_changed(disputed: bool, rubber: Rubber, viewer: Viewer) -> str:
     if disputed and viewer.is_director and rubber.session.asks_confirmation:
         return _("Nothing changed. If the deal stands, tap It stands.")
     return _("Nothing changed.")
+
+
+def _delete_refusal(deal: Deal) -> str | None:
+    """Why `deal` (read by `deal_for_request`, with its rubber's deals) may not be deleted now,
+    or None (`Deal.delete_refusal`)."""
+    rubber = deal.rubber
+    return deal.delete_refusal(rubber, rubber.session, rubber.ordered_deals()[-1].number)
+
+
+@_tells_code_changed
+@require_http_methods(["GET", "POST"])
+def delete_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """ "Delete deal N" in the last deal's Correct panel (docs/rules.md, §8 decision 7). GET asks
+    once, naming the deal ("Delete deal 5 (1NT by East, −1)?"): into the panel (htmx), else the
+    pad with the question in that panel. POST, with the `version` the player saw, deletes it
+    (`Deal.delete_last`); the pad shows the rubber without it, or says why not. The same people
+    as a correction (`Viewer.can_correct`)."""
+    if not request.user.is_authenticated and codes.cookie(request) is None:
+        return redirect_to_login(request.get_full_path())  # as login_required
+    deal, viewer = deal_for_request(request, pk)
+    rubber = deal.rubber
+    if not viewer.can_correct(deal):
+        return _refused(
+            request, _("Only a director or a player at the table deletes a deal."), rubber.table_id
+        )
+    if request.method == "GET":
+        if (refusal := _delete_refusal(deal)) is not None:
+            response = _told(request, deal, refusal)
+            if request.htmx:  # asked for the question in the panel: the whole pad says why not
+                response["HX-Retarget"] = "#live"
+                response["HX-Reswap"] = "outerHTML"
+            return response
+        if request.htmx:
+            names = [p.name for p in rubber.players] if rubber.is_two_player else None
+            return render(
+                request, "games/_delete_deal.html", {"deal": deal, "words": _words(deal, names)}
+            )
+        return render(request, "games/rubber.html", _context(rubber, viewer, deleting=deal.pk))
+    version = _posted_version(request)
+    if version is None:
+        return _told(
+            request, deal, _("This page is out of date: reload it to see the deal as it is now.")
+        )
+    try:
+        with change_note(_code_note(rubber, viewer)):
+            deal.delete_last(version=version, deleted_by=_writer(request), **_written_from(viewer))
+    except Conflict as err:
+        return _told(request, deal, str(err))
+    done = _("Deal %(number)s deleted.") % {"number": deal.number}
+    if not request.htmx:
+        messages.success(request, done)
+        return redirect(rubber.get_absolute_url())
+    rubber, viewer = rubber_for_request(request, rubber.pk)
+    return _render(request, _context(rubber, viewer, notice=done))
 
 
 def _last_writer(deal: Deal) -> int | None:

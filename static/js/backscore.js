@@ -103,6 +103,9 @@ async function poll() {
     if (old) old.replaceWith(notice);
     else live.querySelector("#awaiting-box").before(notice);
   }
+  // A deal was deleted since these taps were made (games.views.rubber_live): they are the
+  // rubber's next deal now, as the notice says; the form follows, still unrecorded.
+  if (taps && notice && notice.dataset.moveTo) entry.querySelector("input[name=number]").value = notice.dataset.moveTo;
   if (window.htmx) window.htmx.process(live);
   const nextNumber = nextEntry.querySelector("input[name=number]").value;
   // The number stays while the taps do; the tag is not taken, so that the next poll moves an

@@ -224,8 +224,13 @@ MATRIX: dict[str, Case] = {
     "api-deal": Case(
         lambda w: f"/api/v1/deals/{w.deal.pk}/",
         # Corrections: a director, or a player at the table (API.md).
-        {"GET": READ, "PATCH": (401, 404, 403, 200, 404, 200)},
-        {"PATCH": lambda w: {"version": 1, "tricks": 8}},
+        # Deleting the last deal (it is, here): the same people (docs/rules.md, §8 decision 7).
+        {
+            "GET": READ,
+            "PATCH": (401, 404, 403, 200, 404, 200),
+            "DELETE": (401, 404, 403, 204, 404, 204),
+        },
+        {"PATCH": lambda w: {"version": 1, "tricks": 8}, "DELETE": lambda w: {"version": 1}},
     ),
     "api-deal-history": Case(lambda w: f"/api/v1/deals/{w.deal.pk}/history", {"GET": READ}),
     "api-deal-confirm": Case(
@@ -401,6 +406,12 @@ MATRIX: dict[str, Case] = {
                 }.items()
             }
         },
+    ),
+    # "Delete deal N": GET asks, POST deletes; the same people as a correction.
+    "games:delete_deal": Case(
+        lambda w: f"/deals/{w.deal.pk}/delete",
+        {"GET": (302, 404, 403, 200, 404, 200), "POST": (302, 404, 403, 302, 404, 302)},
+        {"POST": lambda w: {"version": w.deal.version}},
     ),
     "games:dispute_deal": Case(
         lambda w: f"/deals/{w.deal.pk}/dispute",
