@@ -83,6 +83,7 @@ CLUB_LANGUAGE_LOOKUPS = {
     "games:preview_deal": ("games.Rubber", "session__club__language"),
     "games:correct_deal": ("games.Deal", "rubber__session__club__language"),
     "games:confirm_deal": ("games.Deal", "rubber__session__club__language"),
+    "games:dispute_deal": ("games.Deal", "rubber__session__club__language"),
     "scoring:session-standings": ("clubs.Session", "club__language"),
     "scoring:session-standings-live": ("clubs.Session", "club__language"),
     "scoring:session-settlement": ("clubs.Session", "club__language"),

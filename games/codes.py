@@ -9,6 +9,15 @@ the session runs, codes are on and the code is unchanged, that phone enters, con
 corrects at that table only, as the player in that seat would. Regenerating the code, turning
 codes off or closing the session ends it.
 
+Handing the phone over (as a Bridgemate goes to the opponents to accept a result): a deal the
+phone's side wrote is confirmed by the other side, who may do it on this phone. The hand-over
+page (games.views.hand_over) names the deals and offers only the other side's seats; the seat
+picked there becomes the phone's player and the cookie keeps the player it goes back to ("b").
+While handed over the phone only confirms and disputes (no entry, no correction: nothing is
+written as the borrowed seat by mistake), says whose it is and offers to give it back; once no
+deal of the hand-over awaits the other side it goes back by itself (games.views.confirm_deal).
+A "b" naming anyone not seated at this table is ignored (`back_player`).
+
 Wrong codes are throttled per client address, the project's (`AXES_CLIENT_IP_CALLABLE`,
 config.throttling.client_address: the real client behind `NUM_PROXIES` proxies), counted in the
 API throttles' cache (the "throttle" cache, which keeps counting in memory when Redis is down).
@@ -30,6 +39,7 @@ from typing import Any
 from django.conf import settings
 from django.core import signing
 from django.core.cache import caches
+from django.db.models import Exists, Q
 from django.http import HttpRequest, HttpResponse
 from django.utils.module_loading import import_string
 
@@ -92,11 +102,32 @@ def phone_id(request: HttpRequest) -> str:
     return secrets.token_hex(8)
 
 
-def remember(response: HttpResponse, table: Table, rubber: Rubber, seat: str, phone: str) -> None:
+def remember(
+    response: HttpResponse,
+    table: Table,
+    rubber: Rubber,
+    seat: str,
+    phone: str,
+    *,
+    back: int | None = None,
+) -> None:
     """The phone holds the table as the player in `seat` of `rubber` (a credential: HTTPS only
-    where the session's cookie is)."""
-    data = {"t": table.pk, "c": table.code, "s": seat, "pl": rubber.seat_ids[seat], "p": phone}
-    value = signing.dumps(data, salt=SALT)
+    where the session's cookie is); handed over, it also names the player `back` it goes back
+    to."""
+    data: dict[str, Any] = {
+        "t": table.pk,
+        "c": table.code,
+        "s": seat,
+        "pl": rubber.seat_ids[seat],
+        "p": phone,
+    }
+    if back is not None:
+        data["b"] = back
+    keep(response, signing.dumps(data, salt=SALT))
+
+
+def keep(response: HttpResponse, value: str) -> None:
+    """Give the phone this signed cookie value."""
     response.set_cookie(
         COOKIE,
         value,
@@ -105,6 +136,34 @@ def remember(response: HttpResponse, table: Table, rubber: Rubber, seat: str, ph
         samesite="Lax",
         secure=settings.SESSION_COOKIE_SECURE,
     )
+
+
+def back_player(data: dict[str, Any], table_id: int) -> Player | None:
+    """The player a handed-over phone goes back to (its cookie's "b"): only one seated in a
+    rubber of this table (a table is one session's), and not the player it now holds; anything
+    else is ignored, as if the phone had not been handed over. The cookie is signed, so only
+    the server writes "b"; this keeps even a leaked key from moving a phone to another table's
+    player. One query."""
+    back = data.get("b")
+    if not isinstance(back, int) or isinstance(back, bool) or back == data.get("pl"):
+        return None
+    seated = Rubber.objects.filter(table_id=table_id).filter(
+        Q(north_id=back) | Q(east_id=back) | Q(south_id=back) | Q(west_id=back)
+    )
+    return Player.objects.filter(pk=back).filter(Exists(seated)).first()
+
+
+def given_back(request: HttpRequest, table_id: int, back: int) -> str:
+    """The cookie value of this phone given back to player `back` (no "b": the phone is theirs
+    again, its id kept); the rest of this request reads the phone as theirs too, so the page
+    answering it shows their seat. The caller sets it on its response (`keep`)."""
+    data = held(request, table_id)
+    assert data is not None
+    mine = {key: value for key, value in data.items() if key not in ("b", "s")}
+    value = signing.dumps({**mine, "s": "", "pl": back}, salt=SALT)
+    request.COOKIES[COOKIE] = value
+    request.__dict__.pop("_table_codes_held", None)
+    return value
 
 
 def holds_code(request: HttpRequest, code: str) -> bool:
@@ -175,6 +234,7 @@ def with_code(request: HttpRequest, rubber: Rubber, viewer: Viewer) -> Viewer:
             if isinstance(player, int)
             else None
         ) or ""
+    back = back_player(data, rubber.table_id) if "b" in data else None
     return replace(
         viewer,
         seat=seat,
@@ -182,4 +242,6 @@ def with_code(request: HttpRequest, rubber: Rubber, viewer: Viewer) -> Viewer:
         phone=phone_id(request),
         code=str(data.get("c", "")),
         code_name=name,
+        back_id=None if back is None else back.pk,
+        handed_over_by="" if back is None else back.name,
     )

@@ -11,7 +11,9 @@ them, with the deal's number, so a retry is harmless (RULES 8.1: the same conten
   server's deal to the phone's, through `Deal.correct` (a stale version is another 409);
 - 409 without `server` (a finished rubber, a gap, a closed session), 400 (input the rules
   refuse), 403, 404: refused, with the reason; the player drops it;
-- 403 `sign in` (the phone's session ended): the deal stays on the phone until they sign in.
+- 403 `sign in` (the phone's session ended, or a table-code phone is handed over to the other
+  side to confirm, games/codes.py): the deal stays on the phone until they sign in or it is
+  given back.
 
 docs/offline.md describes the whole round trip.
 """
@@ -124,6 +126,13 @@ def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
     except Http404:  # the queue reads JSON; a hidden rubber answers as a missing one
         return JsonResponse({"status": "refused", "detail": _("No such rubber.")}, status=404)
     if not viewer.can_enter:
+        if viewer.handed_over_by:
+            # Lent to the other side to confirm: kept on the phone until it is given back.
+            detail = _(
+                "This phone is handed over to the other side: give it back to send the deals "
+                "kept on it."
+            )
+            return JsonResponse({"status": "sign in", "detail": detail}, status=403)
         if not request.user.is_authenticated and not rubber.session.is_closed:
             return _sign_in()
         return JsonResponse(

@@ -9,6 +9,7 @@ Corrections: a director of the club always; a player at the rubber's table (seat
 sitting out at that table) while the session runs. The history keeps who changed what.
 Confirmation (Club.confirm_entries): a seated player of the other side (checked by Deal.confirm).
 A ruling that a disputed deal stands (Deal.rule): a director of the club (`Viewer.is_director`).
+A table-code phone handed over to the other side (games.codes) confirms and disputes only.
 """
 
 from __future__ import annotations
@@ -43,6 +44,10 @@ class Viewer:
     code: str = ""
     #: The name of the player whose phone holds the code (in their seat, or sitting out).
     code_name: str = ""
+    #: A phone handed over to the other side to confirm (games.codes): the player it goes
+    #: back to, and their name. It only confirms and disputes meanwhile.
+    back_id: int | None = None
+    handed_over_by: str = ""
 
     @property
     def is_director(self) -> bool:
@@ -50,7 +55,9 @@ class Viewer:
 
     @property
     def can_enter(self) -> bool:
-        return may_enter(self.role, self.seat)
+        """A phone handed over to the other side enters nothing: a deal would be saved as the
+        seat it was lent to (games.codes)."""
+        return may_enter(self.role, self.seat) and not self.handed_over_by
 
     @property
     def we_side(self) -> str | None:
@@ -58,6 +65,8 @@ class Viewer:
         return None if self.seat is None else SEAT_SIDE[self.seat].value
 
     def can_correct(self, deal: Deal) -> bool:
+        if self.handed_over_by:  # lent to confirm or dispute only, as can_enter
+            return False
         if self.by_code:
             return True
         if not self.user.is_authenticated:

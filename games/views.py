@@ -21,7 +21,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.crypto import salted_hmac
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
@@ -42,7 +42,7 @@ from .forms import (
     TwoPlayerDealForm,
     side_names,
 )
-from .models import SEATS, Conflict, Deal, DealFields, Rubber, change_note
+from .models import SEAT_SIDE, SEATS, Conflict, Deal, DealFields, Rubber, change_note
 from .permissions import Viewer
 from .selectors import (
     CodeChanged,
@@ -334,9 +334,14 @@ def _context(
             and not rubber.session.is_closed
         )
         # A table's phone that wrote the deal: the other side confirms on it once handed over
-        # (they pick their seat on the code's page), as with a Bridgemate.
+        # (they pick their seat on its hand-over page), as with a Bridgemate. Not again while
+        # it is handed over: it goes back first.
         hand_over = (
-            awaits and viewer.by_code and seat is not None and not deal.confirmable_from(seat)
+            awaits
+            and viewer.by_code
+            and seat is not None
+            and not deal.confirmable_from(seat)
+            and not viewer.handed_over_by
         )
         row_totals = totals.get(deal.number)
         changes = histories.get(deal.pk, [])
@@ -553,14 +558,13 @@ def table_now(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(f"{table.session.get_absolute_url()}#table-{table.pk}")
 
 
-def table_code(request: HttpRequest, code: str) -> HttpResponse:
-    """/t/<code>: a phone with no account opens the table's rubber in play. It first says which
-    seat it is (GET: the seats with their players' names; POST: the seat), then holds the table
-    by a signed cookie (games.codes). Unknown, closed or switched-off codes answer 404, and too
-    many wrong codes from one address 429 (throttled), except to a phone that already holds this
-    code (it learnt it from the card: "not you?" and the hand-over come back here).
-    `?rubber=<id>`, one of this table's rubbers, lists that rubber's players instead of the one
-    in play: the hand-over of a rubber's last deal, which its opponents confirm there."""
+def _code_rubber(
+    request: HttpRequest, code: str, wanted: int | None
+) -> tuple[Table, Rubber] | HttpResponse:
+    """The table a code opens and its rubber `wanted` (one of this table's), else its rubber in
+    play, else its latest; or the answer to give instead: 429 to an address that missed too
+    often (but not to a phone that holds this code), 404 for an unknown, closed or switched-off
+    code."""
     if codes.throttled(request) and not codes.holds_code(request, code):
         page = render(
             request, "games/code_throttled.html", {"minutes": codes.WINDOW // 60}, status=429
@@ -571,7 +575,6 @@ def table_code(request: HttpRequest, code: str) -> HttpResponse:
     if table is None:
         codes.count_miss(request)
         raise Http404("No such table.")
-    wanted = small_number(request.GET.get("rubber", ""))
     rubber = (
         Rubber.objects.filter(table=table, pk=wanted).first() if wanted is not None else None
     ) or (
@@ -581,6 +584,21 @@ def table_code(request: HttpRequest, code: str) -> HttpResponse:
         rubber = Rubber.objects.filter(table=table).order_by("-number").first()
     if rubber is None:
         raise Http404("No such table.")
+    return table, rubber
+
+
+def table_code(request: HttpRequest, code: str) -> HttpResponse:
+    """/t/<code>: a phone with no account opens the table's rubber in play. It first says which
+    seat it is (GET: the seats with their players' names; POST: the seat), then holds the table
+    by a signed cookie (games.codes). Unknown, closed or switched-off codes answer 404, and too
+    many wrong codes from one address 429 (throttled), except to a phone that already holds this
+    code (it learnt it from the card: "not you?" comes back here). `?rubber=<id>`, one of this
+    table's rubbers, lists that rubber's players instead of the one in play. Picking a seat here
+    is the phone's own choice: a phone that was handed over (`hand_over`) is no longer."""
+    found = _code_rubber(request, code, small_number(request.GET.get("rubber", "")))
+    if isinstance(found, HttpResponse):
+        return found
+    table, rubber = found
     seat = request.POST.get("seat") if request.method == "POST" else None
     if seat in rubber.seat_ids:
         response = redirect(rubber.get_absolute_url())
@@ -601,6 +619,144 @@ def table_code(request: HttpRequest, code: str) -> HttpResponse:
             "choices": [(seat, seats[seat]) for seat in order],
         },
     )
+
+
+def _handed_deals(rubber: Rubber, seat: str) -> list[Deal]:
+    """The deals of the rubber that wait for the other side from `seat`'s: written from its
+    side (by this phone or another), neither confirmed nor disputed, while the session asks for
+    confirmations and runs. What a hand-over is for; read afresh (one query)."""
+    if not rubber.session.asks_confirmation or rubber.session.is_closed:
+        return []
+    waiting = Deal.objects.filter(rubber=rubber, confirmed_by__isnull=True, disputed=False)
+    return [deal for deal in waiting.order_by("number") if not deal.confirmable_from(seat)]
+
+
+def _deal_words(rubber: Rubber, deal: Deal) -> str:
+    """A deal in words as the pad lists it: "4♠ by East, made" (a two-player deal by names)."""
+    if rubber.is_two_player:
+        return deal.summary([p.name for p in rubber.players])
+    return display.deal_words(deal)
+
+
+def _who_confirms(rubber: Rubber, seats: list[str], count: int) -> str:
+    """Who picks a seat on the hand-over page, and what they do: "North or South: pick your
+    seat, check the deal and confirm it." (a table of two: the other player, by name)."""
+    if rubber.is_two_player:
+        return ngettext(
+            "%(name)s: tap your name, check the deal and confirm it.",
+            "%(name)s: tap your name, check the deals and confirm them.",
+            count,
+        ) % {"name": rubber.seats[seats[0]].name}
+    return ngettext(
+        "%(first)s or %(second)s: pick your seat, check the deal and confirm it.",
+        "%(first)s or %(second)s: pick your seat, check the deals and confirm them.",
+        count,
+    ) % {"first": display.SEAT_NAMES[seats[0]], "second": display.SEAT_NAMES[seats[1]]}
+
+
+@require_http_methods(["GET", "POST"])
+def hand_over(request: HttpRequest, code: str) -> HttpResponse:
+    """/t/<code>/hand-over?rubber=<id>: the phone holding the table's code is handed to the other
+    side to confirm the deals its side wrote, as a Bridgemate goes to the opponents. The page
+    names those deals and who confirms them, offers only the other side's seats and a way back
+    (Cancel: the phone is unchanged). The seat picked becomes the phone's player, and the cookie
+    keeps the one it goes back to (games.codes): while handed over it only confirms and disputes
+    (`Viewer.can_enter`), and it goes back once those deals are done (`_give_back`) or when
+    "give it back" is tapped (`give_back`). A phone that does not hold this table as a player
+    seated in the rubber picks a seat on the plain page; one already handed over goes to its
+    pad (which offers to give it back)."""
+    wanted = small_number(request.GET.get("rubber", ""))
+    found = _code_rubber(request, code, wanted)
+    if isinstance(found, HttpResponse):
+        return found
+    table, rubber = found
+    data = codes.held(request, table.pk)
+    holder = data.get("pl") if data is not None else None
+    holder_seat = rubber.seat_of(holder) if isinstance(holder, int) else None
+    if data is None or holder_seat is None:
+        return redirect(f"{reverse('games:table_code', args=[table.code])}?rubber={rubber.pk}")
+    if codes.back_player(data, table.pk) is not None:
+        return redirect(rubber.get_absolute_url())
+    # The phone holds this table: its page speaks the club's language, as the pad it came from.
+    speak_club_language(request, table.session.club.language)
+    rubber.fetch_players()
+    handed = _handed_deals(rubber, holder_seat)
+    side = SEAT_SIDE[holder_seat]
+    order = display.two_player_order(rubber.seat_ids) if rubber.is_two_player else SEATS
+    others = [seat for seat in order if seat in rubber.seat_ids and SEAT_SIDE[seat] != side]
+    seat = request.POST.get("seat") if request.method == "POST" else None
+    if seat in others and handed:
+        response = redirect(f"{rubber.get_absolute_url()}#confirm-{handed[0].number}")
+        codes.remember(response, table, rubber, seat, codes.phone_id(request), back=holder)
+        return response
+    seats = rubber.seats
+    return render(
+        request,
+        "games/hand_over.html",
+        {
+            "table": table,
+            "session": table.session,
+            "club": table.session.club,
+            "rubber": rubber,
+            "deals": [(deal.number, _deal_words(rubber, deal)) for deal in handed],
+            "who": _who_confirms(rubber, others, len(handed)),
+            "choices": [(seat, seats[seat]) for seat in others] if handed else [],
+            "holder": seats[holder_seat].name,
+        },
+    )
+
+
+def _back_words(rubber: Rubber, back_id: int, name: str) -> str:
+    """ "This phone is Clara's again (seat E)." (a table of two, or Clara sitting out: no seat)."""
+    seat = rubber.seat_of(back_id)
+    if seat is None or rubber.is_two_player:
+        return _("This phone is %(name)s's again.") % {"name": name}
+    return _("This phone is %(name)s's again (seat %(seat)s).") % {"name": name, "seat": seat}
+
+
+@require_POST
+def give_back(request: HttpRequest, code: str) -> HttpResponse:
+    """ "Give it back": a handed-over phone goes back to the player it was handed over by, with no
+    confirmation (the cookie's "b", checked by games.codes.back_player: a forged one is ignored
+    and the phone stays as it is). Then the pad of the posted rubber (one of this table's) or
+    the table's rubber in play. A phone whose code no longer works (the session closed, codes
+    off or new) is told so."""
+    if codes.holds_code(request, code) and codes.open_table(code) is None:
+        return _code_changed(request)
+    found = _code_rubber(request, code, small_number(request.POST.get("rubber", "")))
+    if isinstance(found, HttpResponse):
+        return found
+    table, rubber = found
+    response = redirect(rubber.get_absolute_url())
+    data = codes.held(request, table.pk)
+    back = codes.back_player(data, table.pk) if data is not None else None
+    if back is not None:
+        codes.keep(response, codes.given_back(request, table.pk, back.pk))
+        speak_club_language(request, table.session.club.language)  # the pad's, as hand_over
+        rubber.fetch_players()
+        messages.success(request, _back_words(rubber, back.pk, back.name))
+    return response
+
+
+class GivenBack(TypedDict):
+    value: str
+    notice: str
+
+
+def _give_back(request: HttpRequest, rubber: Rubber, viewer: Viewer, done: str) -> GivenBack | None:
+    """After the other side confirmed or disputed a deal on a phone handed over to them: once
+    no deal of the rubber waits for them from the side that handed it over (`_handed_deals`),
+    the phone goes back to its player (its new cookie value, which this request now reads) and
+    the pad says so: `done` ("Deal 3 confirmed by Alice.") and "This phone is Clara's again
+    (seat E)." None while deals remain (they confirm the next on the same phone)."""
+    if viewer.back_id is None:
+        return None
+    seat = rubber.seat_of(viewer.back_id)
+    if seat is not None and _handed_deals(rubber, seat):
+        return None
+    value = codes.given_back(request, rubber.table_id, viewer.back_id)
+    words = _back_words(rubber, viewer.back_id, viewer.handed_over_by)
+    return GivenBack(value=value, notice=f"{done} {words}")
 
 
 @_tells_code_changed
@@ -706,6 +862,13 @@ def _told(request: HtmxHttpRequest, deal: Deal, error: str) -> HttpResponse:
 def _posted_version(request: HttpRequest) -> int | None:
     """The deal version a confirm or dispute form carries (what the player saw), or None."""
     return small_number(request.POST.get("version", ""))
+
+
+#: Why a phone handed over to the other side enters and corrects nothing (Viewer.can_enter).
+HANDED_OVER = gettext_lazy(
+    "This phone is handed over to the other side to confirm: give it back to enter or correct "
+    "deals."
+)
 
 
 def _refused(request: HttpRequest, message: str, table_id: int) -> HttpResponse:
@@ -825,7 +988,9 @@ def enter_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not viewer.can_enter:
         return _refused(
             request,
-            _("Only the players seated in this rubber or a director enter."),
+            str(HANDED_OVER)
+            if viewer.handed_over_by
+            else _("Only the players seated in this rubber or a director enter."),
             rubber.table_id,
         )
     form = _entry_form(rubber, viewer, request.POST)
@@ -937,7 +1102,9 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not viewer.can_correct(deal) or (request.method == "GET" and deal.rubber.session.is_closed):
         return _refused(
             request,
-            _("Only a director or a player at the table corrects a deal."),
+            str(HANDED_OVER)
+            if viewer.handed_over_by
+            else _("Only a director or a player at the table corrects a deal."),
             deal.rubber.table_id,
         )
     if request.method == "GET":
@@ -1116,18 +1283,41 @@ def confirm_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not deal.confirmable_from(viewer.seat):
         return _refused(request, refusal, deal.rubber.table_id)
     error = None
+    back = None
     handed_over = bool(viewer.phone) and viewer.phone == deal.written_phone
     try:
         with change_note(_code_note(deal.rubber, viewer, handed_over=handed_over)):
-            deal.confirm(by=player, user=_writer(request), version=version)
+            confirmed = deal.confirm(by=player, user=_writer(request), version=version)
     except Conflict as err:
         error = str(err)
+    else:
+        if confirmed.confirmed_by_id == player.pk:
+            done = _("Deal %(number)s confirmed by %(name)s.")
+            back = _give_back(
+                request, deal.rubber, viewer, done % {"number": deal.number, "name": player.name}
+            )
+    return _answer_confirmation(request, deal, error, back)
+
+
+def _answer_confirmation(
+    request: HtmxHttpRequest, deal: Deal, error: str | None, back: GivenBack | None
+) -> HttpResponse:
+    """The answer to a confirm or dispute: the pad (htmx) or a redirect to it, with the error,
+    and with the phone given back when it was (its cookie, and the pad saying so)."""
+    response: HttpResponse
     if not request.htmx:
         if error:
             messages.error(request, error)
-        return redirect(deal.get_absolute_url())
-    rubber, viewer = rubber_for_request(request, deal.rubber_id)
-    return _render(request, _context(rubber, viewer, error=error))
+        if back is not None:
+            messages.success(request, back["notice"])
+        response = redirect(deal.get_absolute_url())
+    else:
+        rubber, viewer = rubber_for_request(request, deal.rubber_id)
+        notice = None if back is None else back["notice"]
+        response = _render(request, _context(rubber, viewer, error=error, notice=notice))
+    if back is not None:
+        codes.keep(response, back["value"])
+    return response
 
 
 @_tells_code_changed
@@ -1151,18 +1341,22 @@ def dispute_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not deal.confirmable_from(viewer.seat):
         return _refused(request, refusal, deal.rubber.table_id)
     error = None
+    back = None
     handed_over = bool(viewer.phone) and viewer.phone == deal.written_phone
     try:
         with change_note(_code_note(deal.rubber, viewer, handed_over=handed_over)):
-            deal.dispute(user=_writer(request), version=version)
+            disputed = deal.dispute(user=_writer(request), version=version)
     except Conflict as err:
         error = str(err)
-    if not request.htmx:
-        if error:
-            messages.error(request, error)
-        return redirect(deal.get_absolute_url())
-    rubber, viewer = rubber_for_request(request, deal.rubber_id)
-    return _render(request, _context(rubber, viewer, error=error))
+    else:
+        if disputed.disputed:
+            # Only a phone handed over goes back (`back_id`): it is the table code's player.
+            done = _("Deal %(number)s disputed by %(name)s.") % {
+                "number": deal.number,
+                "name": viewer.code_name,
+            }
+            back = _give_back(request, deal.rubber, viewer, done)
+    return _answer_confirmation(request, deal, error, back)
 
 
 def _back_to(request: HttpRequest, default: str) -> str:

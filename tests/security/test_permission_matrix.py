@@ -369,6 +369,14 @@ MATRIX: dict[str, Case] = {
     "games:table_code": Case(
         lambda w: f"/t/{w.rubber.table.code}", {"GET": EVERYONE, "POST": EVERYONE}
     ),
+    # The hand-over and its way back act only for a phone holding this table's code (none of
+    # the personas does): the seat page, or the pad, with nothing changed (games.codes).
+    "games:hand_over": Case(
+        lambda w: f"/t/{w.rubber.table.code}/hand-over?rubber={w.rubber.pk}",
+        {"GET": (302,) * 6, "POST": (302,) * 6},
+        {"POST": lambda w: {"seat": "S"}},
+    ),
+    "games:give_back": Case(lambda w: f"/t/{w.rubber.table.code}/back", {"POST": (302,) * 6}),
     "games:rubber_live": Case(lambda w: f"/rubbers/{w.rubber.pk}/live", {"GET": READ}),
     "games:preview_deal": Case(
         lambda w: f"/rubbers/{w.rubber.pk}/preview?level=4&strain=S&declarer=N&result=0",
