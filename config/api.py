@@ -7,6 +7,7 @@
 Nothing escapes as a 500 for any input.
 """
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import (
@@ -17,7 +18,7 @@ from django.core.exceptions import (
     TooManyFilesSent,
 )
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.utils.translation import gettext_lazy as _
 from django.views.defaults import page_not_found
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -34,6 +35,7 @@ from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from clubs.logins import normalize_login
 from config.parsers import JSONParser
 from config.throttling import SignInRateThrottle
 from scoring.rules.errors import ScoringError
@@ -180,7 +182,13 @@ class TokenView(APIView):
         auth=[],
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        serializer = AuthTokenSerializer(data=request.data, context={"request": request})
+        data = request.data
+        username = data.get("username") if isinstance(data, Mapping) else None
+        if isinstance(username, str):
+            # Read the username as the sign-in page does (NFKC, clubs.logins): "ＡＢＣ" is "ABC".
+            data = data.dict() if isinstance(data, QueryDict) else dict(data)
+            data["username"] = normalize_login(username)
+        serializer = AuthTokenSerializer(data=data, context={"request": request})
         if not serializer.is_valid():
             # axes flags the DRF request it was given; its middleware only sees Django's.
             if getattr(request, "axes_locked_out", False):
