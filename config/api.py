@@ -4,6 +4,9 @@
 - `Conflict` → 409 `{"detail": ...}`
 - `ScoringError` (an impossible bridge result) → 400 naming the field and the rule, the message
   in the request's language (`scoring.shared.error_messages`).
+- A body that cannot be read (`ParseError`, Django's size and count limits) → 400
+  `{"errors": {"non_field_errors": [message]}}`, an unsupported media type → 415 `{"detail": ...}`:
+  plain sentences in the request's language, never the parser's (Python's) own text.
 Nothing escapes as a 500 for any input.
 """
 
@@ -53,9 +56,33 @@ class Conflict(exceptions.APIException):
 #: field and file counts), otherwise its HTML 400 page.
 UNREADABLE_BODY = (RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent)
 
+#: The media types DRF's form parsers read; any other body reaching a parser is JSON.
+FORM_MEDIA_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
+
 
 def bad_body_response(exc: Exception) -> Response:
-    return Response({"errors": {"non_field_errors": [str(exc)]}}, status=400)
+    """A plain sentence in the request's language, never Django's own text (which names its
+    settings, e.g. "exceeded settings.DATA_UPLOAD_MAX_MEMORY_SIZE")."""
+    if isinstance(exc, RequestDataTooBig):
+        message = _("The request body is too large.")
+    else:
+        message = _("The request body has too many fields or files.")
+    return _body_error(message)
+
+
+def unparseable_body_response(request: Any) -> Response:
+    """A body its parser refused (ParseError), answered by what it was meant to be. The parser's
+    own text is Python's or Django's ("JSON parse error - Exceeds the limit (4300 digits) ...
+    use sys.set_int_max_str_digits()", "Invalid boundary in multipart: None"): internals a
+    client cannot act on, and untranslated (docs/security.md)."""
+    media_type = str(getattr(request, "content_type", "") or "").split(";")[0].strip().lower()
+    if media_type in FORM_MEDIA_TYPES:
+        return _body_error(_("The request body could not be read as a form."))
+    return _body_error(_("The request body could not be read as JSON."))
+
+
+def _body_error(message: Any) -> Response:
+    return Response({"errors": {"non_field_errors": [str(message)]}}, status=400)
 
 
 def scoring_error_response(err: ScoringError) -> Response:
@@ -85,6 +112,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return bad_body_response(exc)
     if isinstance(exc, DomainConflict):
         return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, exceptions.ParseError):
+        return unparseable_body_response(context.get("request"))
+    if isinstance(exc, exceptions.UnsupportedMediaType):
+        # DRF's text echoes the client's Content-Type back; say what is read instead.
+        return Response(
+            {"detail": str(_("The request body must be JSON (application/json) or a form."))},
+            status=status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
+        )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
@@ -92,10 +127,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
-    if isinstance(exc, exceptions.ParseError):
-        # A body that is not JSON is bad input like any other: the same 400 shape.
-        response.data = {"errors": {"non_field_errors": [str(exc.detail)]}}
-    elif isinstance(exc, exceptions.ValidationError):
+    if isinstance(exc, exceptions.ValidationError):
         data = exc.detail
         if isinstance(data, list):
             data = {"non_field_errors": data}
