@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from .logins import normalize_login
 from .models import Club, Player, Session
 from .rules_text import preset_choices
 
@@ -136,9 +137,17 @@ class ClubForm(forms.Form):
         return str(self.cleaned_data["currency"]).upper()
 
 
+class LoginNameField(forms.RegexField):
+    """A username as Django's sign-in page reads it: NFKC-normalised (`normalize_login`) before
+    the pattern and length are checked, so "ＡＢＣ" is created as "ABC" and signs in."""
+
+    def to_python(self, value: Any) -> str:
+        return normalize_login(str(super().to_python(value)))
+
+
 class PlayerForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=80)
-    username = forms.RegexField(
+    username = LoginNameField(
         label=_("Login (optional)"),
         regex=r"^[\w.@+-]+\Z",
         max_length=150,

@@ -17,6 +17,7 @@ from rest_framework import serializers
 from scoring.rules import ScoringError
 
 from .forms import RESERVED_SLUGS
+from .logins import normalize_login
 from .models import PRESET_CHOICES, Club, Invitation, Player, Session, Table
 
 #: The largest id a database stores (a 64-bit signed integer): larger ones are bad input.
@@ -94,9 +95,17 @@ class ClubOut(serializers.ModelSerializer[Club]):
 # --- players -----------------------------------------------------------------------------------
 
 
+class LoginNameField(serializers.RegexField):
+    """A username as Django's sign-in page reads it: NFKC-normalised (`normalize_login`) before
+    the pattern and length are checked, so "ＡＢＣ" is stored and answered as "ABC"."""
+
+    def to_internal_value(self, data: Any) -> str:
+        return normalize_login(super().to_internal_value(data))
+
+
 class PlayerIn(serializers.Serializer[Any]):
     name = NameField(max_length=80)
-    username = serializers.RegexField(
+    username = LoginNameField(
         r"^[\w.@+-]+\Z",
         max_length=150,
         required=False,

@@ -19,6 +19,7 @@ from scoring.rules import HouseRules, ScoringError
 from scoring.shared.error_messages import error_line
 from scoring.shared.errors import Conflict
 
+from .logins import normalize_login
 from .models import Club, Invitation, Membership, Player
 
 if TYPE_CHECKING:
@@ -78,7 +79,9 @@ def player_create(
     - With a username and a password, the login is new: it is created, made a member of the
       club (a player, or a director when asked) and linked at once. The password is checked
       first, so only a valid one reaches the existence check; a username already taken, in any
-      case ("Alice" when "alice" exists), is refused (as any sign-up refuses it).
+      case or width ("Alice" or "Ａｌｉｃｅ" when "alice" exists), is refused (as any sign-up
+      refuses it). The username is NFKC-normalised first (`normalize_login`), as Django's
+      sign-in page normalises what is typed there.
     - With a username and no password, the player is added unlinked with a pending
       `Invitation` bound to the login that has that username now (ignoring case when exactly one
       matches); only that login's holder links it, by accepting (`invitation_accept`). With no
@@ -105,6 +108,8 @@ def player_create(
                 ]
             }
         )
+    if username:
+        username = normalize_login(username)
     if username and password:
         _check_password(username=username, password=password)
     with transaction.atomic():
@@ -150,7 +155,7 @@ def _name_taken(name: str) -> ValidationError:
 
 
 def _login_named(username: str | None) -> Any:
-    """The logins whose username is `username`, ignoring case."""
+    """The logins whose username is `username` (normalised by the caller), ignoring case."""
     return get_user_model().objects.filter(username__iexact=username or "")
 
 

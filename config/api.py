@@ -4,9 +4,13 @@
 - `Conflict` → 409 `{"detail": ...}`
 - `ScoringError` (an impossible bridge result) → 400 naming the field and the rule, the message
   in the request's language (`scoring.shared.error_messages`).
+- A body that cannot be read (`ParseError`, Django's size and count limits) → 400
+  `{"errors": {"non_field_errors": [message]}}`, an unsupported media type → 415 `{"detail": ...}`:
+  plain sentences in the request's language, never the parser's (Python's) own text.
 Nothing escapes as a 500 for any input.
 """
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import (
@@ -17,7 +21,7 @@ from django.core.exceptions import (
     TooManyFilesSent,
 )
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.utils.translation import gettext_lazy as _
 from django.views.defaults import page_not_found
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -34,6 +38,7 @@ from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from clubs.logins import normalize_login
 from config.parsers import JSONParser
 from config.throttling import SignInRateThrottle
 from scoring.rules.errors import ScoringError
@@ -51,9 +56,33 @@ class Conflict(exceptions.APIException):
 #: field and file counts), otherwise its HTML 400 page.
 UNREADABLE_BODY = (RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent)
 
+#: The media types DRF's form parsers read; any other body reaching a parser is JSON.
+FORM_MEDIA_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
+
 
 def bad_body_response(exc: Exception) -> Response:
-    return Response({"errors": {"non_field_errors": [str(exc)]}}, status=400)
+    """A plain sentence in the request's language, never Django's own text (which names its
+    settings, e.g. "exceeded settings.DATA_UPLOAD_MAX_MEMORY_SIZE")."""
+    if isinstance(exc, RequestDataTooBig):
+        message = _("The request body is too large.")
+    else:
+        message = _("The request body has too many fields or files.")
+    return _body_error(message)
+
+
+def unparseable_body_response(request: Any) -> Response:
+    """A body its parser refused (ParseError), answered by what it was meant to be. The parser's
+    own text is Python's or Django's ("JSON parse error - Exceeds the limit (4300 digits) ...
+    use sys.set_int_max_str_digits()", "Invalid boundary in multipart: None"): internals a
+    client cannot act on, and untranslated (docs/security.md)."""
+    media_type = str(getattr(request, "content_type", "") or "").split(";")[0].strip().lower()
+    if media_type in FORM_MEDIA_TYPES:
+        return _body_error(_("The request body could not be read as a form."))
+    return _body_error(_("The request body could not be read as JSON."))
+
+
+def _body_error(message: Any) -> Response:
+    return Response({"errors": {"non_field_errors": [str(message)]}}, status=400)
 
 
 def scoring_error_response(err: ScoringError) -> Response:
@@ -83,6 +112,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return bad_body_response(exc)
     if isinstance(exc, DomainConflict):
         return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, exceptions.ParseError):
+        return unparseable_body_response(context.get("request"))
+    if isinstance(exc, exceptions.UnsupportedMediaType):
+        # DRF's text echoes the client's Content-Type back; say what is read instead.
+        return Response(
+            {"detail": str(_("The request body must be JSON (application/json) or a form."))},
+            status=status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
+        )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
@@ -90,10 +127,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
-    if isinstance(exc, exceptions.ParseError):
-        # A body that is not JSON is bad input like any other: the same 400 shape.
-        response.data = {"errors": {"non_field_errors": [str(exc.detail)]}}
-    elif isinstance(exc, exceptions.ValidationError):
+    if isinstance(exc, exceptions.ValidationError):
         data = exc.detail
         if isinstance(data, list):
             data = {"non_field_errors": data}
@@ -180,7 +214,13 @@ class TokenView(APIView):
         auth=[],
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        serializer = AuthTokenSerializer(data=request.data, context={"request": request})
+        data = request.data
+        username = data.get("username") if isinstance(data, Mapping) else None
+        if isinstance(username, str):
+            # Read the username as the sign-in page does (NFKC, clubs.logins): "ＡＢＣ" is "ABC".
+            data = data.dict() if isinstance(data, QueryDict) else dict(data)
+            data["username"] = normalize_login(username)
+        serializer = AuthTokenSerializer(data=data, context={"request": request})
         if not serializer.is_valid():
             # axes flags the DRF request it was given; its middleware only sees Django's.
             if getattr(request, "axes_locked_out", False):

@@ -5,7 +5,6 @@ decoder's RecursionError (docs/security.md)."""
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext_lazy as _
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
@@ -20,4 +19,5 @@ class JSONParser(parsers.JSONParser):
         try:
             return super().parse(stream, media_type, parser_context)
         except RecursionError as exc:
-            raise ParseError(_("JSON parse error - nested too deeply.")) from exc
+            # The API answers every ParseError with one plain sentence (config.api).
+            raise ParseError() from exc

@@ -6,11 +6,19 @@ of rows (`players`, `payments`, `deals`), so `RowsCSVRenderer` renders that list
 item, under a fixed header: the JSON's own keys, in the order given. UTF-8, one header row,
 served as an attachment. An error answer (a dict without the list) is rendered flat, as the base
 renderer does, so a 404 stays a 404 with its message.
+
+Every text cell that a spreadsheet would read as a formula (it starts with `=`, `+`, `-`, `@`, a
+tab or a carriage return) is prefixed with a single quote, as OWASP advises against CSV
+injection: a player named `=HYPERLINK(...)` stays text. Numbers are never changed, whether the
+JSON holds them as numbers or as strings (`-300`, `"-12.50"`): they are not formulas, and a
+quote would break them as numbers; nor is a lone sign (the `result` "=" of a contract made
+exactly) (docs/api.md: CSV; docs/security.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 from rest_framework.settings import api_settings
@@ -47,6 +55,33 @@ class RowsCSVRenderer(CSVRenderer):  # type: ignore[misc]
         context["header"] = None
         flat: bytes = super().render(data, media_type, context)
         return flat
+
+    def tablize(self, data: Any, header: Any = None, labels: Any = None) -> Iterator[list[Any]]:
+        """The base renderer's rows, every cell (rows and flat error answers alike) through
+        `neutralise`."""
+        for row in super().tablize(data, header=header, labels=labels):
+            yield [neutralise(cell) for cell in row]
+
+
+#: What a spreadsheet starts a formula with (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: A number written as text (a decimal the JSON holds as a string): never a formula.
+PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)\Z")
+
+
+def neutralise(value: Any) -> Any:
+    """A text cell a spreadsheet would run as a formula, quoted so it is read as text;
+    anything else (numbers, plain text, numbers as text) as it is. A lone sign is left too:
+    nothing follows it to run, and the deals' `result` column writes "=" for a contract made
+    exactly (its neighbours "+1", "-1" are numbers)."""
+    if (
+        isinstance(value, str)
+        and len(value) > 1
+        and value.startswith(FORMULA_STARTS)
+        and not PLAIN_NUMBER.match(value)
+    ):
+        return "'" + value
+    return value
 
 
 def _cell(value: Any) -> Any:

@@ -6,12 +6,20 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+from decimal import Decimal
 from typing import Any
 
 import pytest
 from django.test import Client
 
-from scoring.shared.renderers import LeaderboardCSV, SessionDealsCSV, SettlementCSV, StandingsCSV
+from scoring.shared.renderers import (
+    LeaderboardCSV,
+    SessionDealsCSV,
+    SettlementCSV,
+    StandingsCSV,
+    neutralise,
+)
 from scoring.standings import services
 from tests.factories import UserFactory, add_player, make_club, make_session
 from tests.scoring.standings.conftest import down_one, win_rubber
@@ -145,3 +153,85 @@ def test_the_pages_link_their_csv(played: Any, director: Any) -> None:
         html = client.get(page).content.decode()
         for link in links:
             assert f'href="{link}"' in html, (page, link)
+
+
+# --- CSV injection -------------------------------------------------------------------------------
+
+HYPERLINK = '=HYPERLINK("http://x")'
+FORMULA_NAMES = {"north": HYPERLINK, "east": "-Bob", "south": "+Carl", "west": "@Dee"}
+
+
+def _as_written(value: Any) -> str:
+    """What the CSV must hold for a JSON value: a text that a spreadsheet would run quoted,
+    everything else (numbers, numbers as text, a lone "=") as the JSON has it."""
+    if value is None:
+        return ""
+    text = str(value)
+    is_number = isinstance(value, int | float) or re.fullmatch(r"[+-]?\d+(\.\d+)?", text)
+    if isinstance(value, str) and len(text) > 1 and text[0] in "=+-@\t\r" and not is_number:
+        return "'" + text
+    return text
+
+
+def test_a_name_a_spreadsheet_would_run_is_quoted_and_no_number_is(
+    api: Any, played: Any, table_of_four: dict[str, Any]
+) -> None:
+    """An outside probe: a player named `=HYPERLINK(...)` became a live formula in a
+    spreadsheet. Text cells starting with = + - @ tab or CR get a leading quote (OWASP); a
+    negative score or amount stays a number (docs/api.md: CSV; docs/security.md)."""
+    for seat, name in FORMULA_NAMES.items():
+        player = table_of_four[seat]
+        player.name = name
+        player.save(update_fields=["name"])
+    services.standings_refresh(session_id=played.pk)
+    pk = played.pk
+    checked: dict[str, list[Any]] = {}
+    for path, renderer in [
+        (f"/api/v1/sessions/{pk}/standings", StandingsCSV),
+        (f"/api/v1/sessions/{pk}/settlement", SettlementCSV),
+        (f"/api/v1/sessions/{pk}/deals", SessionDealsCSV),
+        ("/api/v1/clubs/riverside/leaderboard", LeaderboardCSV),
+    ]:
+        items = api.get(path).json()[renderer.rows_field]
+        rows = _csv(api.get(path + "?format=csv"))
+        assert [list(r.values()) for r in rows] == [
+            [_as_written(item[key]) for key in renderer.header] for item in items
+        ], path
+        checked[path] = rows
+    standings = {r["name"]: r for r in checked[f"/api/v1/sessions/{pk}/standings"]}
+    assert set(standings) >= {"'" + HYPERLINK, "'-Bob", "'+Carl", "'@Dee"}
+    negative = [r["net"] for r in standings.values() if r["net"].startswith("-")]
+    assert negative and all(re.fullmatch(r"-\d+", net) for net in negative), negative
+    owed = [r["money"] for r in standings.values() if r["money"].startswith("-")]
+    assert owed and all(re.fullmatch(r"-\d+\.\d\d", money) for money in owed), owed
+    amounts = [r["amount"] for r in checked[f"/api/v1/sessions/{pk}/settlement"]]
+    assert amounts and not any(a.startswith("'") for a in amounts)
+    names = {r["from_name"] for r in checked[f"/api/v1/sessions/{pk}/settlement"]}
+    names |= {r["to_name"] for r in checked[f"/api/v1/sessions/{pk}/settlement"]}
+    assert names & {"'" + HYPERLINK, "'-Bob", "'+Carl", "'@Dee"}
+    results = {r["result"] for r in checked[f"/api/v1/sessions/{pk}/deals"]}
+    assert results == {"=", "\u22121"}  # made exactly, one down: as the JSON has them
+    board = {r["name"] for r in checked["/api/v1/clubs/riverside/leaderboard"]}
+    assert "'" + HYPERLINK in board and "'-Bob" in board
+
+
+@pytest.mark.parametrize(
+    ("cell", "written"),
+    [
+        (HYPERLINK, "'" + HYPERLINK),
+        ("-Bob", "'-Bob"),
+        ("+1+1", "'+1+1"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("\tx", "'\tx"),
+        ("\rx", "'\rx"),
+        ("Bob", "Bob"),
+        (-300, -300),
+        (Decimal("-12.50"), Decimal("-12.50")),
+        ("-12.50", "-12.50"),
+        ("+2", "+2"),
+        ("=", "="),
+        (None, None),
+    ],
+)
+def test_only_text_cells_that_would_run_are_quoted(cell: Any, written: Any) -> None:
+    assert neutralise(cell) == written
