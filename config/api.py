@@ -131,6 +131,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         data = exc.detail
         if isinstance(data, list):
             data = {"non_field_errors": data}
+        body = getattr(context.get("request"), "data", {})
+        if "non_field_errors" in data and not isinstance(body, Mapping):
+            # A body that is not an object (a list, a string, null): DRF's words name Python's
+            # types ("got list") and "No data provided" is not translated; say it plainly.
+            plain = str(_("The request body must be a JSON object."))
+            data = {"non_field_errors": [exceptions.ErrorDetail(plain)]}
         response.data = {"errors": flatten_errors(data)}
     return response
 

@@ -245,6 +245,7 @@ class DealDetail(APIView):
             version=sent.validated_data["version"],
             deleted_by=signed_in_user(request),
             seat=viewer.seat or "",
+            director=viewer.is_director,
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
 

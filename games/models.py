@@ -9,7 +9,7 @@ The scoresheet is never stored: it is the scoring engine applied to the ordered 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -985,22 +985,41 @@ class Deal(models.Model):
                 deal._history_user = changed_by
             deal.save()
         _queue_refresh(rubber.session_id)
-        self.refresh_from_db()
+        self._refresh()
         return deal
+
+    def _refresh(self) -> None:
+        """This instance as stored after a write, unless a delete came right after the write's
+        commit (`delete_last`): then it stays as written (the write itself was acknowledged)."""
+        with suppress(Deal.DoesNotExist):
+            self.refresh_from_db()
 
     def _gone(self) -> Conflict:
         """A write that waited for its locks behind the delete of this deal (`delete_last`)."""
         return Conflict(gettext("Deal %(number)s was deleted.") % {"number": self.number})
 
-    def delete_refusal(self, rubber: Rubber, session: Session, last_number: int) -> str | None:
+    def delete_refusal(
+        self, rubber: Rubber, session: Session, last_number: int, *, director: bool = False
+    ) -> str | None:
         """Why this deal may not be deleted now, in words with the rule, or None (docs/rules.md,
         §8 decision 7): only the last deal (`last_number`) of a match in play while its session
         runs. The pad asks this to offer "Delete deal N"; `delete_last` asks it again under its
         locks. A deal that finished its match is corrected instead: a correction reopens a
         rubber under the rules that keep the next rubber's deals (decision 5), which a delete
-        would bypass."""
+        would bypass. A deal the other side confirmed or disputed, or the director ruled on, is
+        the director's to delete (`director`): the side that entered it could otherwise make an
+        agreed or disputed deal vanish with the version it read before (an outside probe)."""
         if session.status == Session.Status.CLOSED:
             return closed_session()
+        if not director and (self.confirmed_by_id is not None or self.ruled):
+            return gettext(
+                "Deal %(number)s is settled (confirmed or ruled on): only a director deletes it "
+                "now."
+            ) % {"number": self.number}
+        if not director and self.disputed:
+            return gettext(
+                "Deal %(number)s is disputed: the director corrects it, rules on it or deletes it."
+            ) % {"number": self.number}
         if self.number != last_number:
             return gettext(
                 "Only the last deal of a rubber can be deleted, and deal %(last)s comes after "
@@ -1023,6 +1042,7 @@ class Deal(models.Model):
         deleted_by: User | None,
         seat: str | None = None,
         phone: str = "",
+        director: bool = False,
     ) -> None:
         """Delete this deal, the last of its match, entered by mistake (docs/rules.md, §8
         decision 7). The match is scored from the deals left, so the next deal takes the freed
@@ -1068,7 +1088,7 @@ class Deal(models.Model):
                     % {"number": deal.number, "current": deal.version, "sent": version}
                 )
             last = rubber.deals.aggregate(last=models.Max("number"))["last"]
-            refusal = deal.delete_refusal(rubber, session, last)
+            refusal = deal.delete_refusal(rubber, session, last, director=director)
             if refusal is not None:
                 raise Conflict(refusal)
             # Kept by the "-" history record: who deleted it and from where, as a correction's
@@ -1121,7 +1141,7 @@ class Deal(models.Model):
             if user is not None:
                 deal._history_user = user
             deal.save(update_fields=["confirmed_by", "disputed", "updated_at"])
-        self.refresh_from_db()
+        self._refresh()
         return deal
 
     def confirmable_from(self, seat: str) -> bool:
@@ -1170,7 +1190,7 @@ class Deal(models.Model):
             if user is not None:
                 deal._history_user = user
             deal.save(update_fields=["disputed", "updated_at"])
-        self.refresh_from_db()
+        self._refresh()
         return deal
 
     def rule(self, *, by: User | None, version: int) -> Deal:
@@ -1189,7 +1209,11 @@ class Deal(models.Model):
             session = _lock_session_of(self.rubber_id)
             if session is None or session.status == Session.Status.CLOSED:
                 raise Conflict(closed_session())
-            deal = Deal.objects.select_for_update(of=("self",), no_key=True).get(pk=self.pk)
+            deal = (
+                Deal.objects.select_for_update(of=("self",), no_key=True).filter(pk=self.pk).first()
+            )
+            if deal is None:  # deleted while this waited for its locks (`delete_last`)
+                raise self._gone()
             if deal.version != version:
                 raise Conflict(
                     gettext(
@@ -1211,7 +1235,7 @@ class Deal(models.Model):
             if by is not None:
                 deal._history_user = by
             deal.save(update_fields=["disputed", "ruled", "updated_at"])
-        self.refresh_from_db()
+        self._refresh()
         return deal
 
 

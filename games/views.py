@@ -42,7 +42,16 @@ from .forms import (
     TwoPlayerDealForm,
     side_names,
 )
-from .models import SEAT_SIDE, SEATS, Conflict, Deal, DealFields, Rubber, change_note
+from .models import (
+    SEAT_SIDE,
+    SEATS,
+    Conflict,
+    Deal,
+    DealFields,
+    Rubber,
+    change_note,
+    closed_session,
+)
 from .permissions import Viewer
 from .selectors import (
     CodeChanged,
@@ -363,7 +372,10 @@ def _context(
                 # "Delete deal N" in the last deal's panel (docs/rules.md, §8 decision 7).
                 "can_delete": can_correct
                 and deal.number == last_number
-                and deal.delete_refusal(rubber, rubber.session, deal.number) is None,
+                and deal.delete_refusal(
+                    rubber, rubber.session, deal.number, director=viewer.is_director
+                )
+                is None,
                 "asking": deal.pk == deleting,
             }
         )
@@ -1099,7 +1111,7 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not request.user.is_authenticated and codes.cookie(request) is None:
         return redirect_to_login(request.get_full_path())  # as login_required
     deal, viewer = deal_for_request(request, pk)
-    if not viewer.can_correct(deal) or (request.method == "GET" and deal.rubber.session.is_closed):
+    if not viewer.can_correct(deal):
         return _refused(
             request,
             str(HANDED_OVER)
@@ -1107,6 +1119,8 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             else _("Only a director or a player at the table corrects a deal."),
             deal.rubber.table_id,
         )
+    if request.method == "GET" and deal.rubber.session.is_closed:
+        return _refused(request, closed_session(), deal.rubber.table_id)
     if request.method == "GET":
         form = _correction_form(deal.rubber, deal, viewer)
         if request.htmx:
@@ -1131,7 +1145,7 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                         _names(deal.rubber, viewer),
                         number=deal.number,
                     ),
-                    "can_delete": _delete_refusal(deal) is None,
+                    "can_delete": _delete_refusal(deal, viewer) is None,
                 },
             )
         rubber, viewer = rubber_for_request(request, deal.rubber_id)
@@ -1206,11 +1220,13 @@ def _nothing_changed(disputed: bool, rubber: Rubber, viewer: Viewer) -> str:
     return _("Nothing changed.")
 
 
-def _delete_refusal(deal: Deal) -> str | None:
-    """Why `deal` (read by `deal_for_request`, with its rubber's deals) may not be deleted now,
-    or None (`Deal.delete_refusal`)."""
+def _delete_refusal(deal: Deal, viewer: Viewer) -> str | None:
+    """Why `deal` (read by `deal_for_request`, with its rubber's deals) may not be deleted now
+    by `viewer`, or None (`Deal.delete_refusal`)."""
     rubber = deal.rubber
-    return deal.delete_refusal(rubber, rubber.session, rubber.ordered_deals()[-1].number)
+    return deal.delete_refusal(
+        rubber, rubber.session, rubber.ordered_deals()[-1].number, director=viewer.is_director
+    )
 
 
 @_tells_code_changed
@@ -1230,7 +1246,7 @@ def delete_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             request, _("Only a director or a player at the table deletes a deal."), rubber.table_id
         )
     if request.method == "GET":
-        if (refusal := _delete_refusal(deal)) is not None:
+        if (refusal := _delete_refusal(deal, viewer)) is not None:
             response = _told(request, deal, refusal)
             if request.htmx:  # asked for the question in the panel: the whole pad says why not
                 response["HX-Retarget"] = "#live"
@@ -1249,7 +1265,12 @@ def delete_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         )
     try:
         with change_note(_code_note(rubber, viewer)):
-            deal.delete_last(version=version, deleted_by=_writer(request), **_written_from(viewer))
+            deal.delete_last(
+                version=version,
+                deleted_by=_writer(request),
+                director=viewer.is_director,
+                **_written_from(viewer),
+            )
     except Conflict as err:
         return _told(request, deal, str(err))
     done = _("Deal %(number)s deleted.") % {"number": deal.number}

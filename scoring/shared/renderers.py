@@ -69,17 +69,22 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)\Z")
 
 
+#: A formula start after a character a spreadsheet may split a cell at: the list separator of
+#: locales that write decimal commas (";", Italian Excel among them), a tab or a line break.
+#: "Eve;=1+1" opens there as two cells, the second a formula (an outside probe).
+SPLIT_FORMULA = re.compile(r"([;\t\r\n])(\s*)([=+\-@])")
+
+
 def neutralise(value: Any) -> Any:
-    """A text cell a spreadsheet would run as a formula, quoted so it is read as text;
+    """A text cell a spreadsheet would run as a formula, quoted so it is read as text, also
+    where a spreadsheet splitting at ";" or a tab would start a cell (`SPLIT_FORMULA`);
     anything else (numbers, plain text, numbers as text) as it is. A lone sign is left too:
     nothing follows it to run, and the deals' `result` column writes "=" for a contract made
     exactly (its neighbours "+1", "-1" are numbers)."""
-    if (
-        isinstance(value, str)
-        and len(value) > 1
-        and value.startswith(FORMULA_STARTS)
-        and not PLAIN_NUMBER.match(value)
-    ):
+    if not isinstance(value, str) or PLAIN_NUMBER.match(value):
+        return value
+    value = SPLIT_FORMULA.sub(r"\1\2'\3", value)
+    if len(value) > 1 and value.startswith(FORMULA_STARTS):
         return "'" + value
     return value
 

@@ -501,7 +501,39 @@ def test_a_write_that_waited_behind_the_delete_is_told_the_deal_was_deleted(api,
         lambda: read_before.confirm(by=east, version=1),
         lambda: read_before.dispute(version=1),
         lambda: read_before.delete_last(version=1, deleted_by=north),
+        # A director's ruling too (a 500 in an outside probe, 9 rounds in 10).
+        lambda: read_before.rule(by=None, version=1),
     ]
     for attempt in attempts:
         with unchanged(), pytest.raises(Conflict, match=gone):
             attempt()
+
+
+@pytest.mark.parametrize("settled_by", ["confirmed", "disputed", "ruled"])
+def test_a_deal_the_other_side_confirmed_or_disputed_is_the_directors_to_delete(
+    api, rubber, running_session, north, director, settled_by
+):
+    """Confirmations, disputes and rulings leave the version as it was: the side that entered
+    the deal could delete it with the version it read before, making an agreed or a disputed
+    deal vanish (an outside probe). A player is refused in words; the director deletes it."""
+    running_session.confirm_entries = True
+    running_session.save(update_fields=["confirm_entries"])
+    false = four_and_a_false_fifth(rubber)  # entered from no seat: any seated player confirms
+    east = rubber.seats["E"]
+    if settled_by == "confirmed":
+        false.confirm(by=east, version=1)
+    else:
+        false.dispute(version=1)
+        if settled_by == "ruled":
+            false.rule(by=director, version=1)
+    with unchanged():
+        refused = delete(api, false, north)
+        assert refused.status_code == 409
+        assert "only a director deletes it" in refused.json()["detail"] or (
+            "the director corrects it, rules on it or deletes it" in refused.json()["detail"]
+        )
+    panel = signed_in(north).get(f"/deals/{false.pk}/correct", headers={"HX-Request": "true"})
+    assert f"/deals/{false.pk}/delete" not in panel.content.decode()
+    panel = signed_in(director).get(f"/deals/{false.pk}/correct", headers={"HX-Request": "true"})
+    assert f"/deals/{false.pk}/delete" in panel.content.decode()
+    assert delete(api, false, director).status_code == 204

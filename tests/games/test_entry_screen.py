@@ -224,7 +224,9 @@ def test_the_correction_form_is_given_only_where_a_correction_may_be_saved(
     client.force_login(south)
     assert client.get(url).status_code == 200
     services.session_close(session=running_session)
-    assert client.get(url).status_code == 403
+    closed = client.get(url)
+    assert closed.status_code == 403
+    assert "The session is closed" in closed.content.decode()
     assert 'id="correct-1"' not in client.get(f"/rubbers/{rubber.pk}/").content.decode()
 
 

@@ -133,3 +133,26 @@ def test_a_form_with_too_many_fields_is_a_plain_400_naming_no_setting(
             response = _post(client, path, body, "application/x-www-form-urlencoded", "en")
             assert response.status_code == 400, path
             assert _refusal(response) == ["The request body has too many fields or files."]
+
+
+NOT_AN_OBJECT = {
+    "en": "The request body must be a JSON object.",
+    "it": "Il corpo della richiesta deve essere un oggetto JSON.",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+@pytest.mark.parametrize("body", [b"[]", b'"s"', b"1", b"true", b"1.5", b"null"])
+def test_a_body_that_is_not_an_object_is_told_so_plainly(
+    night: Night, body: bytes, language: str
+) -> None:
+    """DRF's own words named Python's types ("got list") and left "No data provided" in English
+    (a second outside probe)."""
+    client = _director(night)
+    with unchanged():
+        for path in _paths(night)[:2]:
+            response = _post(client, path, body, "application/json", language)
+            assert response.status_code == 400, (path, body)
+            messages = _refusal(response)
+            assert messages == [NOT_AN_OBJECT[language]], (path, body, messages)
+            assert not any(t in response.content.decode() for t in ("list", "str", "float"))

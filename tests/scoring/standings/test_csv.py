@@ -231,6 +231,11 @@ def test_a_name_a_spreadsheet_would_run_is_quoted_and_no_number_is(
         ("+2", "+2"),
         ("=", "="),
         (None, None),
+        # Where a spreadsheet splitting at ";" (decimal-comma locales) or a tab starts a cell.
+        ("Eve;=1+1", "Eve;'=1+1"),
+        ("Mal; @SUM(A1)", "Mal; '@SUM(A1)"),
+        ("Zed\t=5", "Zed\t'=5"),
+        ("Smith-Jones; Ann", "Smith-Jones; Ann"),
     ],
 )
 def test_only_text_cells_that_would_run_are_quoted(cell: Any, written: Any) -> None:
