@@ -84,6 +84,10 @@ CLUB_LANGUAGE_LOOKUPS = {
     "games:correct_deal": ("games.Deal", "rubber__session__club__language"),
     "games:confirm_deal": ("games.Deal", "rubber__session__club__language"),
     "games:dispute_deal": ("games.Deal", "rubber__session__club__language"),
+    # The correction form's live line, the delete's question, the director's ruling.
+    "games:preview_correction": ("games.Deal", "rubber__session__club__language"),
+    "games:delete_deal": ("games.Deal", "rubber__session__club__language"),
+    "games:rule_deal": ("games.Deal", "rubber__session__club__language"),
     "scoring:session-standings": ("clubs.Session", "club__language"),
     "scoring:session-standings-live": ("clubs.Session", "club__language"),
     "scoring:session-settlement": ("clubs.Session", "club__language"),

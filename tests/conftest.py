@@ -108,6 +108,18 @@ def _empty_cache() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _each_test_starts_in_the_default_language() -> Iterator[None]:
+    """A request leaves its language active in the thread (a club page activates the club's, and
+    nothing deactivates it): each test starts from LANGUAGE_CODE, whatever the test before it in
+    the same worker asked for (a model's refusal read in Italian after an Italian club's page)."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fast_passwords(settings: Any) -> None:
     """PBKDF2 costs ~0.6 s a user and tests create many; hashing strength is not under test."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -537,3 +537,20 @@ def test_a_deal_the_other_side_confirmed_or_disputed_is_the_directors_to_delete(
     panel = signed_in(director).get(f"/deals/{false.pk}/correct", headers={"HX-Request": "true"})
     assert f"/deals/{false.pk}/delete" in panel.content.decode()
     assert delete(api, false, director).status_code == 204
+
+
+def test_the_delete_question_and_the_correction_line_speak_the_clubs_language(rubber, north):
+    """An Italian club's pad asks in Italian whatever the browser says, as its other parts do
+    (config.middleware.CLUB_LANGUAGE_LOOKUPS)."""
+    false = four_and_a_false_fifth(rubber)
+    club = rubber.session.club
+    club.language = "it"
+    club.save(update_fields=["language"])
+    phone = signed_in(north)
+    english = {"HX-Request": "true", "Accept-Language": "en"}
+    question = phone.get(f"/deals/{false.pk}/delete", headers=english).content.decode()
+    assert "Tienila" in question and "Keep it" not in question
+    p = f"deal{false.pk}-"
+    taps = {f"{p}level": "1", f"{p}strain": "NT", f"{p}declarer": "E", f"{p}result": "-1"}
+    line = phone.get(f"/deals/{false.pk}/preview", taps, headers=english).content.decode()
+    assert "SA" in line and "NT" not in line, line
