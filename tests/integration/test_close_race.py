@@ -74,7 +74,9 @@ def close_and_read(session: Session) -> dict[int, tuple[Any, ...]]:
 
 
 def later(job: Any, rng: random.Random) -> Any:
-    """The job after a short random pause (0–20 ms), so the writes fall all over the close."""
+    """The job after a short random pause (0–20 ms), so the writes fall all over the close. The
+    close pauses too: started at once, it took the session's lock before any write on a warm
+    database (a full run saw no write land in 20 rounds), and the race was not run."""
     pause = rng.uniform(0, 0.02)
 
     def run() -> Any:
@@ -111,7 +113,7 @@ def test_a_correction_and_a_close_at_once_never_change_a_closed_session() -> Non
     done = 0
     for r in range(ROUNDS):
         session = a_room(club, r)
-        jobs: list[tuple[str, Any]] = [("close", lambda s=session: close_and_read(s))]
+        jobs: list[tuple[str, Any]] = [("close", later(lambda s=session: close_and_read(s), rng))]
         for rubber in Rubber.objects.filter(session=session).order_by("table__number"):
             rubber.record_deal(number=1, **GAME, entered_by=director)
             rubber.record_deal(number=2, **GAME, entered_by=director)
@@ -143,7 +145,7 @@ def test_an_entry_and_a_close_at_once_leave_no_rubber_in_play() -> None:
     entered = 0
     for r in range(ROUNDS):
         session = a_room(club, r)
-        jobs: list[tuple[str, Any]] = [("close", lambda s=session: close_and_read(s))]
+        jobs: list[tuple[str, Any]] = [("close", later(lambda s=session: close_and_read(s), rng))]
         for rubber in Rubber.objects.filter(session=session).order_by("table__number"):
             rubber.record_deal(number=1, **GAME, entered_by=director)
             entry = lambda rubber=rubber: rubber.record_deal(  # noqa: E731
@@ -167,7 +169,7 @@ def test_a_confirmation_or_a_dispute_and_a_close_at_once_never_change_a_closed_s
     for r in range(ROUNDS):
         session = a_room(club, r)
         Session.objects.filter(pk=session.pk).update(confirm_entries=True)
-        jobs: list[tuple[str, Any]] = [("close", lambda s=session: close_and_read(s))]
+        jobs: list[tuple[str, Any]] = [("close", later(lambda s=session: close_and_read(s), rng))]
         for rubber in Rubber.objects.filter(session=session).order_by("table__number"):
             rubber.record_deal(number=1, contract="2H", declarer="N", tricks=8, entered_by=director)
             rubber.record_deal(number=2, contract="2H", declarer="N", tricks=8, entered_by=director)
@@ -196,7 +198,7 @@ def test_a_ruling_and_a_close_at_once_never_change_a_closed_session() -> None:
     for r in range(ROUNDS):
         session = a_room(club, r)
         Session.objects.filter(pk=session.pk).update(confirm_entries=True)
-        jobs: list[tuple[str, Any]] = [("close", lambda s=session: close_and_read(s))]
+        jobs: list[tuple[str, Any]] = [("close", later(lambda s=session: close_and_read(s), rng))]
         for rubber in Rubber.objects.filter(session=session).order_by("table__number"):
             deal, _ = rubber.record_deal(
                 number=1, contract="2H", declarer="N", tricks=8, entered_by=director
