@@ -926,22 +926,7 @@ class Deal(models.Model):
             )
             if deal is None:
                 raise self._gone()
-            if rubber is None or deal.rubber_id != rubber.pk:
-                # Moved into the rubber before it by a director while this request waited.
-                raise Conflict(
-                    gettext("Deal %(number)s was moved by a director; reload and try again.")
-                    % {"number": self.number}
-                )
-            if deal.version != version:
-                raise Conflict(
-                    gettext(
-                        "Deal %(number)s was changed by someone else (version %(current)s, you "
-                        "sent %(sent)s); reload and try again."
-                    )
-                    % {"number": deal.number, "current": deal.version, "sent": version}
-                )
-            if session is None or session.status == Session.Status.CLOSED:
-                raise Conflict(closed_session())
+            rubber, session = self._check_as_read(deal, rubber, session, version)
             current = deal.fields().as_kwargs()
             if sheets.is_two_player(kind):
                 # A two-player correction sends the game's fields to change (RULES 7.x): each
@@ -993,6 +978,30 @@ class Deal(models.Model):
         commit (`delete_last`): then it stays as written (the write itself was acknowledged)."""
         with suppress(Deal.DoesNotExist):
             self.refresh_from_db()
+
+    def _check_as_read(
+        self, deal: Deal, rubber: Rubber | None, session: Session | None, version: int
+    ) -> tuple[Rubber, Session]:
+        """Under a write's locks (`correct`, `delete_last`): the deal (`deal`, as locked) is
+        still in its rubber, at the `version` the player read, in a running session; else
+        Conflict in words. The rubber and the session, as locked."""
+        if rubber is None or deal.rubber_id != rubber.pk:
+            # Moved into the rubber before it by a director while this request waited.
+            raise Conflict(
+                gettext("Deal %(number)s was moved by a director; reload and try again.")
+                % {"number": self.number}
+            )
+        if deal.version != version:
+            raise Conflict(
+                gettext(
+                    "Deal %(number)s was changed by someone else (version %(current)s, you "
+                    "sent %(sent)s); reload and try again."
+                )
+                % {"number": deal.number, "current": deal.version, "sent": version}
+            )
+        if session is None or session.status == Session.Status.CLOSED:
+            raise Conflict(closed_session())
+        return rubber, session
 
     def _gone(self) -> Conflict:
         """A write that waited for its locks behind the delete of this deal (`delete_last`)."""
@@ -1072,21 +1081,7 @@ class Deal(models.Model):
             deal = Deal.objects.select_for_update(of=("self",)).filter(pk=self.pk).first()
             if deal is None:
                 raise self._gone()
-            if rubber is None or deal.rubber_id != rubber.pk:
-                raise Conflict(
-                    gettext("Deal %(number)s was moved by a director; reload and try again.")
-                    % {"number": self.number}
-                )
-            if session is None or session.status == Session.Status.CLOSED:
-                raise Conflict(closed_session())
-            if deal.version != version:
-                raise Conflict(
-                    gettext(
-                        "Deal %(number)s was changed by someone else (version %(current)s, you "
-                        "sent %(sent)s); reload and try again."
-                    )
-                    % {"number": deal.number, "current": deal.version, "sent": version}
-                )
+            rubber, session = self._check_as_read(deal, rubber, session, version)
             last = rubber.deals.aggregate(last=models.Max("number"))["last"]
             refusal = deal.delete_refusal(rubber, session, last, director=director)
             if refusal is not None:

@@ -20,7 +20,6 @@ import threading
 import urllib.error
 import urllib.request
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -214,18 +213,6 @@ def evening() -> tuple[Session, list[Client]]:
     for number, table in enumerate(tables, start=1):
         clients += [(AuthToken.objects.create(user=p.user)[1], number) for p in table]
     return session, clients
-
-
-@pytest.fixture
-def web(worker_env: dict[str, str]) -> Iterator[str]:
-    port = free_port()
-    proc = gunicorn(worker_env, port)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(base)
-        yield base
-    finally:
-        stop(proc)
 
 
 def test_concurrent_clients_lose_and_duplicate_nothing(

@@ -15,7 +15,6 @@ import random
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -24,7 +23,9 @@ from django.conf import global_settings
 from clubs.models import Session
 from games.models import Deal
 from tests.factories import PASSWORD, UserFactory, add_player, make_club, make_session
-from tests.integration.test_concurrency import call, free_port, gunicorn, stop, wait_healthy
+from tests.integration.test_concurrency import (
+    call,
+)
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -54,18 +55,6 @@ def table(director_signs_in: None) -> Session:
     club = make_club(director=UserFactory(username="td"), slug="race")
     players = [add_player(club, f"P{seat}") for seat in "NESW"]
     return make_session(club, [players], movement="fixed")
-
-
-@pytest.fixture
-def web(worker_env: dict[str, str]) -> Iterator[str]:
-    port = free_port()
-    proc = gunicorn(worker_env, port)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(base)
-        yield base
-    finally:
-        stop(proc)
 
 
 def finish_rubber(base: str, token: str, rubber_id: int, number: int) -> tuple[dict[str, Any], int]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -14,7 +14,9 @@ from django.contrib.auth import get_user_model
 
 from clubs.models import Club, Player
 from tests.factories import UserFactory, make_club
-from tests.integration.test_concurrency import call, free_port, gunicorn, stop, wait_healthy
+from tests.integration.test_concurrency import (
+    call,
+)
 from tests.integration.test_correction_race import director_signs_in, sign_in
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -22,18 +24,6 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 ROUNDS, AT_ONCE = 6, 4
 
 __all__ = ["director_signs_in"]  # a fixture, used by name
-
-
-@pytest.fixture
-def web(worker_env: dict[str, str]) -> Iterator[str]:
-    port = free_port()
-    proc = gunicorn(worker_env, port)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(base)
-        yield base
-    finally:
-        stop(proc)
 
 
 def at_once(send: Callable[[int, int], tuple[int, Any]], r: int) -> list[tuple[int, Any]]:
