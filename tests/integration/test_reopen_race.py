@@ -18,11 +18,11 @@ from clubs.models import Session
 from games import services
 from tests.integration.test_concurrency import call
 from tests.integration.test_correction_race import director_signs_in, sign_in, table
-from tests.integration.test_integrity_race import AT_ONCE, at_once, web
+from tests.integration.test_integrity_race import AT_ONCE, at_once
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
-__all__ = ["director_signs_in", "table", "web"]  # fixtures, used by name
+__all__ = ["director_signs_in", "table"]  # fixtures, used by name
 
 ROUNDS = 4
 
