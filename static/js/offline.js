@@ -175,8 +175,11 @@
     if (event.detail.xhr && event.detail.xhr.status >= 500) networkFailed(event);
   });
   let keepTimer;
-  document.addEventListener("htmx:afterSwap", () => {
-    lastPost = null;
+  document.addEventListener("htmx:afterSwap", (event) => {
+    // Only the answer to that post settles it: the live line's answer (a tap's preview) can land
+    // while the deal is on its way, and the deal must still be kept if the post then fails.
+    const config = event.detail && event.detail.requestConfig;
+    if (lastPost && config && config.elt === lastPost.entry) lastPost = null;
     numberForm();
     // The kept copy follows the pad (its deal number above all); one refresh for a burst of swaps.
     clearTimeout(keepTimer);

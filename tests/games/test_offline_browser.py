@@ -4,6 +4,7 @@ reload, and reach the server once each, in order, when the connection returns (d
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -355,6 +356,37 @@ def test_an_answer_of_503_keeps_the_deal_and_sends_it_again(
     record(page, FOUR_SPADES, 1)
     page.locator("#deals #deal-1").wait_for()
     page.locator("#offline").wait_for(state="hidden")
+    deal = Deal.objects.get(rubber=rubber)
+    assert (deal.contract, deal.tricks, deal.history.count()) == ("4S", 10, 1)
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_deal_whose_post_fails_after_the_live_line_answered_is_still_kept(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    """The last tap's live line (an htmx swap of its own) can come back while the deal is on its
+    way; a 503 after it still keeps the deal. The queue took that swap for the deal's answer and
+    forgot the deal: CI saw the deal never sent under load."""
+    rubber = running_session.rubbers.get(number=1)
+    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
+    previews: list[Any] = []
+    posts: list[Any] = []
+    preview_url = re.compile(rf"/rubbers/{rubber.pk}/preview\?")
+    page.route(preview_url, lambda route: previews.append(route))
+    page.route(f"**/rubbers/{rubber.pk}/deals/", lambda route: posts.append(route))
+    page.evaluate(
+        "window.swaps = 0; document.addEventListener('htmx:afterSwap', () => window.swaps++)"
+    )
+    record(page, FOUR_SPADES, 1)
+    wait_for(lambda: page.evaluate("1") and bool(posts))
+    page.unroute(preview_url)
+    for route in previews:  # the live line answers while the deal waits for its answer
+        route.continue_()
+    wait_for(lambda: page.evaluate("window.swaps") > 0)
+    posts[0].fulfill(status=503, body="Back in a moment")
+    page.locator("#deals #deal-1").wait_for()
     deal = Deal.objects.get(rubber=rubber)
     assert (deal.contract, deal.tricks, deal.history.count()) == ("4S", 10, 1)
     context.close()
