@@ -611,6 +611,9 @@ def table_code(request: HttpRequest, code: str) -> HttpResponse:
     if isinstance(found, HttpResponse):
         return found
     table, rubber = found
+    # A code that works shows the club's table: its page speaks the club's language, as the pad
+    # it leads to (an unknown code's 404 above stays in the visitor's).
+    speak_club_language(request, table.session.club.language)
     seat = request.POST.get("seat") if request.method == "POST" else None
     if seat in rubber.seat_ids:
         response = redirect(rubber.get_absolute_url())

@@ -49,6 +49,22 @@ def test_a_phone_with_the_code_picks_a_seat_and_enters_with_no_account(client, r
     assert record.history_change_reason == "entered · table 1 (code), seat S"
 
 
+def test_the_seat_picker_speaks_the_clubs_language(client, rubber):
+    """A code that works opens the club's table in the club's language, as the pad it leads to;
+    a visitor's own choice of language wins (docs/i18n.md); an unknown code says nothing more."""
+    club = rubber.session.club
+    club.language = "it"
+    club.save(update_fields=["language"])
+    page = client.get(f"/t/{rubber.table.code}").content.decode()
+    assert "A quale posto è questo telefono?" in page
+    assert "Tavolo 1" in page
+    missing = client.get("/t/ZZZZZZZZ")
+    assert missing.status_code == 404
+    assert "Tavolo" not in missing.content.decode()
+    client.cookies["django_language"] = "en"
+    assert "Which seat is this phone at?" in client.get(f"/t/{rubber.table.code}").content.decode()
+
+
 def test_the_history_names_the_code_phone_in_the_clubs_words(client, api, rubber, director):
     """The history line names the phone in the place of a person ("table 1 (code), seat S ·
     entered"), in the club's language; the API keeps the documented reason codes (API.md) and
