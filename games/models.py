@@ -71,6 +71,15 @@ MAX_ID = 2**63 - 1
 SEAT_SIDE = {"N": Side.NS, "S": Side.NS, "E": Side.EW, "W": Side.EW}
 
 
+class NumberGap(Conflict):
+    """A deal whose number is not the rubber's next one (RULES 8.1), `expected` (a deal before it
+    was deleted meanwhile, say): the offline queue offers to record it as that one."""
+
+    def __init__(self, message: str, *, expected: int) -> None:
+        super().__init__(message)
+        self.expected = expected
+
+
 class EntryCheck(TypedDict):
     """What `RubberQuerySet.for_entry` reads with the rubber, as attributes of it: the type
     checker sees them on `WithAnnotations[Rubber, EntryCheck]` (django-stubs-ext)."""
@@ -421,9 +430,10 @@ class Rubber(models.Model):
             rubber._check_open_for_entry()
             expected = len(deals) + 1
             if number != expected:
-                raise Conflict(
+                raise NumberGap(
                     gettext("The next deal of this rubber is number %(expected)s, not %(number)s.")
-                    % {"expected": expected, "number": number}
+                    % {"expected": expected, "number": number},
+                    expected=expected,
                 )
             deal = Deal(
                 rubber=rubber,

@@ -10,7 +10,8 @@ them, with the deal's number, so a retry is harmless (RULES 8.1: the same conten
   player sees both and chooses; `replace_version` (the server deal's version) corrects the
   server's deal to the phone's, through `Deal.correct` (a stale version is another 409);
 - 409 without `server` (a finished rubber, a gap, a closed session), 400 (input the rules
-  refuse), 403, 404: refused, with the reason; the player drops it;
+  refuse), 403, 404: refused, with the reason; the player drops it, or, for a gap after the
+  rubber's last deal (`next`, a deal before it was deleted meanwhile), records it as that one;
 - 403 `sign in` (the phone's session ended, or a table-code phone is handed over to the other
   side to confirm, games/codes.py): the deal stays on the phone until they sign in or it is
   given back.
@@ -31,7 +32,7 @@ from scoring.shared.error_messages import error_line
 from scoring.shared.numbers import small_number
 
 from . import codes, history
-from .models import Conflict, Deal, DealFields, Rubber, change_note
+from .models import Conflict, Deal, DealFields, NumberGap, Rubber, change_note
 from .permissions import Viewer
 from .selectors import CodeChanged, rubber_for_request
 from .views import _code_note, _entry_form, _writer, _written_from
@@ -66,6 +67,9 @@ def _conflict(
     """409: both versions when the number holds other content, else the refusal's reason."""
     stored = Deal.objects.filter(rubber=rubber, number=number).first()
     answer: dict[str, Any] = {"status": "refused", "detail": str(err)}
+    if isinstance(err, NumberGap) and number > err.expected:
+        # A deal before it was deleted meanwhile: the phone may record it as the next one.
+        answer["next"] = err.expected
     if stored is not None and stored.fields() != fields:
         mine = Deal(rubber=rubber, number=number, **fields.as_kwargs())
         answer = {

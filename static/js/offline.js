@@ -215,6 +215,7 @@
   async function post(deal) {
     const body = new URLSearchParams(deal.fields);
     if (deal.replaceVersion) body.set("replace_version", String(deal.replaceVersion));
+    body.set("number", String(deal.number)); // moved by "Record as deal N" (renumber)
     body.set("csrfmiddlewaretoken", csrfToken());
     return fetch(deal.url, {
       method: "POST",
@@ -325,6 +326,21 @@
     send();
   }
 
+  // A deal refused for a gap (a deal before it was deleted meanwhile): it, and the deals kept
+  // after it, move down to the server's next number and are sent again.
+  async function renumber(deal, next) {
+    const shift = deal.number - next;
+    const moved = items.filter((item) => item.number >= deal.number);
+    for (const item of moved) item.number -= shift;
+    deal.state = "pending";
+    delete deal.answer;
+    await write((deals) => moved.forEach((item) => deals.put(item)));
+    items = await queued();
+    numberForm();
+    render();
+    send();
+  }
+
   function render() {
     const offline = !navigator.onLine;
     const waiting = items.length;
@@ -360,7 +376,12 @@
           else li.append(line("muted", T["cannot-correct"]));
           li.append(button(T["drop-mine"], () => drop(deal)));
         } else {
-          li.append(line("field-error", `${T["not-recorded"]} ${deal.answer.detail}`), button(T.drop, () => drop(deal)));
+          li.append(line("field-error", `${T["not-recorded"]} ${deal.answer.detail}`));
+          const next = deal.answer.next;
+          if (Number.isInteger(next) && next < deal.number) {
+            li.append(button(fmt(T["record-as"], { n: next }), () => renumber(deal, next)));
+          }
+          li.append(button(T.drop, () => drop(deal)));
         }
         return li;
       }),

@@ -140,6 +140,30 @@ def test_a_gap_in_the_numbers_is_refused_with_the_reason_and_no_versions(client,
     assert snapshot(rubber) == []
 
 
+def test_a_gap_names_the_next_number_the_phone_may_record_it_as(client, rubber, north, enter):
+    """A deal kept offline after a deal the director deleted meanwhile: refused (RULES 8.1),
+    with the number it may take (`next`); sent again as that number, it is recorded."""
+    enter(
+        [
+            {"contract": "3NT", "declarer": "E", "tricks": 8},
+            {"contract": "2H", "declarer": "N", "tricks": 8},
+        ]
+    )
+    rubber.deals.get(number=2).delete_last(version=1, deleted_by=None, director=True)
+    client.force_login(north)
+    with unchanged():
+        response = client.post(queued(rubber), {**TAP_4S_MADE, "number": 3})
+    assert response.status_code == 409
+    answer = response.json()
+    assert (answer["status"], answer["next"]) == ("refused", 2)
+    assert "The next deal of this rubber is number 2, not 3." in answer["detail"]
+    assert client.post(queued(rubber), {**TAP_4S_MADE, "number": 2}).status_code == 201
+    assert [(d.number, d.contract) for d in rubber.deals.order_by("number")] == [
+        (1, "3NT"),
+        (2, "4S"),
+    ]
+
+
 def test_a_deal_after_the_end_of_the_rubber_is_refused(client, rubber, north, enter):
     enter(SIX_DEALS)  # the rubber is over after six deals (RULES 2)
     client.force_login(north)

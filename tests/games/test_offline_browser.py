@@ -294,6 +294,44 @@ def test_a_deal_the_server_refuses_says_why_and_is_dropped_by_the_player(
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
+def test_deals_kept_after_a_deleted_deal_are_recorded_as_the_next_ones(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    """The director deletes deal 2 while a phone keeps deals 3 and 4 offline: deal 3 is refused
+    for the gap (RULES 8.1) and offers "Record as deal 2"; one tap records both, as 2 and 3."""
+    rubber = running_session.rubbers.get(number=1)
+    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
+    record(page, FOUR_SPADES, 1)
+    page.locator("#deals #deal-1").wait_for()
+    record(page, THREE_NT_DOWN, 2)
+    page.locator("#deals #deal-2").wait_for()
+    context.set_offline(True)
+    page.locator("#offline.is-offline").wait_for()
+    record(page, THREE_NT_DOWN, 3)
+    page.locator("#offline-pending li[data-number='3']").wait_for()
+    record(page, FOUR_SPADES, 4)
+    page.locator("#offline-pending li[data-number='4']").wait_for()
+
+    Deal.objects.get(rubber=rubber, number=2).delete_last(version=1, deleted_by=None, director=True)
+    context.set_offline(False)
+    refused = page.locator("#offline-pending li.refused[data-number='3']")
+    refused.wait_for()
+    assert "The next deal of this rubber is number 2, not 3." in refused.inner_text()
+    assert Deal.objects.filter(rubber=rubber).count() == 1
+    refused.get_by_role("button", name="Record as deal 2").click()
+    page.locator("#offline").wait_for(state="hidden")
+    page.locator("#deals #deal-3").wait_for()
+    deals = Deal.objects.filter(rubber=rubber).order_by("number")
+    assert [(d.number, d.contract, d.tricks) for d in deals] == [
+        (1, "4S", 10),
+        (2, "3NT", 8),
+        (3, "4S", 10),
+    ]
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
 def test_deals_kept_when_the_session_ended_are_sent_after_signing_in_again(
     live_server: Any, browser: Any, running_session: Any
 ) -> None:
