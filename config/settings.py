@@ -325,6 +325,10 @@ AXES_RESET_ON_SUCCESS = True
 # No start-up banner on every manage.py command; failures are still logged.
 AXES_VERBOSE = False
 
+# The admin shows a deal's and a session's history but never reverts to an old version: a deal
+# changes only through Deal.correct (locked, rescored, noted in the history; docs/rules.md).
+SIMPLE_HISTORY_REVERT_DISABLED = True
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
