@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
+from django.utils.translation import gettext as _
 from rest_framework import permissions
 
 from .models import Club, Membership
@@ -69,7 +70,7 @@ def check_club_access(user: AnyUser, club: Club, *, director: bool = False) -> N
     if not may_read(club.public, role):
         raise Http404("No such club.")
     if not may_direct(role):
-        raise PermissionDenied("Only a director of this club may do this.")
+        raise PermissionDenied(_("Only a director of this club may do this."))
 
 
 def check_club_id_readable(user: AnyUser, club_id: int, *, public: bool) -> None:

@@ -135,7 +135,7 @@ class RubberDeals(APIView):
         user = signed_in_user(request)
         rubber, seat, can_enter = rubber_for_entry(user, pk)
         if not can_enter:
-            raise PermissionDenied("Only the players seated in this rubber or a director enter.")
+            raise PermissionDenied(_("Only the players seated in this rubber or a director enter."))
         if rubber.is_two_player:
             number = DealNumberIn(data=request.data)
             number.is_valid(raise_exception=True)
@@ -189,7 +189,7 @@ class DealDetail(APIView):
     def patch(self, request: Request, pk: int) -> Response:
         deal, viewer = deal_for_reader(request.user, pk)
         if not viewer.can_correct(deal):
-            raise PermissionDenied("Only a director or a player at the table corrects a deal.")
+            raise PermissionDenied(_("Only a director or a player at the table corrects a deal."))
         serializer: DealCorrectionSerializer | TwoPlayerCorrectionSerializer
         if deal.rubber.is_two_player:
             serializer = TwoPlayerCorrectionSerializer(data=request.data)
@@ -198,7 +198,7 @@ class DealDetail(APIView):
         serializer.is_valid(raise_exception=True)
         move = serializer.validated_data["move_next_deals"]
         if move and not viewer.is_director:
-            raise PermissionDenied("Only a director moves deals from one rubber to another.")
+            raise PermissionDenied(_("Only a director moves deals from one rubber to another."))
         deal = deal.correct(
             version=serializer.validated_data["version"],
             changed_by=signed_in_user(request),
@@ -305,7 +305,7 @@ class DealRule(APIView):
     def post(self, request: Request, pk: int) -> Response:
         deal, viewer = deal_for_reader(request.user, pk)
         if not viewer.is_director:
-            raise PermissionDenied("Only a director of the club rules on a disputed deal.")
+            raise PermissionDenied(_("Only a director of the club rules on a disputed deal."))
         body = DealRuleIn(data=request.data)
         body.is_valid(raise_exception=True)
         ruled = deal.rule(by=signed_in_user(request), version=body.validated_data["version"])
@@ -321,9 +321,9 @@ def _deal_answer(deal: Deal) -> dict[str, Any]:
 
 def _check_can_confirm(deal: Deal, viewer: Any) -> None:
     if viewer.seat is None:
-        raise PermissionDenied("Only a player seated in this rubber confirms its deals.")
+        raise PermissionDenied(_("Only a player seated in this rubber confirms its deals."))
     if not deal.confirmable_from(viewer.seat):
-        raise PermissionDenied("A deal is confirmed by a player of the other side.")
+        raise PermissionDenied(_("A deal is confirmed by a player of the other side."))
 
 
 class SessionDeals(APIView):

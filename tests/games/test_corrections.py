@@ -131,6 +131,24 @@ def test_a_correction_in_a_closed_session_is_refused(api, rubber, enter, running
     assert patch(api, deal, north, version=1, tricks=8).status_code == 409
 
 
+def test_the_apis_refusals_speak_the_clients_language(api, rubber, enter, club, north):
+    """A 403 of the API says why in the language the client asks for (Accept-Language), as
+    every other answer of the API does (docs/i18n.md)."""
+    club.confirm_entries = True
+    club.save()
+    enter(SIX_DEALS[:1])  # entered by North
+    deal = rubber.deals.get(number=1)
+    api.force_authenticate(seated_user(rubber, "S"))
+    with unchanged():
+        partner = api.post(f"/api/v1/deals/{deal.pk}/confirm", HTTP_ACCEPT_LANGUAGE="it")
+    assert partner.status_code == 403
+    assert partner.json()["detail"] == (
+        "Una smazzata è confermata da un giocatore della linea avversaria."
+    )
+    english = api.post(f"/api/v1/deals/{deal.pk}/confirm", HTTP_ACCEPT_LANGUAGE="en")
+    assert english.json()["detail"] == "A deal is confirmed by a player of the other side."
+
+
 def test_confirmation_by_an_opponent(api, rubber, enter, club, north):
     club.confirm_entries = True
     club.save()
