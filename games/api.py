@@ -18,7 +18,7 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import permissions, status
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -239,7 +239,7 @@ class DealDetail(APIView):
         deal, viewer = deal_for_reader(request.user, pk)
         if not viewer.can_correct(deal):
             raise PermissionDenied(_("Only a director or a player at the table deletes a deal."))
-        sent = DealDeleteIn(data=request.data or request.query_params)
+        sent = DealDeleteIn(data=_delete_input(request))
         sent.is_valid(raise_exception=True)
         deal.delete_last(
             version=sent.validated_data["version"],
@@ -248,6 +248,19 @@ class DealDetail(APIView):
             director=viewer.is_director,
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def _delete_input(request: Request) -> Any:
+    """The version a DELETE names, in its query string or its JSON body (DealDeleteIn); both
+    must then agree. A body with other fields does not hide the query string's version."""
+    query, body = request.query_params, request.data
+    if "version" not in query:
+        return body
+    if "version" in body and str(body["version"]) != query["version"]:
+        raise ValidationError(
+            {"version": [_("The query string and the body name different versions.")]}
+        )
+    return query
 
 
 class DealHistory(APIView):

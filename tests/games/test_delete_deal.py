@@ -181,6 +181,24 @@ def test_the_version_may_come_in_a_json_body(api, rubber, north):
     assert response.status_code == 204
 
 
+def test_a_body_with_other_fields_leaves_the_query_strings_version(api, rubber, north):
+    """`?version=` counts even when the body carries something else; when both name a version
+    they must agree (a 400 naming the field, nothing deleted)."""
+    false = four_and_a_false_fifth(rubber)
+    api.force_authenticate(north)
+    url = f"/api/v1/deals/{false.pk}/?version=1"
+    with unchanged():
+        response = api.delete(url, {"version": 2}, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"]["version"] == [
+        "The query string and the body name different versions."
+    ]
+    assert api.delete(url, {"version": 1}, format="json").status_code == 204
+    false = rubber.record_deal(number=5, entered_by=None, **FALSE_DEAL)[0]
+    response = api.delete(f"/api/v1/deals/{false.pk}/?version=1", {"why": "x"}, format="json")
+    assert response.status_code == 204
+
+
 def test_a_closed_sessions_deals_are_never_deleted(api, rubber, running_session, director):
     false = four_and_a_false_fifth(rubber)
     services.session_close(session=running_session)
