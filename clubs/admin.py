@@ -4,11 +4,30 @@ State changes (start, close, seating) belong to the services and the director's 
 admin is for looking things up and fixing names and settings.
 """
 
+from typing import Any
+
 from django.contrib import admin
-from django.http import HttpRequest
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
 from simple_history.admin import SimpleHistoryAdmin
 
 from .models import Club, Invitation, Membership, Player, Session, Table, TableChange, TableSeat
+
+
+class HistoryShownNotRevertedAdmin(SimpleHistoryAdmin):  # type: ignore[misc]  # no type hints
+    """A model's history, shown and never posted back (config/settings.py,
+    SIMPLE_HISTORY_REVERT_DISABLED): simple_history saves a posted old version even when its
+    Revert button is hidden, past the services that change sessions and deals."""
+
+    def history_form_view(
+        self, request: HttpRequest, object_id: str, version_id: str, extra_context: Any = None
+    ) -> HttpResponse:
+        if request.method != "GET":
+            raise PermissionDenied
+        response: HttpResponse = super().history_form_view(
+            request, object_id, version_id, extra_context
+        )
+        return response
 
 
 class MembershipInline(admin.TabularInline):
@@ -62,7 +81,7 @@ class TableInline(admin.TabularInline):
 
 
 @admin.register(Session)
-class SessionAdmin(SimpleHistoryAdmin):  # type: ignore[misc]  # simple_history has no type hints
+class SessionAdmin(HistoryShownNotRevertedAdmin):
     """With the session's history: started, closed, reopened, re-seated (who and when)."""
 
     list_display = ["date", "club", "kind", "movement", "status", "stake_per_hundred"]

@@ -1,9 +1,7 @@
-from typing import Any
-
 from django.contrib import admin
-from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
-from simple_history.admin import SimpleHistoryAdmin
+from django.http import HttpRequest
+
+from clubs.admin import HistoryShownNotRevertedAdmin
 
 from .models import Deal, Rubber
 
@@ -38,13 +36,18 @@ class RubberAdmin(admin.ModelAdmin):
     readonly_fields = ["kind", "status", "rules", "started_at", "ended_at"]
     inlines = [DealInline]
 
+    # Read-only as its deals: its players, table and number are what the deals were scored and
+    # noted under (a change here re-seated a scored rubber, unnoted).
+    def has_change_permission(self, request: HttpRequest, obj: Rubber | None = None) -> bool:
+        return False
+
     def has_delete_permission(self, request: HttpRequest, obj: Rubber | None = None) -> bool:
         # Its deals would go with it, unlocked and unscored (see DealAdmin).
         return False
 
 
 @admin.register(Deal)
-class DealAdmin(SimpleHistoryAdmin):  # type: ignore[misc]  # simple_history has no type hints
+class DealAdmin(HistoryShownNotRevertedAdmin):
     list_display = ["__str__", "rubber", "version", "entered_by", "updated_at"]
     readonly_fields = (
         "rubber",
@@ -62,19 +65,9 @@ class DealAdmin(SimpleHistoryAdmin):  # type: ignore[misc]  # simple_history has
     # and rule, and goes only as the last of its rubber (Deal.delete_last), each under the
     # rubber's lock, rescored and noted in the history (the page and the API). A row changed,
     # reverted or deleted here left a gap in the numbering or a scoresheet that no longer added up.
+    # Its history is shown, never posted back (HistoryShownNotRevertedAdmin).
     def has_change_permission(self, request: HttpRequest, obj: Deal | None = None) -> bool:
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Deal | None = None) -> bool:
         return False
-
-    def history_form_view(
-        self, request: HttpRequest, object_id: str, version_id: str, extra_context: Any = None
-    ) -> HttpResponse:
-        # simple_history saves a posted old version even when its Revert button is hidden.
-        if request.method != "GET":
-            raise PermissionDenied
-        response: HttpResponse = super().history_form_view(
-            request, object_id, version_id, extra_context
-        )
-        return response
