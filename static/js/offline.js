@@ -215,7 +215,7 @@
   async function post(deal) {
     const body = new URLSearchParams(deal.fields);
     if (deal.replaceVersion) body.set("replace_version", String(deal.replaceVersion));
-    body.set("number", String(deal.number)); // moved by "Record as deal N" (renumber)
+    body.set("number", String(deal.number)); // moved down by "Record as deal N" (moveDown)
     body.set("csrfmiddlewaretoken", csrfToken());
     return fetch(deal.url, {
       method: "POST",
@@ -233,17 +233,33 @@
     return navigator.locks.request(`backscore-queue-${RUBBER}`, sendAll);
   }
 
+  // A deal refused for a gap (a deal before it was deleted meanwhile, games/offline.py `next`)
+  // is asked about again: another phone may have entered the missing deal since, and then it
+  // goes in as it is.
+  const gapRefused = (deal) => deal.state === "refused" && deal.answer && Number.isInteger(deal.answer.next);
+
+  // Deal `deal` and the ones kept after it move down to the server's next number `next`.
+  async function moveDown(deal, next) {
+    const shift = deal.number - next;
+    const moved = (await queued()).filter((item) => item.number >= deal.number);
+    for (const item of moved) item.number -= shift;
+    await write((deals) => moved.forEach((item) => deals.put(item)));
+  }
+
   async function sendAll() {
     if (sending) return;
     sending = true;
     let recorded = false;
+    const asked = new Set(); // gap refusals asked about again in this round: once each
+    let moved = false;
     render();
     try {
       for (;;) {
         items = await queued();
         const deal = items[0];
         // In order: a deal waiting for the player's choice holds back the ones after it.
-        if (!deal || deal.state !== "pending") break;
+        if (!deal || !(deal.state === "pending" || (gapRefused(deal) && !asked.has(deal.id)))) break;
+        asked.add(deal.id);
         let response;
         try {
           response = await post(deal);
@@ -269,14 +285,27 @@
           recorded = true;
           continue;
         }
+        const next = answer.next;
+        if (deal.moveDown && Number.isInteger(next) && next < deal.number) {
+          // "Record as deal N" was tapped and the gap is still there: the number is the one the
+          // server names now, not the one shown when the player tapped.
+          delete deal.moveDown;
+          await write((deals) => deals.put(deal));
+          await moveDown(deal, next);
+          moved = true;
+          asked.delete(deal.id);
+          continue;
+        }
         deal.state = answer.status === "conflict" ? "conflict" : "refused";
         deal.answer = answer;
         delete deal.replaceVersion;
+        delete deal.moveDown;
         await write((deals) => deals.put(deal));
       }
     } finally {
       sending = false;
       items = await queued();
+      if (moved) numberForm();
       render();
     }
     if (recorded) refreshPage();
@@ -326,17 +355,17 @@
     send();
   }
 
-  // A deal refused for a gap (a deal before it was deleted meanwhile): it, and the deals kept
-  // after it, move down to the server's next number and are sent again.
-  async function renumber(deal, next) {
-    const shift = deal.number - next;
-    const moved = items.filter((item) => item.number >= deal.number);
-    for (const item of moved) item.number -= shift;
-    deal.state = "pending";
-    delete deal.answer;
-    await write((deals) => moved.forEach((item) => deals.put(item)));
+  // "Record as deal N": the deal is asked about once more, as it is (the gap may be gone), and
+  // moved down to the number the server then names (sendAll). The copy kept now, not the one the
+  // list was drawn from (a retry may have written it since).
+  async function recordAsNext(deal) {
+    const kept = (await queued()).find((item) => item.id === deal.id);
+    if (!kept || !gapRefused(kept)) return;
+    kept.state = "pending";
+    kept.moveDown = true;
+    delete kept.answer;
+    await write((deals) => deals.put(kept));
     items = await queued();
-    numberForm();
     render();
     send();
   }
@@ -379,7 +408,7 @@
           li.append(line("field-error", `${T["not-recorded"]} ${deal.answer.detail}`));
           const next = deal.answer.next;
           if (Number.isInteger(next) && next < deal.number) {
-            li.append(button(fmt(T["record-as"], { n: next }), () => renumber(deal, next)));
+            li.append(button(fmt(T["record-as"], { n: next }), () => recordAsNext(deal)));
           }
           li.append(button(T.drop, () => drop(deal)));
         }
@@ -428,7 +457,7 @@
   });
   window.addEventListener("offline", render);
   setInterval(() => {
-    if (navigator.onLine && items.some((deal) => deal.state === "pending")) send();
+    if (navigator.onLine && items.some((deal) => deal.state === "pending" || gapRefused(deal))) send();
   }, RETRY_MS);
 
   queued().then((found) => {

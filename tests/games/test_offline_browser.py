@@ -332,6 +332,46 @@ def test_deals_kept_after_a_deleted_deal_are_recorded_as_the_next_ones(
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
+def test_record_as_the_next_deal_asks_the_server_again_when_tapped(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    """The refusal offered "Record as deal 2", then another phone entered deal 2 before the tap
+    (an outside probe lost a hand there): the tap asks again, and deals 3 and 4 keep their
+    numbers; nothing is moved over the other phone's deal."""
+    rubber = running_session.rubbers.get(number=1)
+    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
+    record(page, FOUR_SPADES, 1)
+    page.locator("#deals #deal-1").wait_for()
+    record(page, THREE_NT_DOWN, 2)
+    page.locator("#deals #deal-2").wait_for()
+    context.set_offline(True)
+    page.locator("#offline.is-offline").wait_for()
+    record(page, THREE_NT_DOWN, 3)
+    page.locator("#offline-pending li[data-number='3']").wait_for()
+    record(page, FOUR_SPADES, 4)
+    page.locator("#offline-pending li[data-number='4']").wait_for()
+    Deal.objects.get(rubber=rubber, number=2).delete_last(
+        version=1, deleted_by=None, director=True
+    )
+    context.set_offline(False)
+    refused = page.locator("#offline-pending li.refused[data-number='3']")
+    refused.wait_for()
+    rubber.record_deal(number=2, contract="2H", declarer="N", tricks=8, entered_by=None)
+    refused.get_by_role("button", name="Record as deal 2").click()
+    page.locator("#offline").wait_for(state="hidden")
+    page.locator("#deals #deal-4").wait_for()
+    deals = Deal.objects.filter(rubber=rubber).order_by("number")
+    assert [(d.number, d.contract, d.tricks) for d in deals] == [
+        (1, "4S", 10),
+        (2, "2H", 8),
+        (3, "3NT", 8),
+        (4, "4S", 10),
+    ]
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
 def test_deals_kept_when_the_session_ended_are_sent_after_signing_in_again(
     live_server: Any, browser: Any, running_session: Any
 ) -> None:
