@@ -350,9 +350,7 @@ def test_record_as_the_next_deal_asks_the_server_again_when_tapped(
     page.locator("#offline-pending li[data-number='3']").wait_for()
     record(page, FOUR_SPADES, 4)
     page.locator("#offline-pending li[data-number='4']").wait_for()
-    Deal.objects.get(rubber=rubber, number=2).delete_last(
-        version=1, deleted_by=None, director=True
-    )
+    Deal.objects.get(rubber=rubber, number=2).delete_last(version=1, deleted_by=None, director=True)
     context.set_offline(False)
     refused = page.locator("#offline-pending li.refused[data-number='3']")
     refused.wait_for()
@@ -367,6 +365,33 @@ def test_record_as_the_next_deal_asks_the_server_again_when_tapped(
         (3, "3NT", 8),
         (4, "4S", 10),
     ]
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_gap_refusal_goes_in_by_itself_once_the_gap_is_filled(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    """A refusal for a gap is asked about again with the queue's retries (here: the connection
+    coming back): once another phone entered the missing deal, the kept deal goes in as it is."""
+    rubber = running_session.rubbers.get(number=1)
+    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
+    record(page, FOUR_SPADES, 1)
+    page.locator("#deals #deal-1").wait_for()
+    context.set_offline(True)
+    page.locator("#offline.is-offline").wait_for()
+    record(page, THREE_NT_DOWN, 2)
+    page.locator("#offline-pending li[data-number='2']").wait_for()
+    Deal.objects.get(rubber=rubber, number=1).delete_last(version=1, deleted_by=None, director=True)
+    context.set_offline(False)
+    page.locator("#offline-pending li.refused[data-number='2']").wait_for()
+    rubber.record_deal(number=1, contract="2H", declarer="N", tricks=8, entered_by=None)
+    context.set_offline(True)
+    context.set_offline(False)
+    page.locator("#offline").wait_for(state="hidden")
+    deals = Deal.objects.filter(rubber=rubber).order_by("number")
+    assert [(d.number, d.contract) for d in deals] == [(1, "2H"), (2, "3NT")]
     context.close()
 
 
