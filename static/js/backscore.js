@@ -96,15 +96,28 @@ async function poll() {
   if (!next || document.getElementById("live") !== live || recording(live)) return;
   const entry = live.querySelector("#entry");
   const nextEntry = next.querySelector("#entry");
+  // A correction being made (open: its form on the way, or being tapped) stays as it is.
+  const correcting = !!live.querySelector("details.correction[open]");
   if (!entry || !nextEntry) {
+    if (!correcting) {
+      etag = tag;
+      live.replaceWith(next);
+      htmxProcess(next);
+      return;
+    }
+    // Replacing the whole pad closed the correction and lost its taps (a finished rubber has no
+    // entry form; tests/games/test_browser.py). The entry form coming or going waits for the
+    // correction to be saved or closed (the tag is not taken); otherwise the pad follows.
+    if (entry || nextEntry) return;
     etag = tag;
-    live.replaceWith(next);
-    htmxProcess(next);
+    swapPart(live, next, ".live-title");
+    swapPart(live, next, ".pad-col-wrap");
+    swapPart(live, next, "#awaiting-box");
     return;
   }
   swapPart(live, next, ".pad-col-wrap");
   swapPart(live, next, "#awaiting-box");
-  if (!live.querySelector("details.correction[open]")) swapPart(live, next, ".deals-col");
+  if (!correcting) swapPart(live, next, ".deals-col");
   swapPart(live, next, "#mini-totals");
   const taps = holdsTaps(entry);
   const notice = next.querySelector("#notice");
