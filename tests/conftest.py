@@ -383,6 +383,27 @@ def wait_for(predicate: Any, timeout: float = 30, interval: float = 0.2) -> Any:
     raise AssertionError(f"condition not met within {timeout}s")
 
 
+class Held:
+    """A route handler (`page.route(url, held)`) that holds the requests it gets until
+    `release()`, then lets them and every later one through. Releasing before unrouting: an
+    unroute that leaves a page no route lets Playwright go on with the held requests itself."""
+
+    def __init__(self) -> None:
+        self.routes: list[Any] = []
+        self.holding = True
+
+    def __call__(self, route: Any) -> None:
+        if self.holding:
+            self.routes.append(route)
+        else:
+            route.continue_()
+
+    def release(self) -> None:
+        self.holding = False
+        for route in self.routes:
+            route.continue_()
+
+
 # --- the browser (pytest-playwright, Debian's Chromium) ---------------------------------------
 
 

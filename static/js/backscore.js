@@ -58,10 +58,20 @@ function holdsTaps(form) {
 function recording(live) {
   return !!live.querySelector("form.htmx-request");
 }
+// htmx processes only what came in: processing the whole pad re-initialised an element whose
+// request was on its way (htmx marks it, so its attributes had "changed") and dropped the request
+// waiting behind it; the live line stayed on an earlier tap
+// (tests/games/test_table_browser.py).
+function htmxProcess(node) {
+  if (window.htmx) window.htmx.process(node);
+}
 function swapPart(live, fresh, selector) {
   const old = live.querySelector(selector);
   const neu = fresh.querySelector(selector);
-  if (old && neu) old.replaceWith(neu);
+  if (old && neu) {
+    old.replaceWith(neu);
+    htmxProcess(neu);
+  }
 }
 async function poll() {
   const live = document.getElementById("live");
@@ -86,15 +96,28 @@ async function poll() {
   if (!next || document.getElementById("live") !== live || recording(live)) return;
   const entry = live.querySelector("#entry");
   const nextEntry = next.querySelector("#entry");
+  // A correction being made (open: its form on the way, or being tapped) stays as it is.
+  const correcting = !!live.querySelector("details.correction[open]");
   if (!entry || !nextEntry) {
+    if (!correcting) {
+      etag = tag;
+      live.replaceWith(next);
+      htmxProcess(next);
+      return;
+    }
+    // Replacing the whole pad closed the correction and lost its taps (a finished rubber has no
+    // entry form; tests/games/test_browser.py). The entry form coming or going waits for the
+    // correction to be saved or closed (the tag is not taken); otherwise the pad follows.
+    if (entry || nextEntry) return;
     etag = tag;
-    live.replaceWith(next);
-    if (window.htmx) window.htmx.process(next);
+    swapPart(live, next, ".live-title");
+    swapPart(live, next, ".pad-col-wrap");
+    swapPart(live, next, "#awaiting-box");
     return;
   }
   swapPart(live, next, ".pad-col-wrap");
   swapPart(live, next, "#awaiting-box");
-  if (!live.querySelector("details.correction[open]")) swapPart(live, next, ".deals-col");
+  if (!correcting) swapPart(live, next, ".deals-col");
   swapPart(live, next, "#mini-totals");
   const taps = holdsTaps(entry);
   const notice = next.querySelector("#notice");
@@ -102,11 +125,11 @@ async function poll() {
     const old = live.querySelector("#notice");
     if (old) old.replaceWith(notice);
     else live.querySelector("#awaiting-box").before(notice);
+    htmxProcess(notice);
   }
   // A deal was deleted since these taps were made (games.views.rubber_live): they are the
   // rubber's next deal now, as the notice says; the form follows, still unrecorded.
   if (taps && notice && notice.dataset.moveTo) entry.querySelector("input[name=number]").value = notice.dataset.moveTo;
-  if (window.htmx) window.htmx.process(live);
   const nextNumber = nextEntry.querySelector("input[name=number]").value;
   // The number stays while the taps do; the tag is not taken, so that the next poll moves an
   // emptied form (recorded, or reset by the offline queue) to the server's number.

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, sign_in
+from tests.conftest import ROOT, Held, sign_in, wait_for
 
 SHOTS = ROOT / "docs" / "screenshots"
 LEVELS = ["1", "2", "3", "4", "5", "6", "7", "pass"]
@@ -95,4 +96,55 @@ def test_enter_a_rubber_on_a_phone_and_correct_a_deal(live_server, browser, runn
     assert total(page, "ns") == before + 30
     assert "History (2)" in page.locator("#deals").inner_text()
     page.screenshot(path=str(SHOTS / "scoresheet.png"), full_page=True)
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_correction_being_tapped_stays_open_when_the_finished_pad_changes(
+    live_server, browser, running_session
+):
+    """A finished rubber has no entry form, and the pad's poll replaced its whole live part when
+    it changed, open correction and taps included: a player correcting a deal lost the form
+    (CI: the first poll after the last deal's answer, under load). The pad follows the change;
+    the correction stays as the player left it."""
+    from games.models import Deal
+    from tests.games.conftest import SIX_DEALS, record_deals
+
+    rubber = running_session.rubbers.get(number=1)
+    record_deals(rubber, SIX_DEALS, entered_by=rubber.north.user)
+    # No service worker: it would make the poll's requests, and the page's route not see them.
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, service_workers="block"
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    polls = Held()
+    page.route(re.compile(rf"/rubbers/{rubber.pk}/live"), polls)
+    sign_in(page, live_server.url, rubber.north.user.username, f"/rubbers/{rubber.pk}/")
+    page.locator("#result").wait_for()
+    before = total(page, "ns")
+    first = page.locator("details.correction").first
+    first.locator("summary").first.click()
+    first.locator("label[for$='-result_15']").click()  # 2♥ by North, +2 (not +1)
+    first.locator("output.preview", has_text="2♥ by North, +2: We +120").wait_for()
+
+    # Meanwhile South's phone corrects deal 3 (3NT by South, +1); the poll brings it.
+    Deal.objects.get(rubber=rubber, number=3).correct(
+        version=1, changed_by=rubber.south.user, tricks=10
+    )
+    wait_for(lambda: page.evaluate("1") and bool(polls.routes))
+    polls.release()
+    page.wait_for_function(
+        "before => Number(document.querySelector('#total-ns').innerText) !== before", arg=before
+    )
+    assert total(page, "ns") == before + 30
+    assert first.get_attribute("open") is not None
+    assert first.locator("input[id$='-result_15']").is_checked()
+    first.get_by_role("button", name="Save correction").click()
+    page.wait_for_function(
+        "total => Number(document.querySelector('#total-ns').innerText) === total",
+        arg=before + 60,
+    )
+    assert Deal.objects.get(rubber=rubber, number=1).tricks == 10
     context.close()

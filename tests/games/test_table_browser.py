@@ -3,11 +3,12 @@ one screen, only possible results, the live line, a conflict in words, We for Ea
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, sign_in
+from tests.conftest import ROOT, Held, sign_in, wait_for
 from tests.games.conftest import SIX_DEALS
 
 SHOTS = ROOT / "docs" / "screenshots"
@@ -299,4 +300,38 @@ def test_the_live_line_follows_the_taps_the_pad_keeps(live_server, browser, runn
     page.locator("#entry").filter(has_text="Choose the result").wait_for()
     assert "is not a possible result" not in page.locator("#entry").inner_text()
     assert not Deal.objects.filter(rubber=rubber).exists()
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_live_line_follows_the_last_tap_when_the_poll_lands_meanwhile(
+    live_server, browser, running_session
+):
+    """The pad's poll lands while the live line is being asked for and the next taps' request
+    waits behind it. The poll re-processed the whole pad with htmx, and the line (marked by its
+    request) was taken for a changed element and reset: the waiting request was dropped and the
+    line stayed on an early tap. CI saw it under load (the first poll after the page opens)."""
+    from playwright.sync_api import expect
+
+    rubber = running_session.rubbers.get(number=1)
+    # No service worker: it would make the poll's requests, and the page's routes not see them.
+    context = browser.new_context(**PHONE, service_workers="block")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    polls, previews = Held(), Held()
+    page.route(re.compile(rf"/rubbers/{rubber.pk}/live"), polls)
+    page.route(re.compile(rf"/rubbers/{rubber.pk}/preview\?"), previews)
+    sign_in(page, live_server.url, rubber.north.user.username, f"/rubbers/{rubber.pk}/")
+    page.locator("#entry h2").filter(has_text="Deal 1").wait_for()
+    tap(page, "level", "3")
+    wait_for(lambda: page.evaluate("1") and bool(previews.routes))  # asked for, not answered
+    for field, value in (("strain", "NT"), ("declarer", "N"), ("result", "0")):
+        tap(page, field, value)  # their request waits behind it
+    wait_for(lambda: page.evaluate("1") and bool(polls.routes))
+    page.evaluate("document.querySelector('#pad').dataset.beforePoll = 'true'")
+    polls.release()
+    page.locator("#pad:not([data-before-poll])").wait_for(state="attached")  # the poll's pad
+    previews.release()
+    expect(page.locator("#preview")).to_have_text("3NT by North, made: We +100")
     context.close()
