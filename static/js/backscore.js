@@ -65,10 +65,29 @@ function recording(live) {
 function htmxProcess(node) {
   if (window.htmx) window.htmx.process(node);
 }
+// An explanation the player opened stays open when its part is replaced by a change: the same
+// item (its reason and its words, in order) is opened in the new part
+// (tests/games/test_browser.py).
+function openKeys(part) {
+  const seen = new Map();
+  return [...part.querySelectorAll("details:not(.correction)")].map((details) => {
+    const item = details.closest("[data-reason]");
+    const summary = details.querySelector("summary");
+    const key = `${item ? item.dataset.reason : ""}|${summary ? summary.textContent.trim() : ""}`;
+    const n = (seen.get(key) || 0) + 1;
+    seen.set(key, n);
+    return { details, key: `${key}|${n}` };
+  });
+}
+function keepOpen(old, neu) {
+  const open = new Set(openKeys(old).filter((d) => d.details.open).map((d) => d.key));
+  if (open.size) openKeys(neu).forEach((d) => { if (open.has(d.key)) d.details.open = true; });
+}
 function swapPart(live, fresh, selector) {
   const old = live.querySelector(selector);
   const neu = fresh.querySelector(selector);
   if (old && neu) {
+    keepOpen(old, neu);
     old.replaceWith(neu);
     htmxProcess(neu);
   }
@@ -101,6 +120,7 @@ async function poll() {
   if (!entry || !nextEntry) {
     if (!correcting) {
       etag = tag;
+      keepOpen(live, next);
       live.replaceWith(next);
       htmxProcess(next);
       return;

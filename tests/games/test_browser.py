@@ -148,3 +148,40 @@ def test_a_correction_being_tapped_stays_open_when_the_finished_pad_changes(
     )
     assert Deal.objects.get(rubber=rubber, number=1).tricks == 10
     context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_an_open_explanation_stays_open_when_the_pad_changes(live_server, browser, running_session):
+    """A player reading why a score is what it is keeps reading it when another phone's change
+    reaches the pad: the poll replaced the pad and closed it (a flake of
+    test_enter_a_rubber_on_a_phone_and_correct_a_deal: the first poll after the answer)."""
+    from games.models import Deal
+    from tests.games.conftest import SIX_DEALS, record_deals
+
+    rubber = running_session.rubbers.get(number=1)
+    record_deals(rubber, SIX_DEALS, entered_by=rubber.north.user)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, service_workers="block"
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    polls = Held()
+    page.route(re.compile(rf"/rubbers/{rubber.pk}/live"), polls)
+    sign_in(page, live_server.url, rubber.north.user.username, f"/rubbers/{rubber.pk}/")
+    page.locator("#result").wait_for()
+    before = total(page, "ns")
+    page.locator("#pad .pad-item summary").first.click()
+    assert page.locator("#pad .pad-item .why").first.is_visible()
+
+    Deal.objects.get(rubber=rubber, number=3).correct(
+        version=1, changed_by=rubber.south.user, tricks=10
+    )
+    wait_for(lambda: page.evaluate("1") and bool(polls.routes))
+    polls.release()
+    page.wait_for_function(
+        "before => Number(document.querySelector('#total-ns').innerText) !== before", arg=before
+    )
+    assert page.locator("#pad .pad-item details").first.get_attribute("open") is not None
+    assert page.locator("#pad .pad-item .why").first.is_visible()
+    context.close()
