@@ -435,18 +435,10 @@ class Rubber(models.Model):
                     % {"expected": expected, "number": number},
                     expected=expected,
                 )
-            deal = Deal(
-                rubber=rubber,
-                number=number,
-                entered_by=entered_by,
-                written_seat=rubber._writer_seat(entered_by, seat),
-                written_phone=phone,
-                **fields.as_kwargs(),
-            )
+            deal = Deal(rubber=rubber, number=number, entered_by=entered_by, **fields.as_kwargs())
+            deal._written(rubber, entered_by, seat, phone)
             sheet = rubber._rescore([*deals, deal])
-            if entered_by is not None:
-                deal._history_user = entered_by
-            deal._change_reason = _reason("entered")
+            deal._note(_reason("entered"), entered_by)
             deal.save()
             rubber._apply_completion(sheet)
         _queue_refresh(rubber.session_id)
@@ -550,9 +542,7 @@ class Rubber(models.Model):
         for number, moved in enumerate(held, start=len(deals) + 1):
             moved.rubber, moved.number = self, number
             moved.version += 1
-            moved._change_reason = "moved"
-            if changed_by is not None:
-                moved._history_user = changed_by
+            moved._note("moved", changed_by)
             moved.save()
         # The next rubber holds nothing now, and its lock kept entries out: withdraw it.
         nxt.delete()
@@ -973,11 +963,8 @@ class Deal(models.Model):
             deal.confirmed_by = None
             deal.disputed = False
             deal.ruled = False
-            deal.written_seat = rubber._writer_seat(changed_by, seat)
-            deal.written_phone = phone
-            deal._change_reason = _reason("correction")
-            if changed_by is not None:
-                deal._history_user = changed_by
+            deal._written(rubber, changed_by, seat, phone)
+            deal._note(_reason("correction"), changed_by)
             deal.save()
         _queue_refresh(rubber.session_id)
         self._refresh()
@@ -1098,11 +1085,8 @@ class Deal(models.Model):
                 raise Conflict(refusal)
             # Kept by the "-" history record: who deleted it and from where, as a correction's
             # record keeps who corrected it.
-            deal.written_seat = rubber._writer_seat(deleted_by, seat)
-            deal.written_phone = phone
-            deal._change_reason = _reason("deleted")
-            if deleted_by is not None:
-                deal._history_user = deleted_by
+            deal._written(rubber, deleted_by, seat, phone)
+            deal._note(_reason("deleted"), deleted_by)
             deal.delete()
         _queue_refresh(session.pk)
 
@@ -1142,12 +1126,23 @@ class Deal(models.Model):
                 return deal
             deal.confirmed_by = by
             deal.disputed = False
-            deal._change_reason = _reason("confirmed")
-            if user is not None:
-                deal._history_user = user
+            deal._note(_reason("confirmed"), user)
             deal.save(update_fields=["confirmed_by", "disputed", "updated_at"])
         self._refresh()
         return deal
+
+    def _written(self, rubber: Rubber, user: User | None, seat: str | None, phone: str) -> None:
+        """Where the content being written comes from: the seat (`Rubber._writer_seat`) and the
+        table-code phone (games.codes); the other side confirms it (`confirmable_from`)."""
+        self.written_seat = rubber._writer_seat(user, seat)
+        self.written_phone = phone
+
+    def _note(self, reason: str, user: User | None) -> None:
+        """What the history record of the next save or delete says: why, and who (none for a
+        table-code phone, which the reason names)."""
+        self._change_reason = reason
+        if user is not None:
+            self._history_user = user
 
     def confirmable_from(self, seat: str) -> bool:
         """Whether the player in `seat` may confirm or dispute the deal's content: they sit on
@@ -1191,9 +1186,7 @@ class Deal(models.Model):
             if deal.disputed or deal.settled:
                 return deal
             deal.disputed = True
-            deal._change_reason = _reason("disputed")
-            if user is not None:
-                deal._history_user = user
+            deal._note(_reason("disputed"), user)
             deal.save(update_fields=["disputed", "updated_at"])
         self._refresh()
         return deal
@@ -1236,9 +1229,7 @@ class Deal(models.Model):
                 )
             deal.disputed = False
             deal.ruled = True
-            deal._change_reason = "ruled"
-            if by is not None:
-                deal._history_user = by
+            deal._note("ruled", by)
             deal.save(update_fields=["disputed", "ruled", "updated_at"])
         self._refresh()
         return deal

@@ -236,13 +236,20 @@
   // A deal refused for a gap (a deal before it was deleted meanwhile, games/offline.py `next`)
   // is asked about again: another phone may have entered the missing deal since, and then it
   // goes in as it is.
-  const gapRefused = (deal) => deal.state === "refused" && deal.answer && Number.isInteger(deal.answer.next);
+  // The number a refusal offers the deal (`next`, below its own), else null.
+  const gapNext = (deal, answer) =>
+    answer && Number.isInteger(answer.next) && answer.next < deal.number ? answer.next : null;
+  const gapRefused = (deal) => deal.state === "refused" && gapNext(deal, deal.answer) !== null;
 
-  // Deal `deal` and the ones kept after it move down to the server's next number `next`.
+  // Deal `deal` and the ones kept after it move down to the server's next number `next`, as
+  // they are kept now; the tap that asked for it is done.
   async function moveDown(deal, next) {
     const shift = deal.number - next;
     const moved = (await queued()).filter((item) => item.number >= deal.number);
-    for (const item of moved) item.number -= shift;
+    for (const item of moved) {
+      item.number -= shift;
+      delete item.moveDown;
+    }
     await write((deals) => moved.forEach((item) => deals.put(item)));
   }
 
@@ -285,12 +292,10 @@
           recorded = true;
           continue;
         }
-        const next = answer.next;
-        if (deal.moveDown && Number.isInteger(next) && next < deal.number) {
+        const next = gapNext(deal, answer);
+        if (deal.moveDown && next !== null) {
           // "Record as deal N" was tapped and the gap is still there: the number is the one the
           // server names now, not the one shown when the player tapped.
-          delete deal.moveDown;
-          await write((deals) => deals.put(deal));
           await moveDown(deal, next);
           moved = true;
           asked.delete(deal.id);
@@ -406,8 +411,8 @@
           li.append(button(T["drop-mine"], () => drop(deal)));
         } else {
           li.append(line("field-error", `${T["not-recorded"]} ${deal.answer.detail}`));
-          const next = deal.answer.next;
-          if (Number.isInteger(next) && next < deal.number) {
+          const next = gapNext(deal, deal.answer);
+          if (next !== null) {
             li.append(button(fmt(T["record-as"], { n: next }), () => recordAsNext(deal)));
           }
           li.append(button(T.drop, () => drop(deal)));

@@ -99,6 +99,42 @@ def test_enter_a_rubber_on_a_phone_and_correct_a_deal(live_server, browser, runn
     context.close()
 
 
+def finished_pad_with_its_poll_held(live_server: Any, browser: Any, rubber: Any) -> tuple[Any, ...]:
+    """North's phone on a rubber finished by SIX_DEALS, its live poll held (`Held`): the phone,
+    its page and the held poll. No service worker: it would make the poll's requests, and the
+    page's route not see them."""
+    from tests.games.conftest import SIX_DEALS, record_deals
+
+    record_deals(rubber, SIX_DEALS, entered_by=rubber.north.user)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, service_workers="block"
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    polls = Held()
+    page.route(re.compile(rf"/rubbers/{rubber.pk}/live"), polls)
+    sign_in(page, live_server.url, rubber.north.user.username, f"/rubbers/{rubber.pk}/")
+    page.locator("#result").wait_for()
+    return context, page, polls
+
+
+def south_corrects_deal_3_and_the_poll_brings_it(
+    page: Any, rubber: Any, polls: Any, before: int
+) -> None:
+    """Meanwhile South's phone corrects deal 3 (3NT by South, +1: NS +30); the held poll then
+    lands and the pad's total moves from `before`."""
+    from games.models import Deal
+
+    Deal.objects.get(rubber=rubber, number=3).correct(
+        version=1, changed_by=rubber.south.user, tricks=10
+    )
+    wait_for(lambda: page.evaluate("1") and bool(polls.routes))
+    polls.release()
+    page.wait_for_function(
+        "before => Number(document.querySelector('#total-ns').innerText) !== before", arg=before
+    )
+
+
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_a_correction_being_tapped_stays_open_when_the_finished_pad_changes(
@@ -109,35 +145,16 @@ def test_a_correction_being_tapped_stays_open_when_the_finished_pad_changes(
     (CI: the first poll after the last deal's answer, under load). The pad follows the change;
     the correction stays as the player left it."""
     from games.models import Deal
-    from tests.games.conftest import SIX_DEALS, record_deals
 
     rubber = running_session.rubbers.get(number=1)
-    record_deals(rubber, SIX_DEALS, entered_by=rubber.north.user)
-    # No service worker: it would make the poll's requests, and the page's route not see them.
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, service_workers="block"
-    )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    polls = Held()
-    page.route(re.compile(rf"/rubbers/{rubber.pk}/live"), polls)
-    sign_in(page, live_server.url, rubber.north.user.username, f"/rubbers/{rubber.pk}/")
-    page.locator("#result").wait_for()
+    context, page, polls = finished_pad_with_its_poll_held(live_server, browser, rubber)
     before = total(page, "ns")
     first = page.locator("details.correction").first
     first.locator("summary").first.click()
     first.locator("label[for$='-result_15']").click()  # 2♥ by North, +2 (not +1)
     first.locator("output.preview", has_text="2♥ by North, +2: We +120").wait_for()
 
-    # Meanwhile South's phone corrects deal 3 (3NT by South, +1); the poll brings it.
-    Deal.objects.get(rubber=rubber, number=3).correct(
-        version=1, changed_by=rubber.south.user, tricks=10
-    )
-    wait_for(lambda: page.evaluate("1") and bool(polls.routes))
-    polls.release()
-    page.wait_for_function(
-        "before => Number(document.querySelector('#total-ns').innerText) !== before", arg=before
-    )
+    south_corrects_deal_3_and_the_poll_brings_it(page, rubber, polls, before)
     assert total(page, "ns") == before + 30
     assert first.get_attribute("open") is not None
     assert first.locator("input[id$='-result_15']").is_checked()
@@ -156,32 +173,14 @@ def test_an_open_explanation_stays_open_when_the_pad_changes(live_server, browse
     """A player reading why a score is what it is keeps reading it when another phone's change
     reaches the pad: the poll replaced the pad and closed it (a flake of
     test_enter_a_rubber_on_a_phone_and_correct_a_deal: the first poll after the answer)."""
-    from games.models import Deal
-    from tests.games.conftest import SIX_DEALS, record_deals
 
     rubber = running_session.rubbers.get(number=1)
-    record_deals(rubber, SIX_DEALS, entered_by=rubber.north.user)
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, service_workers="block"
-    )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    polls = Held()
-    page.route(re.compile(rf"/rubbers/{rubber.pk}/live"), polls)
-    sign_in(page, live_server.url, rubber.north.user.username, f"/rubbers/{rubber.pk}/")
-    page.locator("#result").wait_for()
+    context, page, polls = finished_pad_with_its_poll_held(live_server, browser, rubber)
     before = total(page, "ns")
     page.locator("#pad .pad-item summary").first.click()
     assert page.locator("#pad .pad-item .why").first.is_visible()
 
-    Deal.objects.get(rubber=rubber, number=3).correct(
-        version=1, changed_by=rubber.south.user, tricks=10
-    )
-    wait_for(lambda: page.evaluate("1") and bool(polls.routes))
-    polls.release()
-    page.wait_for_function(
-        "before => Number(document.querySelector('#total-ns').innerText) !== before", arg=before
-    )
+    south_corrects_deal_3_and_the_poll_brings_it(page, rubber, polls, before)
     assert page.locator("#pad .pad-item details").first.get_attribute("open") is not None
     assert page.locator("#pad .pad-item .why").first.is_visible()
     context.close()

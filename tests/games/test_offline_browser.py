@@ -56,6 +56,28 @@ def record(page: Any, deal: tuple[Any, ...], number: int) -> None:
     page.locator("#record").click()
 
 
+def keep_two_behind_a_deleted_deal(browser: Any, live_server: Any, rubber: Any) -> tuple[Any, ...]:
+    """North records deals 1 and 2, keeps 3 and 4 offline, and the director deletes deal 2
+    meanwhile: back online, deal 3 is refused for the gap (RULES 8.1). The phone, its page and
+    that refusal's line."""
+    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
+    record(page, FOUR_SPADES, 1)
+    page.locator("#deals #deal-1").wait_for()
+    record(page, THREE_NT_DOWN, 2)
+    page.locator("#deals #deal-2").wait_for()
+    context.set_offline(True)
+    page.locator("#offline.is-offline").wait_for()
+    record(page, THREE_NT_DOWN, 3)
+    page.locator("#offline-pending li[data-number='3']").wait_for()
+    record(page, FOUR_SPADES, 4)
+    page.locator("#offline-pending li[data-number='4']").wait_for()
+    Deal.objects.get(rubber=rubber, number=2).delete_last(version=1, deleted_by=None, director=True)
+    context.set_offline(False)
+    refused = page.locator("#offline-pending li.refused[data-number='3']")
+    refused.wait_for()
+    return context, page, refused
+
+
 def history_count(deal: Deal) -> int:
     return int(deal.history.count())
 
@@ -300,22 +322,7 @@ def test_deals_kept_after_a_deleted_deal_are_recorded_as_the_next_ones(
     """The director deletes deal 2 while a phone keeps deals 3 and 4 offline: deal 3 is refused
     for the gap (RULES 8.1) and offers "Record as deal 2"; one tap records both, as 2 and 3."""
     rubber = running_session.rubbers.get(number=1)
-    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
-    record(page, FOUR_SPADES, 1)
-    page.locator("#deals #deal-1").wait_for()
-    record(page, THREE_NT_DOWN, 2)
-    page.locator("#deals #deal-2").wait_for()
-    context.set_offline(True)
-    page.locator("#offline.is-offline").wait_for()
-    record(page, THREE_NT_DOWN, 3)
-    page.locator("#offline-pending li[data-number='3']").wait_for()
-    record(page, FOUR_SPADES, 4)
-    page.locator("#offline-pending li[data-number='4']").wait_for()
-
-    Deal.objects.get(rubber=rubber, number=2).delete_last(version=1, deleted_by=None, director=True)
-    context.set_offline(False)
-    refused = page.locator("#offline-pending li.refused[data-number='3']")
-    refused.wait_for()
+    context, page, refused = keep_two_behind_a_deleted_deal(browser, live_server, rubber)
     assert "The next deal of this rubber is number 2, not 3." in refused.inner_text()
     assert Deal.objects.filter(rubber=rubber).count() == 1
     refused.get_by_role("button", name="Record as deal 2").click()
@@ -339,21 +346,7 @@ def test_record_as_the_next_deal_asks_the_server_again_when_tapped(
     (an outside probe lost a hand there): the tap asks again, and deals 3 and 4 keep their
     numbers; nothing is moved over the other phone's deal."""
     rubber = running_session.rubbers.get(number=1)
-    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
-    record(page, FOUR_SPADES, 1)
-    page.locator("#deals #deal-1").wait_for()
-    record(page, THREE_NT_DOWN, 2)
-    page.locator("#deals #deal-2").wait_for()
-    context.set_offline(True)
-    page.locator("#offline.is-offline").wait_for()
-    record(page, THREE_NT_DOWN, 3)
-    page.locator("#offline-pending li[data-number='3']").wait_for()
-    record(page, FOUR_SPADES, 4)
-    page.locator("#offline-pending li[data-number='4']").wait_for()
-    Deal.objects.get(rubber=rubber, number=2).delete_last(version=1, deleted_by=None, director=True)
-    context.set_offline(False)
-    refused = page.locator("#offline-pending li.refused[data-number='3']")
-    refused.wait_for()
+    context, page, refused = keep_two_behind_a_deleted_deal(browser, live_server, rubber)
     rubber.record_deal(number=2, contract="2H", declarer="N", tricks=8, entered_by=None)
     refused.get_by_role("button", name="Record as deal 2").click()
     page.locator("#offline").wait_for(state="hidden")
