@@ -185,6 +185,8 @@ CELERY_TASK_ROUTES = {
     "scoring.tasks.rebuild_standings_chunk": {"queue": "bulk"},
     "scoring.tasks.finish_standings_rebuild": {"queue": "bulk"},
 }
+# The nightly standings rebuild and the minute sweep that catches up (docs/standings.md).
+STANDINGS_REBUILD_CHUNK = env.int("STANDINGS_REBUILD_CHUNK", default=200)
 CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "scoring.tasks.record_heartbeat", "schedule": 60},
     # Catch-up for refreshes a dead broker or a killed worker lost (docs/standings.md).

@@ -214,10 +214,8 @@ def ratings_queue_stale() -> int:
 #
 # Reads are by values (no model instance per deal) and batched per group of sessions: a session
 # costs a handful of queries whatever its size, and the nightly rebuild reads and writes
-# ``REBUILD_CHUNK`` sessions at a time (docs/benchmarks.md measures it at a million deals).
-
-#: Sessions the full rebuild computes and stores together: few queries, bounded memory.
-REBUILD_CHUNK = 200
+# ``STANDINGS_REBUILD_CHUNK`` sessions at a time (default 200: few queries, bounded memory;
+# docs/benchmarks.md measures it at a million deals).
 
 _RESULT_FIELDS = (
     "rubber_id",
@@ -661,7 +659,7 @@ def _insert(model: Any, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -
             copy.write_row(row)
 
 
-def standings_rebuild_all(*, chunk: int = REBUILD_CHUNK) -> dict[str, Any]:
+def standings_rebuild_all(*, chunk: int | None = None) -> dict[str, Any]:
     """Recompute every session; report the sessions whose stored standings were wrong.
 
     The nightly safety net: a lost refresh, a hand edit or a bug shows up as a difference
@@ -677,8 +675,10 @@ def standings_rebuild_all(*, chunk: int = REBUILD_CHUNK) -> dict[str, Any]:
     return standings_rebuild_summary(parts=parts, sessions=sum(map(len, chunks)), started=started)
 
 
-def standings_rebuild_chunks(*, chunk: int = REBUILD_CHUNK) -> list[list[int]]:
-    """Every session's id, in chunks of ``chunk`` (each chunk is rebuilt on its own)."""
+def standings_rebuild_chunks(*, chunk: int | None = None) -> list[list[int]]:
+    """Every session's id, in chunks of ``chunk`` (``STANDINGS_REBUILD_CHUNK`` by default; each
+    chunk is rebuilt on its own)."""
+    chunk = chunk or settings.STANDINGS_REBUILD_CHUNK
     session_ids = list(Session.objects.order_by("pk").values_list("pk", flat=True))
     return [session_ids[start : start + chunk] for start in range(0, len(session_ids), chunk)]
 
