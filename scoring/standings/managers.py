@@ -110,10 +110,12 @@ class RefreshStateQuerySet(models.QuerySet[Any]):
             self.filter(pk=pk).update(computed_dirty=seen[pk], stale=True, computed_at=at)
         return stale
 
-    def needing_refresh(self, ttl: timedelta) -> RefreshStateQuerySet:
-        """Stale objects no live claim covers: the sweeper queues these."""
+    def needing_refresh(self, ttl: timedelta, also: Q | None = None) -> RefreshStateQuerySet:
+        """Stale objects (or those matching ``also``) no live claim covers: the sweeper queues
+        these."""
         cutoff = timezone.now() - ttl
-        return self.filter(stale=True).filter(
+        wanted = Q(stale=True) if also is None else Q(stale=True) | also
+        return self.filter(wanted).filter(
             Q(pending_since__isnull=True) | Q(pending_since__lt=cutoff)
         )
 
