@@ -8,6 +8,7 @@ refresh, its coalescing and what counts.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import ClassVar
 
 from django.db import models
 from django.db.models import Q
@@ -46,6 +47,9 @@ class RefreshState(models.Model):
 
     objects = RefreshStateQuerySet.as_manager()
 
+    #: Fields that storing a computation empties (``RefreshStateQuerySet.mark_computed``).
+    reset_when_computed: ClassVar[tuple[str, ...]] = ()
+
     class Meta:
         abstract = True
 
@@ -62,6 +66,8 @@ class SessionStandingsState(RefreshState):
         Session, on_delete=models.CASCADE, primary_key=True, related_name="standings_state"
     )
     rebuild_queued_at = models.DateTimeField(null=True, blank=True)
+
+    reset_when_computed = ("rebuild_queued_at",)
 
     class Meta:
         indexes = [

@@ -564,10 +564,6 @@ def _refresh_sessions(
         seen.update(dict.fromkeys(missing, 0))
     with transaction.atomic():
         stale = states.mark_computed({pk: seen[pk] for pk in computed}, timezone.now())
-        # Stored now, so a rebuild that queued them owes them nothing more (the sweep's check).
-        states.filter(pk__in=list(stale), rebuild_queued_at__isnull=False).update(
-            rebuild_queued_at=None
-        )
         current = {pk: rows for pk, rows in computed.items() if pk in stale}
         overtaken = [pk for pk in computed if pk not in stale]
         if overtaken:
