@@ -140,10 +140,11 @@ def waiting_on_a_lock() -> bool:
 def test_a_worker_killed_mid_rebuild_leaves_no_session_wrong_past_the_bound(
     env, broker, row_lock, club, director
 ):
-    ids = seed(club, director)
     worker = Worker(env)
-    worker.start()
+    worker.spawn()  # it boots while the sessions are made
     try:
+        ids = seed(club, director)
+        worker.wait_ready()
         wait_for(lambda: all(converged(pk) for pk in ids), timeout=60, interval=0.5)
         # Wrong and unmarked, as the nightly rebuild exists to find.
         SessionStanding.objects.filter(session_id__in=ids).update(hundreds=F("hundreds") + 7)
