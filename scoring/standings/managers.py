@@ -50,7 +50,7 @@ class RefreshStateQuerySet(models.QuerySet[Any]):
         return template.format(table=quote(meta.db_table), key=quote(meta.pk.column), resets=resets)
 
     def _resets(self) -> tuple[str, ...]:
-        return tuple(getattr(self.model, "reset_when_computed", ()))
+        return tuple(self.model.reset_when_computed)
 
     def mark_stale(self, key: int) -> None:
         """Say an object's derived rows are out of date: one cheap UPDATE (an INSERT the first
