@@ -185,10 +185,19 @@ CELERY_TASK_ROUTES = {
     "scoring.tasks.rebuild_standings_chunk": {"queue": "bulk"},
     "scoring.tasks.finish_standings_rebuild": {"queue": "bulk"},
 }
+# The nightly standings rebuild and the minute sweep that catches up (docs/standings.md): a
+# session the rebuild queued and no computation stored within the grace (its chunk died with a
+# worker) is refreshed by the next sweep.
+STANDINGS_REBUILD_CHUNK = env.int("STANDINGS_REBUILD_CHUNK", default=200)
+STANDINGS_REBUILD_GRACE = env.int("STANDINGS_REBUILD_GRACE", default=300)
+STANDINGS_SWEEP_SECONDS = env.int("STANDINGS_SWEEP_SECONDS", default=60)
 CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "scoring.tasks.record_heartbeat", "schedule": 60},
     # Catch-up for refreshes a dead broker or a killed worker lost (docs/standings.md).
-    "refresh-stale-standings": {"task": "scoring.tasks.refresh_stale_standings", "schedule": 60},
+    "refresh-stale-standings": {
+        "task": "scoring.tasks.refresh_stale_standings",
+        "schedule": STANDINGS_SWEEP_SECONDS,
+    },
     # Fanned out over the workers, a chunk of sessions per task (docs/standings.md).
     # At night in TIME_ZONE (CELERY_TIMEZONE), when no club is playing; 03:30 by default.
     "nightly-standings-rebuild": {

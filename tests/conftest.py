@@ -294,6 +294,11 @@ class Worker:
         self.log = ROOT / ".pytest-worker.log"
 
     def start(self) -> None:
+        self.spawn()
+        self.wait_ready()
+
+    def spawn(self) -> None:
+        """Start the process without waiting for it to be ready (``wait_ready``)."""
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -313,9 +318,8 @@ class Worker:
             stdout=self.log.open("ab"),
             stderr=subprocess.STDOUT,
         )
-        self._wait_ready()
 
-    def _wait_ready(self, timeout: float = 60) -> None:
+    def wait_ready(self, timeout: float = 60) -> None:
         from config.celery import app
 
         deadline = time.monotonic() + timeout

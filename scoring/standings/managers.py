@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 # The refresh's two statements on the state rows, PostgreSQL only (elsewhere: the ORM, in a few
 # more queries). Releasing returns the change counts in the same statement; stamping locks the
 # rows, skips those a later computation has stored, and says which are stale, all at once.
-# ``{table}`` and ``{key}`` are the state model's table and primary key column (quoted).
+# ``{table}`` and ``{key}`` are the state model's table and primary key column (quoted),
+# ``{resets}`` sets its ``reset_when_computed`` columns to NULL.
 _RELEASE_CLAIMS = """
     UPDATE {table} SET pending_since = NULL
     WHERE {key} = ANY(%s::bigint[])
@@ -26,7 +27,7 @@ _RELEASE_CLAIMS = """
 """
 _MARK_COMPUTED = """
     UPDATE {table} AS state
-    SET computed_dirty = seen.dirty, computed_at = %s, stale = state.dirty <> seen.dirty
+    SET computed_dirty = seen.dirty, computed_at = %s, stale = state.dirty <> seen.dirty{resets}
     FROM unnest(%s::bigint[], %s::bigint[]) AS seen (key, dirty)
     WHERE state.{key} = seen.key AND state.computed_dirty <= seen.dirty
     RETURNING state.{key}, state.stale
@@ -43,7 +44,13 @@ class RefreshStateQuerySet(models.QuerySet[Any]):
     def _sql(self, template: str) -> str:
         quote = connection.ops.quote_name
         meta = self.model._meta
-        return template.format(table=quote(meta.db_table), key=quote(meta.pk.column))
+        resets = "".join(
+            f", {quote(meta.get_field(name).column)} = NULL" for name in self._resets()
+        )
+        return template.format(table=quote(meta.db_table), key=quote(meta.pk.column), resets=resets)
+
+    def _resets(self) -> tuple[str, ...]:
+        return tuple(self.model.reset_when_computed)
 
     def mark_stale(self, key: int) -> None:
         """Say an object's derived rows are out of date: one cheap UPDATE (an INSERT the first
@@ -88,8 +95,9 @@ class RefreshStateQuerySet(models.QuerySet[Any]):
         """Lock and stamp the state rows of freshly computed objects (``seen``: the change count
         each computation started from); return each one's ``stale`` (a write landed since).
 
-        An object whose stored rows come from a later computation (it saw more changes) is
-        neither stamped nor returned: its rows must stay. One statement on PostgreSQL. Run it in
+        Stamping also empties the model's ``reset_when_computed`` fields. An object whose stored
+        rows come from a later computation (it saw more changes) is neither stamped nor
+        returned: its rows must stay. One statement on PostgreSQL. Run it in
         the transaction that writes the rows, so the row locks are held until they are stored.
         """
         if not seen:
@@ -105,15 +113,20 @@ class RefreshStateQuerySet(models.QuerySet[Any]):
             if computed <= seen[pk]
         }
         fresh = [pk for pk, is_stale in stale.items() if not is_stale]
-        self.filter(pk__in=fresh).update(computed_dirty=F("dirty"), stale=False, computed_at=at)
+        resets = dict.fromkeys(self._resets())
+        self.filter(pk__in=fresh).update(
+            computed_dirty=F("dirty"), stale=False, computed_at=at, **resets
+        )
         for pk in stale.keys() - set(fresh):
-            self.filter(pk=pk).update(computed_dirty=seen[pk], stale=True, computed_at=at)
+            self.filter(pk=pk).update(computed_dirty=seen[pk], stale=True, computed_at=at, **resets)
         return stale
 
-    def needing_refresh(self, ttl: timedelta) -> RefreshStateQuerySet:
-        """Stale objects no live claim covers: the sweeper queues these."""
+    def needing_refresh(self, ttl: timedelta, also: Q | None = None) -> RefreshStateQuerySet:
+        """Stale objects (or those matching ``also``) no live claim covers: the sweeper queues
+        these."""
         cutoff = timezone.now() - ttl
-        return self.filter(stale=True).filter(
+        wanted = Q(stale=True) if also is None else Q(stale=True) | also
+        return self.filter(wanted).filter(
             Q(pending_since__isnull=True) | Q(pending_since__lt=cutoff)
         )
 

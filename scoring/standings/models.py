@@ -8,6 +8,7 @@ refresh, its coalescing and what counts.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import ClassVar
 
 from django.db import models
 from django.db.models import Q
@@ -46,21 +47,38 @@ class RefreshState(models.Model):
 
     objects = RefreshStateQuerySet.as_manager()
 
+    #: Fields that storing a computation empties (``RefreshStateQuerySet.mark_computed``).
+    reset_when_computed: ClassVar[tuple[str, ...]] = ()
+
     class Meta:
         abstract = True
 
 
 class SessionStandingsState(RefreshState):
-    """The freshness of one session's standings (``RefreshState``)."""
+    """The freshness of one session's standings (``RefreshState``).
+
+    ``rebuild_queued_at`` is set when a full rebuild queues the session and cleared when any
+    computation of it is stored: still set long after, the rebuild's chunk died (the sweeper
+    then refreshes the session, docs/standings.md).
+    """
 
     session = models.OneToOneField(
         Session, on_delete=models.CASCADE, primary_key=True, related_name="standings_state"
     )
+    rebuild_queued_at = models.DateTimeField(null=True, blank=True)
+
+    reset_when_computed = ("rebuild_queued_at",)
 
     class Meta:
         indexes = [
-            # The sweeper looks for stale sessions nobody has queued.
+            # The sweeper looks for stale sessions nobody has queued, and for sessions a rebuild
+            # queued that no computation has stored since.
             models.Index(fields=["pending_since"], condition=Q(stale=True), name="stale_state"),
+            models.Index(
+                fields=["rebuild_queued_at"],
+                condition=Q(rebuild_queued_at__isnull=False),
+                name="rebuild_queued",
+            ),
         ]
 
     def __str__(self) -> str:

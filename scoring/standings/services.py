@@ -16,7 +16,8 @@ How it fits together (docs/standings.md has the full story):
 - ``standings_queue_stale`` (every minute by beat) and the nightly rebuild (a
   ``standings_rebuild_chunk`` per 200 sessions, fanned out over the workers by
   ``scoring.standings.tasks.fan_out_standings_rebuild``) catch up whatever a dead broker or a killed
-  worker lost.
+  worker lost. The rebuild stamps the sessions it queues; the sweep refreshes those no
+  computation has stored within ``STANDINGS_REBUILD_GRACE`` (a chunk that died with its worker).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
-from django.db.models import F, Subquery
+from django.db.models import F, Q, Subquery
 from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 
@@ -190,34 +191,47 @@ def _release_quietly(derived: _Derived, key: int) -> None:
         logger.warning("Could not release the refresh claim of the %s %s", derived.label, key)
 
 
-def _queue_stale(derived: _Derived) -> int:
-    queued = 0
+def _queue_stale(derived: _Derived, also: Q | None = None) -> list[int]:
+    """Claim and queue a refresh of the stale objects (and those matching ``also``) no live claim
+    covers; return the keys queued."""
+    queued = []
     ttl = _claim_ttl()
     states = derived.states.objects
-    for key in states.needing_refresh(ttl).values_list("pk", flat=True):
+    for key in states.needing_refresh(ttl, also).values_list("pk", flat=True):
         if states.claim(key, ttl) and _publish(derived, key):
-            queued += 1
+            queued.append(key)
     return queued
 
 
 def standings_queue_stale() -> int:
-    """Queue a refresh for every stale session no live claim covers; return how many."""
-    return _queue_stale(STANDINGS)
+    """Queue a refresh for every stale session no live claim covers, and for every session a
+    rebuild queued more than ``STANDINGS_REBUILD_GRACE`` seconds ago that no computation has
+    stored since (its chunk died with a worker, logged as a warning); return how many."""
+    grace = timedelta(seconds=settings.STANDINGS_REBUILD_GRACE)
+    overdue = Q(rebuild_queued_at__lt=timezone.now() - grace)
+    late = set(SessionStandingsState.objects.filter(overdue).values_list("pk", flat=True))
+    queued = _queue_stale(STANDINGS, overdue)
+    if late.intersection(queued):
+        logger.warning(
+            "The rebuild queued sessions %s more than %s s ago and never stored them (a chunk "
+            "lost with its worker?): refreshing them one by one.",
+            sorted(late.intersection(queued)),
+            settings.STANDINGS_REBUILD_GRACE,
+        )
+    return len(queued)
 
 
 def ratings_queue_stale() -> int:
     """Queue a refresh for every club whose stale ratings no live claim covers; return how many."""
-    return _queue_stale(RATINGS)
+    return len(_queue_stale(RATINGS))
 
 
 # --- computing -----------------------------------------------------------------------------------
 #
 # Reads are by values (no model instance per deal) and batched per group of sessions: a session
 # costs a handful of queries whatever its size, and the nightly rebuild reads and writes
-# ``REBUILD_CHUNK`` sessions at a time (docs/benchmarks.md measures it at a million deals).
-
-#: Sessions the full rebuild computes and stores together: few queries, bounded memory.
-REBUILD_CHUNK = 200
+# ``STANDINGS_REBUILD_CHUNK`` sessions at a time (default 200: few queries, bounded memory;
+# docs/benchmarks.md measures it at a million deals).
 
 _RESULT_FIELDS = (
     "rubber_id",
@@ -661,7 +675,7 @@ def _insert(model: Any, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -
             copy.write_row(row)
 
 
-def standings_rebuild_all(*, chunk: int = REBUILD_CHUNK) -> dict[str, Any]:
+def standings_rebuild_all(*, chunk: int | None = None) -> dict[str, Any]:
     """Recompute every session; report the sessions whose stored standings were wrong.
 
     The nightly safety net: a lost refresh, a hand edit or a bug shows up as a difference
@@ -672,15 +686,29 @@ def standings_rebuild_all(*, chunk: int = REBUILD_CHUNK) -> dict[str, Any]:
     Returns a JSON-safe summary.
     """
     started = time.time()
-    chunks = standings_rebuild_chunks(chunk=chunk)
+    chunks = standings_rebuild_begin(chunk=chunk)
     parts = [standings_rebuild_chunk(session_ids=ids) for ids in chunks]
     return standings_rebuild_summary(parts=parts, sessions=sum(map(len, chunks)), started=started)
 
 
-def standings_rebuild_chunks(*, chunk: int = REBUILD_CHUNK) -> list[list[int]]:
-    """Every session's id, in chunks of ``chunk`` (each chunk is rebuilt on its own)."""
+def standings_rebuild_begin(*, chunk: int | None = None) -> list[list[int]]:
+    """Every session's id, in chunks of ``chunk`` (``STANDINGS_REBUILD_CHUNK`` by default; each
+    chunk is rebuilt on its own), each session stamped as queued by this rebuild.
+
+    Storing a computation of a session clears its stamp; one still there
+    ``STANDINGS_REBUILD_GRACE`` seconds later belongs to a chunk that died with its worker (its
+    acks-late message comes back only after the broker's visibility timeout, an hour), and the
+    minute sweep refreshes the session (``standings_queue_stale``). A session with no state row
+    (not started, or a process killed between its first write and the mark) is not stamped:
+    that chunk, or the next rebuild, gives it one.
+    """
+    chunk = chunk or settings.STANDINGS_REBUILD_CHUNK
     session_ids = list(Session.objects.order_by("pk").values_list("pk", flat=True))
-    return [session_ids[start : start + chunk] for start in range(0, len(session_ids), chunk)]
+    chunks = [session_ids[start : start + chunk] for start in range(0, len(session_ids), chunk)]
+    now = timezone.now()
+    for ids in chunks:  # before any chunk is sent, so a chunk's store always clears its stamps
+        SessionStandingsState.objects.filter(pk__in=ids).update(rebuild_queued_at=now)
+    return chunks
 
 
 def standings_rebuild_chunk(*, session_ids: list[int]) -> dict[str, Any]:

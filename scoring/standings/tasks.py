@@ -72,7 +72,7 @@ def fan_out_standings_rebuild() -> str:
     """Nightly (beat): the full rebuild as one task per chunk of sessions, spread over the
     workers (chunks are independent); ``finish_standings_rebuild`` sums them up once all are
     done. Returns the id of that last task, whose result is the summary."""
-    chunks = services.standings_rebuild_chunks()
+    chunks = services.standings_rebuild_begin()
     finish = finish_standings_rebuild.s(sessions=sum(map(len, chunks)), started=time.time())
     return str(chord(rebuild_standings_chunk.s(ids) for ids in chunks)(finish).id)
 

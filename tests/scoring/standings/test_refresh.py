@@ -271,3 +271,66 @@ def test_an_eager_refresh_that_fails_does_not_fail_the_entry(
     current = state(session)
     assert current.stale is True and current.pending_since is None
     assert services._broker_down_until == 0.0  # not the broker's fault: no back-off
+
+
+@pytest.mark.django_db
+def test_a_finished_rebuild_leaves_the_sweep_nothing_to_do(room, running_session, director, sent):
+    win_rubber(room.rubbers.get(table__number=1), "NS", by=director)
+    services.standings_refresh(session_id=room.pk)
+    SessionStandingsState.objects.update(pending_since=None)
+    chunks = services.standings_rebuild_begin()
+    assert SessionStandingsState.objects.filter(rebuild_queued_at__isnull=False).count() == 2
+    for ids in chunks:
+        services.standings_rebuild_chunk(session_ids=ids)
+    assert not SessionStandingsState.objects.filter(rebuild_queued_at__isnull=False).exists()
+    assert services.standings_queue_stale() == 0 and sent == []
+
+
+@pytest.mark.django_db
+def test_the_sweep_refreshes_what_a_dead_rebuild_chunk_left_after_the_grace(
+    room, director, settings, caplog
+):
+    win_rubber(room.rubbers.get(table__number=1), "NS", by=director)
+    services.standings_refresh(session_id=room.pk)
+    repaired = rows(room)
+    SessionStandingsState.objects.update(pending_since=None)
+    services.standings_rebuild_begin()  # its chunk never runs: the worker died holding it
+    SessionStanding.objects.filter(session=room, rank=1).update(hundreds=99)
+    settings.STANDINGS_REBUILD_GRACE = 300
+    assert services.standings_queue_stale() == 0  # the chunk may still be waiting in the queue
+    SessionStandingsState.objects.update(rebuild_queued_at=timezone.now() - timedelta(seconds=301))
+    with caplog.at_level(logging.WARNING, logger="scoring.standings.services"):
+        assert services.standings_queue_stale() == 1  # eager here: the refresh runs now
+    assert f"The rebuild queued sessions [{room.pk}]" in caplog.text
+    assert [row[1:] for row in rows(room)] == [row[1:] for row in repaired]
+    assert state(room).rebuild_queued_at is None and state(room).stale is False
+    assert services.standings_queue_stale() == 0
+
+
+def test_beat_sweeps_every_standings_sweep_seconds(settings) -> None:
+    sweep = settings.CELERY_BEAT_SCHEDULE["refresh-stale-standings"]
+    assert sweep["task"] == "scoring.tasks.refresh_stale_standings"
+    assert (
+        sweep["schedule"]
+        == settings.STANDINGS_SWEEP_SECONDS
+        == int(os.environ.get("STANDINGS_SWEEP_SECONDS", "60"))
+    )
+
+
+@pytest.mark.django_db
+def test_the_one_process_rebuild_stamps_its_sessions_too(room, monkeypatch):
+    stamped = []
+
+    def chunk(*, session_ids):
+        stamped.append(
+            list(
+                SessionStandingsState.objects.filter(rebuild_queued_at__isnull=False).values_list(
+                    "pk", flat=True
+                )
+            )
+        )
+        return {"differences": {}, "failed": []}
+
+    monkeypatch.setattr(services, "standings_rebuild_chunk", chunk)
+    services.standings_rebuild_all()
+    assert stamped == [[room.pk]]
