@@ -519,12 +519,14 @@ def _code_changed(request: HttpRequest, rubber: Rubber | None = None) -> HttpRes
     reopened for corrections) is told so, never sent to sign in: in the pad, above its taps
     (kept), or as a page. The page of its rubber (`rubber`) keeps the rubber's offline queue, so
     deals still kept on the phone stay in view and hear why (docs/offline.md)."""
+    # Closed, or reopened for corrections: scanning the card again would not help.
+    context = {"rubber": rubber, "closed": rubber is not None and not rubber.session.is_playing}
     if request.headers.get("HX-Request"):
-        response = render(request, "games/_code_changed.html", status=200)
+        response = render(request, "games/_code_changed.html", context, status=200)
         response["HX-Retarget"] = "#entry"
         response["HX-Reswap"] = "afterbegin"
         return response
-    return render(request, "games/code_changed.html", {"rubber": rubber}, status=403)
+    return render(request, "games/code_changed.html", context, status=403)
 
 
 def _tells_code_changed(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

@@ -333,6 +333,7 @@ def test_the_rubber_page_carries_the_queue_and_its_words_in_italian(client, rubb
     assert f'data-queue-url="/rubbers/{rubber.pk}/deals/queued"' in html
     assert "salvata su questo telefono, non ancora inviata" in html
     assert "%(count)s smazzate attendono di essere inviate." in html
+    assert "non inviata, resta su questo telefono" in html  # a closed session's, kept
 
 
 # --- a phone at the table by its code (games/codes.py) ------------------------------------------

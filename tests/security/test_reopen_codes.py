@@ -236,3 +236,23 @@ def test_the_cards_show_no_code_in_a_reopened_session(
     assert rubber.table.code not in cards and 'id="codes-form"' not in cards
     session = console.get(f"/api/v1/sessions/{running_session.pk}/").json()
     assert [table["code"] for table in session["tables"]] == [None]
+
+
+def test_a_members_only_tables_phone_is_told_the_session_closed_and_keeps_its_queue(
+    running_session: Session, director: Any, north: Any
+) -> None:
+    """Its pad is hidden once the code is dead: the page says why (not "scan the card again",
+    which would not help) and carries the rubber's offline queue, so kept deals stay in view."""
+    club = running_session.club
+    club.public = False
+    club.save(update_fields=["public"])
+    rubber, _deal, phone = night(running_session, north)
+    walk(("close", "reopen"), running_session, director)
+    page = phone.get(f"/rubbers/{rubber.pk}/")
+    html = page.content.decode()
+    assert page.status_code == 403
+    assert "This session is closed: the table's code no longer opens it." in html
+    assert f'data-queue-url="/rubbers/{rubber.pk}/deals/queued"' in html
+    polled = phone.get(f"/rubbers/{rubber.pk}/live", HTTP_HX_REQUEST="true").content.decode()
+    assert "This session is closed: the table's code no longer opens it." in polled
+    assert Client().get(f"/rubbers/{rubber.pk}/").status_code == 404  # nobody else learns it
