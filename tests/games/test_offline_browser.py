@@ -634,21 +634,32 @@ def test_a_phone_whose_session_closed_keeps_its_deals_for_the_director(
 
     services.session_close(session=running_session, by=director)
     services.session_reopen(session=running_session, by=director)
-    context.set_offline(False)
-    words = "This session is closed: show these to the director."
-    for shown in (page, None):
-        if shown is None:
-            page.reload()  # the code is dead: the page says so, and keeps the panel
-            assert page.locator("#code-changed").inner_text() == (
-                "This session is closed: the table's code no longer opens it."
-            )
+    kept = page.locator("#offline-pending li.closed")
+
+    def both_kept_for_the_director() -> None:
         page.locator("#offline-pending li.closed[data-number='3']").wait_for()
-        assert page.locator("#offline-title").inner_text() == words
-        kept = page.locator("#offline-pending li.closed")
+        assert page.locator("#offline-title").inner_text() == (
+            "This session is closed: show these to the director."
+        )
         assert kept.all_inner_texts() == [
             "Deal 2 3 NT E −1 — not sent, kept on this phone Drop it",
             "Deal 3 4 ♠ N = — not sent, kept on this phone Drop it",
         ]
+
+    context.set_offline(False)
+    both_kept_for_the_director()
+    posts: list[str] = []
+    page.on(
+        "request", lambda request: posts.append(request.url) if request.method == "POST" else None
+    )
+    page.reload()  # the code is dead: the page says so, and keeps the panel
+    assert page.locator("#code-changed").inner_text() == (
+        "This session is closed: the table's code no longer opens it."
+    )
+    both_kept_for_the_director()
+    # The sender the page started has finished (it holds this lock while it sends): it sent none.
+    page.evaluate(f"navigator.locks.request('backscore-queue-{rubber.pk}', () => true)")
+    assert posts == []
     assert list(Deal.objects.filter(rubber=rubber).values_list("number", "contract")) == [(1, "4S")]
     kept.first.get_by_role("button", name="Drop it").click()
     page.locator("#offline-pending li[data-number='2']").wait_for(state="detached")
