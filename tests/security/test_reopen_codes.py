@@ -234,6 +234,15 @@ def test_the_cards_show_no_code_in_a_reopened_session(
     console = signed_in(director)
     cards = console.get(f"/clubs/riverside/sessions/{running_session.pk}/cards/").content.decode()
     assert rubber.table.code not in cards and 'id="codes-form"' not in cards
+    said = "reopened for the director&#x27;s corrections only: its table codes do not open"
+    assert said in cards.replace("'", "&#x27;")
+    with unchanged():
+        changed = console.post(
+            f"/clubs/riverside/sessions/{running_session.pk}/codes/",
+            {"action": "regenerate", "sure": "1"},
+            follow=True,
+        )
+    assert said in changed.content.decode().replace("'", "&#x27;")
     session = console.get(f"/api/v1/sessions/{running_session.pk}/").json()
     assert [table["code"] for table in session["tables"]] == [None]
 
