@@ -341,7 +341,7 @@ def _refuse(viewer: Viewer, words: str) -> NoReturn:
 
 def _check_can_confirm(deal: Deal, viewer: Viewer) -> None:
     if not viewer.plays:
-        _refuse(viewer, "")
+        raise PermissionDenied(reopened_for_director())
     if viewer.seat is None:
         raise PermissionDenied(_("Only a player seated in this rubber confirms its deals."))
     if not deal.confirmable_from(viewer.seat):
