@@ -152,6 +152,13 @@ def test_the_seated_players_own_writes_are_refused_in_a_reopened_session(
         patched = api.patch(f"/api/v1/deals/{deal.pk}/", {"version": 1, "tricks": 9}, format="json")
         assert patched.status_code == 403
         assert "reopened for the director's corrections only" in patched.json()["detail"]
+        italian = api.patch(
+            f"/api/v1/deals/{deal.pk}/",
+            {"version": 1, "tricks": 9},
+            format="json",
+            HTTP_ACCEPT_LANGUAGE="it",
+        )
+        assert "riaperta solo per le correzioni del direttore" in italian.json()["detail"]
         assert api.delete(f"/api/v1/deals/{deal.pk}/?version=1").status_code == 403
         entered = api.post(
             f"/api/v1/rubbers/{rubber.pk}/deals/",
