@@ -291,8 +291,21 @@ class Session(models.Model):
     @property
     def is_reopened(self) -> bool:
         """Running again after a close, for corrections (`clubs.services.session_reopen`):
-        `closed_at` keeps the time of the last close until it closes again."""
+        `closed_at` keeps the time of the last close until it closes again. Its director's
+        alone: no player, and no table code, writes (`is_playing`)."""
         return self.status == self.Status.RUNNING and self.closed_at is not None
+
+    @property
+    def is_playing(self) -> bool:
+        """Running for play, never closed: the players at its tables, and the phones holding
+        their codes, write. A session reopened for corrections is not (docs/security.md,
+        issue 26: a reopen revived the closed night's codes)."""
+        return self.status == self.Status.RUNNING and self.closed_at is None
+
+    @property
+    def codes_open(self) -> bool:
+        """Its table codes open its tables (`games.codes.open_table`): playing, codes on."""
+        return self.is_playing and self.table_codes
 
     @property
     def is_two_player(self) -> bool:

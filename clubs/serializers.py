@@ -260,14 +260,14 @@ class TableOut(serializers.Serializer[Any]):
     current_rubber = serializers.SerializerMethodField()
     code = serializers.SerializerMethodField(
         help_text="The table code (/t/<code>), to the session's director only while the session "
-        "runs with codes on; null to everyone else."
+        "runs with codes on (not once reopened for corrections: its codes stay dead); null to "
+        "everyone else."
     )
 
     def get_code(self, table: Table) -> str | None:
-        session = table.session
-        if not self.context.get("director") or session.status != "running":
+        if not self.context.get("director") or not table.session.codes_open:
             return None
-        return table.code if session.table_codes else None
+        return table.code
 
     def get_players(self, table: Table) -> list[int]:
         return [p.pk for p in table.present_players()]

@@ -7,7 +7,7 @@ Views parse input, check who may act, call the model methods and render. Domain 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from django.http import HttpResponseBase
 from django.utils.translation import gettext as _
@@ -29,7 +29,8 @@ from scoring.shared.cache import cache_seconds, versioned_answer
 from scoring.shared.renderers import SessionDealsCSV, with_csv
 
 from . import exports, history
-from .models import Deal, Rubber
+from .models import Deal, Rubber, reopened_for_director
+from .permissions import Viewer
 from .selectors import deal_for_reader, rubber_for_entry, rubber_version_for_reader
 from .serializers import (
     DealConfirmIn,
@@ -189,7 +190,7 @@ class DealDetail(APIView):
     def patch(self, request: Request, pk: int) -> Response:
         deal, viewer = deal_for_reader(request.user, pk)
         if not viewer.can_correct(deal):
-            raise PermissionDenied(_("Only a director or a player at the table corrects a deal."))
+            _refuse(viewer, _("Only a director or a player at the table corrects a deal."))
         serializer: DealCorrectionSerializer | TwoPlayerCorrectionSerializer
         if deal.rubber.is_two_player:
             serializer = TwoPlayerCorrectionSerializer(data=request.data)
@@ -238,7 +239,7 @@ class DealDetail(APIView):
     def delete(self, request: Request, pk: int) -> Response:
         deal, viewer = deal_for_reader(request.user, pk)
         if not viewer.can_correct(deal):
-            raise PermissionDenied(_("Only a director or a player at the table deletes a deal."))
+            _refuse(viewer, _("Only a director or a player at the table deletes a deal."))
         sent = DealDeleteIn(data=_delete_input(request))
         sent.is_valid(raise_exception=True)
         deal.delete_last(
@@ -332,7 +333,15 @@ def _deal_answer(deal: Deal) -> dict[str, Any]:
     return DealSerializer(deal, context={"entrants": names}).data
 
 
-def _check_can_confirm(deal: Deal, viewer: Any) -> None:
+def _refuse(viewer: Viewer, words: str) -> NoReturn:
+    """403: `words`, or for a player in a session reopened for corrections, that it is the
+    director's alone."""
+    raise PermissionDenied(words if viewer.plays else reopened_for_director())
+
+
+def _check_can_confirm(deal: Deal, viewer: Viewer) -> None:
+    if not viewer.plays:
+        raise PermissionDenied(reopened_for_director())
     if viewer.seat is None:
         raise PermissionDenied(_("Only a player seated in this rubber confirms its deals."))
     if not deal.confirmable_from(viewer.seat):

@@ -272,9 +272,10 @@ def _who_played(rubbers: list[Rubber]) -> list[Player]:
 
 
 def _with_codes(request: HttpRequest, session: Session, tables: list[TableView]) -> None:
-    """The table codes of a running session with codes on, for its director's cards: the short
-    URL and its QR code, drawn by segno as inline SVG (no network, no image request)."""
-    if session.status != Session.Status.RUNNING or not session.table_codes:
+    """The table codes of a session that takes them (`Session.codes_open`: running for play,
+    codes on; not one reopened for corrections), for its director's cards: the short URL and
+    its QR code, drawn by segno as inline SVG (no network, no image request)."""
+    if not session.codes_open:
         return
     for view in tables:
         path = _reverse_or_none("games:table_code", view.table.code)
@@ -936,6 +937,16 @@ def session_codes(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     session = _director_post(request, slug, pk)
     action = request.POST.get("action")
     next_url = _next_or(request, reverse("clubs:session_cards", args=[slug, pk]))
+    if session.is_reopened:
+        # Its codes stay dead whatever is changed (games.codes.open_table): say so, change nothing.
+        messages.error(
+            request,
+            _(
+                "This session was reopened for the director's corrections only: its table codes "
+                "do not open its tables."
+            ),
+        )
+        return redirect(next_url)
     if action in CODE_CHANGES_TO_CONFIRM and request.POST.get("sure") != "1":
         return render(
             request,

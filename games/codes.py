@@ -7,7 +7,8 @@ follows them to their new seat (a player sitting out watches), and the pad says 
 is, with a link to change. While
 the session runs, codes are on and the code is unchanged, that phone enters, confirms and
 corrects at that table only, as the player in that seat would. Regenerating the code, turning
-codes off or closing the session ends it.
+codes off or closing the session ends it; reopening the session for corrections does not bring
+it back (`open_table`).
 
 Handing the phone over (as a Bridgemate goes to the opponents to accept a result): a deal the
 phone's side wrote is confirmed by the other side, who may do it on this phone. The hand-over
@@ -43,7 +44,7 @@ from django.db.models import Exists, Q
 from django.http import HttpRequest, HttpResponse
 from django.utils.module_loading import import_string
 
-from clubs.models import CODE_ALPHABET, CODE_LENGTH, Player, Session, Table
+from clubs.models import CODE_ALPHABET, CODE_LENGTH, Player, Table
 
 from .models import Rubber
 from .permissions import Viewer
@@ -82,15 +83,15 @@ def count_miss(request: HttpRequest) -> None:
 
 
 def open_table(code: str) -> Table | None:
-    """The table of a running session with this code, codes on; else None."""
+    """The table with this code while its session takes codes (`Session.codes_open`: running
+    for play, never closed, codes on); else None. A session reopened for corrections is its
+    director's alone, so its codes stay dead whatever the order of reopen, codes on and new
+    codes (docs/security.md, issue 26)."""
     code = normalise(code)
     if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
         return None
-    return (
-        Table.objects.select_related("session__club")
-        .filter(code=code, session__status=Session.Status.RUNNING, session__table_codes=True)
-        .first()
-    )
+    table = Table.objects.select_related("session__club").filter(code=code).first()
+    return table if table is not None and table.session.codes_open else None
 
 
 def phone_id(request: HttpRequest) -> str:

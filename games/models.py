@@ -23,7 +23,8 @@ from django.utils.translation import gettext, ngettext, npgettext, pgettext, pge
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from clubs.models import Player, Session, Table
+from clubs.models import Membership, Player, Session, Table
+from clubs.policy import may_direct
 from scoring.rules import (
     Contract,
     DealInput,
@@ -87,6 +88,8 @@ class EntryCheck(TypedDict):
     club_public: bool
     viewer_role: str | None
     viewer_player_id: int | None
+    #: The session was reopened for corrections (`Session.is_reopened`; 0 or 1 in SQLite).
+    session_reopened: bool
 
 
 def lock_session(session_id: int) -> Session | None:
@@ -116,6 +119,31 @@ def closed_session() -> str:
     return gettext("The session is closed: its results are final.")
 
 
+def reopened_for_director() -> str:
+    """Why a player's or a table-code phone's write to a reopened session is refused."""
+    return gettext(
+        "This session was reopened for the director's corrections only: show the director "
+        "what you want changed."
+    )
+
+
+def check_reopened_writer(session: Session, user: User | None) -> None:
+    """A session reopened for corrections (`Session.is_reopened`) takes its directors' writes
+    only: a player's, or a table-code phone's (no user), raises Conflict. Every deal write asks
+    it under its locks, with the session as it is then, so neither a caller that forgot the
+    check nor a reopen landing after it lets a closed night be rewritten (docs/security.md,
+    issue 26)."""
+    if not session.is_reopened:
+        return
+    if user is not None and may_direct(
+        Membership.objects.filter(club_id=session.club_id, user_id=user.pk)
+        .values_list("role", flat=True)
+        .first()
+    ):
+        return
+    raise Conflict(reopened_for_director())
+
+
 class RubberQuerySet(models.QuerySet["Rubber"]):
     def with_deals(self) -> RubberQuerySet:
         """With the table, session, club and deals; the players are read by `fetch_players`
@@ -127,8 +155,9 @@ class RubberQuerySet(models.QuerySet["Rubber"]):
         )
 
     def for_entry(self, pk: int, user_id: int) -> Rubber | None:
-        """The rubber, with `club_public`, the user's `viewer_role` in its club and their
-        `viewer_player_id` there (None when not a member; typed by `EntryCheck`): what entry
+        """The rubber, with `club_public`, the user's `viewer_role` in its club, their
+        `viewer_player_id` there (None when not a member) and whether its session is
+        `session_reopened` (typed by `EntryCheck`): what entry
         checks, in one query, in SQL because compiling the three ORM queries cost more than
         running them (docs/benchmarks.md, HTTP)."""
         if pk > MAX_ID:  # the ORM answers no row for an id out of range; SQLite would raise
@@ -141,9 +170,10 @@ class RubberQuerySet(models.QuerySet["Rubber"]):
             " (SELECT m.role FROM clubs_membership m"
             "  WHERE m.club_id = s.club_id AND m.user_id = %s) AS viewer_role,"
             " (SELECT p.id FROM clubs_player p"
-            "  WHERE p.club_id = s.club_id AND p.user_id = %s) AS viewer_player_id"
+            "  WHERE p.club_id = s.club_id AND p.user_id = %s) AS viewer_player_id,"
+            " (s.status = %s AND s.closed_at IS NOT NULL) AS session_reopened"
             " FROM games_rubber r JOIN clubs_session s ON s.id = r.session_id WHERE r.id = %s",
-            [user_id, user_id, pk],
+            [user_id, user_id, Session.Status.RUNNING.value, pk],
         )
         return next(iter(found), None)
 
@@ -413,6 +443,7 @@ class Rubber(models.Model):
                         "at this table. Reload the table and enter the deal there."
                     )
                 )
+            check_reopened_writer(rubber.session, entered_by)
             # With who entered them: the answer shows the rubber as written (games/api.py).
             deals = list(rubber.deals.select_related("entered_by").order_by("number"))
             existing = next((d for d in deals if d.number == number), None)
@@ -927,6 +958,7 @@ class Deal(models.Model):
             if deal is None:
                 raise self._gone()
             rubber, session = self._check_as_read(deal, rubber, session, version)
+            check_reopened_writer(session, changed_by)
             current = deal.fields().as_kwargs()
             if sheets.is_two_player(kind):
                 # A two-player correction sends the game's fields to change (RULES 7.x): each
@@ -1079,6 +1111,7 @@ class Deal(models.Model):
             if deal is None:
                 raise self._gone()
             rubber, session = self._check_as_read(deal, rubber, session, version)
+            check_reopened_writer(session, deleted_by)
             last = rubber.deals.aggregate(last=models.Max("number"))["last"]
             refusal = deal.delete_refusal(rubber, session, last, director=director)
             if refusal is not None:
@@ -1110,6 +1143,7 @@ class Deal(models.Model):
             rubber = Rubber.objects.select_related("session__club").get(pk=deal.rubber_id)
             if rubber.session.status == Session.Status.CLOSED:
                 raise Conflict(closed_session())
+            check_reopened_writer(rubber.session, user)
             if not rubber.session.asks_confirmation:
                 raise Conflict(gettext("This club does not ask opponents to confirm entries."))
             seat = rubber.seat_of(by.pk)
@@ -1179,6 +1213,7 @@ class Deal(models.Model):
             session = _lock_session_of(self.rubber_id)  # as `confirm`
             if session is None or session.status == Session.Status.CLOSED:
                 raise Conflict(closed_session())
+            check_reopened_writer(session, user)
             deal = Deal.objects.select_for_update().filter(pk=self.pk).first()
             if deal is None:
                 raise self._gone()

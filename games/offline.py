@@ -14,7 +14,11 @@ them, with the deal's number, so a retry is harmless (RULES 8.1: the same conten
   rubber's last deal (`next`, a deal before it was deleted meanwhile), records it as that one;
 - 403 `sign in` (the phone's session ended, or a table-code phone is handed over to the other
   side to confirm, games/codes.py): the deal stays on the phone until they sign in or it is
-  given back.
+  given back;
+- 409 `closed` (the rubber's session is closed, or reopened for the director's corrections,
+  to anyone but a director: its table codes, and its players' entry, are dead): the phone keeps
+  its deals, shows them and says "This session is closed: show these to the director."; nothing
+  is sent again, or dropped unless the player drops it.
 
 docs/offline.md describes the whole round trip.
 """
@@ -43,6 +47,13 @@ def _sign_in() -> JsonResponse:
     not a refusal of the deal, which the phone keeps until it may write again."""
     detail = _("Sign in, or open your table's code again, to send the deals kept on this phone.")
     return JsonResponse({"status": "sign in", "detail": detail}, status=403)
+
+
+def _closed() -> JsonResponse:
+    """The session stopped taking its players' deals (closed, or reopened for corrections): the
+    phone keeps the deals it holds for the director to see."""
+    detail = _("This session is closed: show these to the director.")
+    return JsonResponse({"status": "closed", "detail": detail}, status=409)
 
 
 def _players(rubber: Rubber) -> list[str] | None:
@@ -129,6 +140,10 @@ def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
         rubber, viewer = changed.rubber, changed.viewer
     except Http404:  # the queue reads JSON; a hidden rubber answers as a missing one
         return JsonResponse({"status": "refused", "detail": _("No such rubber.")}, status=404)
+    if not rubber.session.is_playing and not viewer.is_director:
+        # Whatever the phone holds (a code dead with its session, a player's sign-in): a closed
+        # night, even reopened, is the director's to change.
+        return _closed()
     if not viewer.can_enter:
         if viewer.handed_over_by:
             # Lent to the other side to confirm: kept on the phone until it is given back.
@@ -137,7 +152,7 @@ def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
                 "kept on it."
             )
             return JsonResponse({"status": "sign in", "detail": detail}, status=403)
-        if not request.user.is_authenticated and not rubber.session.is_closed:
+        if not request.user.is_authenticated:
             return _sign_in()
         return JsonResponse(
             {

@@ -7,6 +7,9 @@ Entry: the four players seated in the rubber, or a director of the club. A playe
 at the table watches but does not enter (the seated players are the ones who saw the deal).
 Corrections: a director of the club always; a player at the rubber's table (seated in it, or
 sitting out at that table) while the session runs. The history keeps who changed what.
+A session reopened for corrections (`Session.is_reopened`) is its directors' alone: no player,
+and no table-code phone, enters, corrects, deletes, confirms or disputes there (`reopened`;
+the writes check it again, `games.models.check_reopened_writer`; docs/security.md, issue 26).
 Confirmation (Club.confirm_entries): a seated player of the other side (checked by Deal.confirm).
 A ruling that a disputed deal stands (Deal.rule): a director of the club (`Viewer.is_director`).
 A table-code phone handed over to the other side (games.codes) confirms and disputes only.
@@ -48,6 +51,8 @@ class Viewer:
     #: back to, and their name. It only confirms and disputes meanwhile.
     back_id: int | None = None
     handed_over_by: str = ""
+    #: The session was reopened for corrections: only a director writes (`may_enter`).
+    reopened: bool = False
 
     @property
     def is_director(self) -> bool:
@@ -57,7 +62,13 @@ class Viewer:
     def can_enter(self) -> bool:
         """A phone handed over to the other side enters nothing: a deal would be saved as the
         seat it was lent to (games.codes)."""
-        return may_enter(self.role, self.seat) and not self.handed_over_by
+        return may_enter(self.role, self.seat, reopened=self.reopened) and not self.handed_over_by
+
+    @property
+    def plays(self) -> bool:
+        """Writes as a player at the table (enters, corrects, confirms, disputes): not in a
+        session reopened for corrections, which is the director's alone."""
+        return not self.reopened or self.is_director
 
     @property
     def we_side(self) -> str | None:
@@ -67,6 +78,8 @@ class Viewer:
     def can_correct(self, deal: Deal) -> bool:
         if self.handed_over_by:  # lent to confirm or dispute only, as can_enter
             return False
+        if not self.plays:
+            return False
         if self.by_code:
             return True
         if not self.user.is_authenticated:
@@ -74,9 +87,10 @@ class Viewer:
         return self.is_director or self.seat is not None or self.at_table
 
 
-def may_enter(role: str | None, seat: str | None) -> bool:
-    """Entry: a director of the club, or a player seated in the rubber."""
-    return may_direct(role) or seat is not None
+def may_enter(role: str | None, seat: str | None, *, reopened: bool = False) -> bool:
+    """Entry: a director of the club, or a player seated in the rubber (not while the session is
+    reopened for corrections)."""
+    return may_direct(role) or (seat is not None and not reopened)
 
 
 def viewer_of(user: User | AnonymousUser, rubber: Rubber) -> Viewer:
@@ -93,4 +107,11 @@ def viewer_of(user: User | AnonymousUser, rubber: Rubber) -> Viewer:
         and player is not None
         and TableSeat.objects.filter(table_id=rubber.table_id, player=player, active=True).exists()
     )
-    return Viewer(user=user, role=role, player=player, seat=seat, at_table=at_table)
+    return Viewer(
+        user=user,
+        role=role,
+        player=player,
+        seat=seat,
+        at_table=at_table,
+        reopened=rubber.session.is_reopened,
+    )

@@ -82,17 +82,30 @@ def rubber_for_request(request: HttpRequest, pk: int) -> tuple[Rubber, Viewer]:
             if not _held_code(request, found):
                 raise
             found.fetch_players()
-            viewer = Viewer(user=request.user, role=None, player=None, seat=None)
+            viewer = Viewer(
+                user=request.user,
+                role=None,
+                player=None,
+                seat=None,
+                reopened=found.session.is_reopened,
+            )
             raise CodeChanged(found, viewer) from None
         rubber = found
         rubber.fetch_players()
-        viewer = Viewer(user=request.user, role=None, player=None, seat=None)
+        viewer = Viewer(
+            user=request.user,
+            role=None,
+            player=None,
+            seat=None,
+            reopened=rubber.session.is_reopened,
+        )
     return rubber, codes.with_code(request, rubber, viewer)
 
 
 def rubber_for_entry(user: User, pk: int) -> tuple[Rubber, str | None, bool]:
     """The rubber if the (signed-in) user may read its club, else Http404, the user's seat in it
-    (or None) and whether they may enter its deals (`may_enter`). One query
+    (or None) and whether they may enter its deals (`may_enter`, which a session reopened for
+    corrections refuses to its players). One query
     (`Rubber.objects.for_entry`) where `rubber_for_reader` takes three: entry is the API's
     busiest write (docs/benchmarks.md)."""
     # Typed here rather than on for_entry: written there, in games.models, django-stubs left the
@@ -105,7 +118,8 @@ def rubber_for_entry(user: User, pk: int) -> tuple[Rubber, str | None, bool]:
     # As viewer_of: a login's player counts only while the login is a member of the club.
     player_id = rubber.viewer_player_id if rubber.viewer_role is not None else None
     seat = rubber.seat_of(player_id)
-    return rubber, seat, may_enter(rubber.viewer_role, seat)
+    reopened = bool(rubber.session_reopened)
+    return rubber, seat, may_enter(rubber.viewer_role, seat, reopened=reopened)
 
 
 def rubber_version_for_reader(user: User | AnonymousUser, pk: int) -> tuple[Any, ...]:

@@ -327,12 +327,14 @@ def session_close(*, session: Session, by: User | None = None) -> Session:
 def session_reopen(*, session: Session, by: User | None = None) -> Session:
     """Reopen a closed session for corrections (issue 18; docs/api.md, "Reopening").
 
-    The session runs again, so that its director (or a player at the table) can correct deals
-    (RULES 8.2); nothing else changes. The rubbers closed unfinished by RULES 2.6 stay as played
-    (unfinished, their figures from their deals), and no rubber starts: a corrected deal re-scores
-    its own rubber (`games.models.Deal.correct`). `closed_at` keeps the last close until the
-    session closes again, which recomputes the standings. The history keeps who reopened it and
-    when (`Session.history`).
+    The session runs again, so that its director can correct deals (RULES 8.2); nothing else
+    changes. The corrections are the director's alone: its players' writes and its table codes
+    stay dead (`Session.is_playing`, `games.models.check_reopened_writer`; docs/security.md).
+    The rubbers closed unfinished by RULES 2.6 stay as played (unfinished, their figures from
+    their deals), and no rubber starts: a corrected deal re-scores its own rubber
+    (`games.models.Deal.correct`). `closed_at` keeps the last close until the session closes
+    again, which recomputes the standings. The history keeps who reopened it and when
+    (`Session.history`).
 
     The session's row is locked as `session_close` locks it, so a reopen and a close (or two
     reopens) at the same time are serialised: the second sees the first's outcome and answers

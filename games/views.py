@@ -51,6 +51,7 @@ from .models import (
     Rubber,
     change_note,
     closed_session,
+    reopened_for_director,
 )
 from .permissions import Viewer
 from .selectors import (
@@ -332,6 +333,7 @@ def _context(
             and not deal.settled
             and not deal.disputed
             and not rubber.session.is_closed
+            and viewer.plays
         )
         can_confirm = awaits and seat is not None and deal.confirmable_from(seat)
         can_correct = viewer.can_correct(deal) and not rubber.session.is_closed
@@ -512,15 +514,19 @@ def _correction_form(rubber: Rubber, deal: Deal, viewer: Viewer, data: Any = Non
     return DealCorrectionForm.for_deal(deal, data=data, we_side=viewer.we_side)
 
 
-def _code_changed(request: HttpRequest) -> HttpResponse:
-    """A phone whose table code no longer works (regenerated, turned off) is told so, never sent
-    to sign in: in the pad, above its taps (kept), or as a page."""
+def _code_changed(request: HttpRequest, rubber: Rubber | None = None) -> HttpResponse:
+    """A phone whose table code no longer works (regenerated, turned off, its session closed or
+    reopened for corrections) is told so, never sent to sign in: in the pad, above its taps
+    (kept), or as a page. The page of its rubber (`rubber`) keeps the rubber's offline queue, so
+    deals still kept on the phone stay in view and hear why (docs/offline.md)."""
+    # Closed, or reopened for corrections: scanning the card again would not help.
+    context = {"rubber": rubber, "closed": rubber is not None and not rubber.session.is_playing}
     if request.headers.get("HX-Request"):
-        response = render(request, "games/_code_changed.html", status=200)
+        response = render(request, "games/_code_changed.html", context, status=200)
         response["HX-Retarget"] = "#entry"
         response["HX-Reswap"] = "afterbegin"
         return response
-    return render(request, "games/code_changed.html", status=403)
+    return render(request, "games/code_changed.html", context, status=403)
 
 
 def _tells_code_changed(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -531,8 +537,8 @@ def _tells_code_changed(view: Callable[..., HttpResponse]) -> Callable[..., Http
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
             return view(request, *args, **kwargs)
-        except CodeChanged:
-            return _code_changed(request)
+        except CodeChanged as changed:
+            return _code_changed(request, changed.rubber)
 
     return wrapped
 
@@ -886,6 +892,16 @@ HANDED_OVER = gettext_lazy(
 )
 
 
+def _why_not(viewer: Viewer, words: str) -> str:
+    """Why the viewer may not write here: `words`, unless the phone is handed over to the other
+    side (`HANDED_OVER`) or the session was reopened for the director's corrections."""
+    if not viewer.plays:
+        return reopened_for_director()
+    if viewer.handed_over_by:
+        return str(HANDED_OVER)
+    return words
+
+
 def _refused(request: HttpRequest, message: str, table_id: int) -> HttpResponse:
     """Not allowed: sign in first if not signed in (as login_required), else 403 with the
     reason. A phone whose code for the table no longer works is told so (`_code_changed`)."""
@@ -1003,9 +1019,7 @@ def enter_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not viewer.can_enter:
         return _refused(
             request,
-            str(HANDED_OVER)
-            if viewer.handed_over_by
-            else _("Only the players seated in this rubber or a director enter."),
+            _why_not(viewer, _("Only the players seated in this rubber or a director enter.")),
             rubber.table_id,
         )
     form = _entry_form(rubber, viewer, request.POST)
@@ -1117,9 +1131,7 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not viewer.can_correct(deal):
         return _refused(
             request,
-            str(HANDED_OVER)
-            if viewer.handed_over_by
-            else _("Only a director or a player at the table corrects a deal."),
+            _why_not(viewer, _("Only a director or a player at the table corrects a deal.")),
             deal.rubber.table_id,
         )
     if request.method == "GET" and deal.rubber.session.is_closed:
@@ -1246,7 +1258,9 @@ def delete_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     rubber = deal.rubber
     if not viewer.can_correct(deal):
         return _refused(
-            request, _("Only a director or a player at the table deletes a deal."), rubber.table_id
+            request,
+            _why_not(viewer, _("Only a director or a player at the table deletes a deal.")),
+            rubber.table_id,
         )
     if request.method == "GET":
         if (refusal := _delete_refusal(deal, viewer)) is not None:
@@ -1298,8 +1312,10 @@ def confirm_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     refusal = _("A deal is confirmed by a player of the other side.")
     # A phone with the table's code confirms as the player in the seat it holds.
     player = deal.rubber.seats[viewer.seat] if viewer.by_code and viewer.seat else viewer.player
-    if player is None or viewer.seat is None:
-        return _refused(request, refusal, deal.rubber.table_id)
+    if player is None or viewer.seat is None or not viewer.plays:
+        return _refused(
+            request, refusal if viewer.plays else reopened_for_director(), deal.rubber.table_id
+        )
     # Of the deal as the player saw it: if it was corrected since, the side may have changed.
     version = _posted_version(request)
     if (stale := _unseen(deal, version, confirming=True)) is not None:
@@ -1357,8 +1373,11 @@ def dispute_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         not deal.rubber.session.asks_confirmation
         or deal.rubber.session.is_closed
         or viewer.seat is None
+        or not viewer.plays
     ):
-        return _refused(request, refusal, deal.rubber.table_id)
+        return _refused(
+            request, refusal if viewer.plays else reopened_for_director(), deal.rubber.table_id
+        )
     version = _posted_version(request)
     if (stale := _unseen(deal, version, confirming=False)) is not None:
         return _told(request, deal, stale)

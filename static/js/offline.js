@@ -7,7 +7,9 @@
 //    kept in IndexedDB, listed as "saved on this phone, not yet sent", and posted when the
 //    connection returns, oldest number first, with its number: the server answers 200 for a
 //    retry of the same content (games/offline.py). Another phone's different deal for that number
-//    stops the queue there and shows both versions; the player chooses.
+//    stops the queue there and shows both versions; the player chooses. A session closed (or
+//    reopened for the director's corrections) takes no more deals from the phone: they stay on
+//    it, listed, with the server's words ("This session is closed: show these to the director.").
 // Nothing here claims a deal is saved until the server has answered that it is.
 (() => {
   "use strict";
@@ -287,6 +289,13 @@
           signIn = answer.detail; // kept until the player signs in again on this phone
           break;
         }
+        if (answer.status === "closed") {
+          // The session takes no more deals from this phone: every deal kept for the rubber stays,
+          // shown for the director, and none is sent again.
+          const closed = items.map((item) => ({ ...item, state: "closed", answer }));
+          await write((deals) => closed.forEach((item) => deals.put(item)));
+          break;
+        }
         if (response.status === 200 || response.status === 201) {
           await write((deals) => deals.delete(deal.id));
           recorded = true;
@@ -381,9 +390,11 @@
     root.hidden = !offline && waiting === 0;
     root.classList.toggle("is-offline", offline);
     const parts = [];
+    const closed = items.find((deal) => deal.state === "closed");
     if (offline) parts.push(T.offline);
-    if (waiting === 1) parts.push(T["waiting-one"]);
-    if (waiting > 1) parts.push(fmt(T["waiting-other"], { count: waiting }));
+    if (closed) parts.push(closed.answer.detail);
+    else if (waiting === 1) parts.push(T["waiting-one"]);
+    else if (waiting > 1) parts.push(fmt(T["waiting-other"], { count: waiting }));
     if (sending && !offline) parts.push(T.sending);
     else if (signIn && !offline && waiting) parts.push(signIn);
     else if (failed && !offline && waiting) parts.push(T["not-sent"]);
@@ -399,6 +410,9 @@
         li.append(title, " ", deal.summary);
         if (deal.state === "pending") {
           li.append(" — ", T.pending);
+        } else if (deal.state === "closed") {
+          li.append(" — ", T["kept-closed"], " ");
+          li.append(button(T.drop, () => drop(deal)));
         } else if (deal.state === "conflict") {
           const { server, mine } = deal.answer;
           li.append(

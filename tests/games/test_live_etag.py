@@ -104,19 +104,22 @@ def test_codes_turned_on_again_give_the_phone_its_entry_form_back(console, rubbe
 def test_closing_and_reopening_the_session_reach_the_pad_of_a_finished_rubber(
     client, console, rubber, running_session, enter, north
 ):
-    """A rubber finished before the close keeps its row: the session's status tells its pad
-    that corrections stop (closed) and start again (reopened, RULES 8.2)."""
+    """A rubber finished before the close keeps its row: the session's status tells its pads
+    that corrections stop (closed) and start again for the director (reopened, RULES 8.2),
+    not for the players (a reopened session is the director's alone: docs/security.md)."""
     enter(SIX_DEALS)  # rubber 1 complete: its deals may be corrected while the session runs
     client.force_login(north)
-    running = live(client, rubber)
-    assert 'id="correct-1"' in running.content.decode()
+    running = {phone: live(phone, rubber) for phone in (client, console)}
+    assert all('id="correct-1"' in pad.content.decode() for pad in running.values())
     base = f"/clubs/{running_session.club.slug}/sessions/{running_session.pk}"
     assert console.post(f"{base}/close/", {"anyway": "1"}).status_code == 302
-    closed_pad = live(client, rubber, running["ETag"])
-    assert closed_pad.status_code == 200
-    assert 'id="correct-1"' not in closed_pad.content.decode()
+    closed = {phone: live(phone, rubber, running[phone]["ETag"]) for phone in (client, console)}
+    for pad in closed.values():
+        assert pad.status_code == 200
+        assert 'id="correct-1"' not in pad.content.decode()
     assert console.post(f"{base}/reopen/").status_code == 302
-    assert 'id="correct-1"' in poll_again(client, rubber, closed_pad)
+    assert 'id="correct-1"' in poll_again(console, rubber, closed[console])
+    assert 'id="correct-1"' not in poll_again(client, rubber, closed[client])
 
 
 def test_the_etag_is_keyed_with_the_secret_key(client, rubber, settings):

@@ -173,13 +173,20 @@ def test_a_deal_after_the_end_of_the_rubber_is_refused(client, rubber, north, en
     assert response.json()["status"] == "refused"
 
 
-def test_a_deal_for_a_closed_session_is_refused(client, rubber, north, running_session):
+def test_a_deal_for_a_closed_session_is_kept_for_the_director(
+    client, rubber, north, running_session
+):
+    """The phone keeps it (`closed`: not a refusal it drops) and shows it to the director; a
+    session reopened for corrections answers the same (tests/security/test_reopen_codes.py)."""
     rubber.record_deal(number=1, contract="3NT", declarer="E", tricks=8, entered_by=north)
     session_close(session=running_session)
     client.force_login(north)
     response = client.post(queued(rubber), {**TAP_4S_MADE, "number": 2})
     assert response.status_code == 409
-    assert response.json()["status"] == "refused"
+    assert response.json() == {
+        "status": "closed",
+        "detail": "This session is closed: show these to the director.",
+    }
     assert snapshot(rubber) == [(1, "3NT", "E", 8, 1)]
 
 
@@ -326,6 +333,7 @@ def test_the_rubber_page_carries_the_queue_and_its_words_in_italian(client, rubb
     assert f'data-queue-url="/rubbers/{rubber.pk}/deals/queued"' in html
     assert "salvata su questo telefono, non ancora inviata" in html
     assert "%(count)s smazzate attendono di essere inviate." in html
+    assert "non inviata, resta su questo telefono" in html  # a closed session's, kept
 
 
 # --- a phone at the table by its code (games/codes.py) ------------------------------------------

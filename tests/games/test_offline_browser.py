@@ -292,21 +292,26 @@ def test_a_deal_whose_answer_was_lost_is_sent_again_and_recorded_once(
 def test_a_deal_the_server_refuses_says_why_and_is_dropped_by_the_player(
     live_server: Any, browser: Any, running_session: Any
 ) -> None:
-    from games.services import session_close
+    from clubs.models import Membership
 
     rubber = running_session.rubbers.get(number=1)
-    context, page = open_rubber(browser, live_server, rubber.north.user.username, rubber)
+    north = rubber.north.user
+    context, page = open_rubber(browser, live_server, north.username, rubber)
     record(page, FOUR_SPADES, 1)  # online: recorded at once
     page.locator("#deals #deal-1").wait_for()
     context.set_offline(True)
     record(page, THREE_NT_DOWN, 2)
     page.locator("#offline-pending li[data-number='2']").wait_for()
 
-    session_close(session=running_session)  # the director ends the night meanwhile
+    # The director takes North's login out of the club meanwhile: it no longer sits anywhere.
+    Membership.objects.filter(user=north).delete()
     context.set_offline(False)
     refused = page.locator("#offline-pending li.refused[data-number='2']")
     refused.wait_for()
-    assert "Not recorded: The session is closed: its results are final." in refused.inner_text()
+    assert (
+        "Not recorded: Only the players seated in this rubber or a director enter."
+        in refused.inner_text()
+    )
     assert page.locator("#offline-title").inner_text() == "1 deal is waiting to be sent."
     refused.get_by_role("button", name="Drop it").click()
     page.locator("#offline").wait_for(state="hidden")
@@ -590,4 +595,73 @@ def test_the_live_pad_moves_the_number_on_and_the_kept_page_follows(
         (1, "3NT"),
         (2, "4S"),
     ]
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_phone_whose_session_closed_keeps_its_deals_for_the_director(
+    live_server: Any, browser: Any, running_session: Any, director: Any
+) -> None:
+    """A phone at a members-only table by its code keeps deals 2 and 3 offline; the director
+    closes the night and reopens it for corrections meanwhile (issue 26: the reopen once revived
+    the code). Back online the deals are not sent and not dropped: the panel lists both, "This
+    session is closed: show these to the director.", also on the page a reload brings (the code
+    no longer opens the table); only the player's tap drops one."""
+    from django.core.cache import caches
+
+    from games import services
+
+    caches["throttle"].clear()
+    club = running_session.club
+    club.public = False
+    club.save(update_fields=["public"])
+    rubber = running_session.rubbers.get(number=1)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{live_server.url}/t/{rubber.table.code}")  # no account
+    page.get_by_role("button", name="W · West").click()
+    page.wait_for_url(f"**/rubbers/{rubber.pk}/")
+    page.locator("#offline[data-ready=true]").wait_for(state="attached")
+    record(page, FOUR_SPADES, 1)
+    page.locator("#deals #deal-1").wait_for()
+    context.set_offline(True)
+    record(page, THREE_NT_DOWN, 2)
+    page.locator("#offline-pending li[data-number='2']").wait_for()
+    record(page, FOUR_SPADES, 3)
+    page.locator("#offline-pending li[data-number='3']").wait_for()
+
+    services.session_close(session=running_session, by=director)
+    services.session_reopen(session=running_session, by=director)
+    kept = page.locator("#offline-pending li.closed")
+
+    def both_kept_for_the_director() -> None:
+        page.locator("#offline-pending li.closed[data-number='3']").wait_for()
+        assert page.locator("#offline-title").inner_text() == (
+            "This session is closed: show these to the director."
+        )
+        assert kept.all_inner_texts() == [
+            "Deal 2 3 NT E −1 — not sent, kept on this phone Drop it",
+            "Deal 3 4 ♠ N = — not sent, kept on this phone Drop it",
+        ]
+
+    context.set_offline(False)
+    both_kept_for_the_director()
+    posts: list[str] = []
+    page.on(
+        "request", lambda request: posts.append(request.url) if request.method == "POST" else None
+    )
+    page.reload()  # the code is dead: the page says so, and keeps the panel
+    assert page.locator("#code-changed").inner_text() == (
+        "This session is closed: the table's code no longer opens it."
+    )
+    both_kept_for_the_director()
+    # The sender the page started has finished (it holds this lock while it sends): it sent none.
+    page.evaluate(f"navigator.locks.request('backscore-queue-{rubber.pk}', () => true)")
+    assert posts == []
+    assert list(Deal.objects.filter(rubber=rubber).values_list("number", "contract")) == [(1, "4S")]
+    kept.first.get_by_role("button", name="Drop it").click()
+    page.locator("#offline-pending li[data-number='2']").wait_for(state="detached")
+    assert kept.count() == 1
     context.close()
