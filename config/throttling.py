@@ -110,8 +110,7 @@ class WriteRateThrottle(CountingThrottle, UserRateThrottle):
     scope = "writes"
 
     def get_rate(self) -> str | None:
-        # "off" lifts it (the HTTP benchmark): a very high rate would still keep every write of
-        # the last period in the cache, read and rewritten on each write.
+        # "off" lifts it (the HTTP benchmark): no count at all, not even a call to the cache.
         rate: str | None = super().get_rate()
         return None if rate == "off" else rate
 
