@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.test import Client
 from knox.models import AuthToken
 from rest_framework.test import APIClient
@@ -111,7 +112,11 @@ def test_failures_spread_over_many_usernames_lock_the_address(
     logins: None, clock: list[float], door: str
 ) -> None:
     attempt, failed, signed_in = DOORS[door]
+    earlier = Client(REMOTE_ADDR=ATTACKER)
+    earlier.force_login(get_user_model().objects.get(username="mate"))
     _fail_until_the_limit(attempt, failed)
+    # A player signed in before stays signed in.
+    assert earlier.get("/").wsgi_request.user.username == "mate"
     # The right password of a username never tried is refused too, and nothing is issued.
     user = "admin" if door == "admin" else "north"
     tokens = AuthToken.objects.count()
@@ -199,3 +204,20 @@ def test_behind_a_proxy_the_real_client_is_counted(
     assert attempt("north", PASSWORD, HTTP_X_FORWARDED_FOR=ATTACKER, **proxy).status_code == 429
     ok = attempt("north", PASSWORD, HTTP_X_FORWARDED_FOR=NEIGHBOUR, **proxy)
     assert ok.status_code == 302
+
+
+def test_a_locked_username_is_told_so_in_both_languages(logins: None, clock: list[float]) -> None:
+    """axes' lockout of one username at one address answers the same way, with its own words."""
+    attempt = DOORS["page"][0]
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        attempt("north", "wrong")
+    page = attempt("north", PASSWORD)
+    assert page.status_code == 429
+    assert int(page["Retry-After"]) == round(settings.AXES_COOLOFF_TIME * 3600)
+    assert _refusal(page) == (
+        "Too many failed sign-ins for this username from this connection: try again in "
+        "15 minutes."
+    )
+    api = _api("north", PASSWORD, HTTP_ACCEPT_LANGUAGE="it")
+    assert api.status_code == 429
+    assert _refusal(api).startswith("Troppi accessi non riusciti con questo nome utente")

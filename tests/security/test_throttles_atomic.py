@@ -9,16 +9,21 @@ cache, so parallel clients get at most the limit.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.test import RequestFactory
 from rest_framework.request import Request
 from rest_framework.test import APIClient
 
 from config.throttling import SignInRateThrottle, WriteRateThrottle
+from tests.conftest import ROOT
 from tests.security.conftest import World
 
 #: A fixed clock in the middle of a day: the window cannot roll over while a test runs.
@@ -34,10 +39,12 @@ def _request(method: str = "POST", user_pk: int = 7, address: str = "192.0.2.1")
     return request
 
 
-def _allowed_in_parallel(throttle_class: type[Any], make_request: Any) -> int:
-    """THREADS threads make EACH requests at once, each through its own throttle (as DRF makes
+def _allowed_in_parallel(
+    throttle_class: type[Any], make_request: Any, threads: int = THREADS
+) -> int:
+    """`threads` threads make EACH requests at once, each through its own throttle (as DRF makes
     one per request); how many were allowed."""
-    start = threading.Barrier(THREADS)
+    start = threading.Barrier(threads)
     allowed: list[bool] = []
     lock = threading.Lock()
 
@@ -48,13 +55,27 @@ def _allowed_in_parallel(throttle_class: type[Any], make_request: Any) -> int:
             with lock:
                 allowed.append(ok)
 
-    threads = [threading.Thread(target=client) for _ in range(THREADS)]
-    for thread in threads:
+    clients = [threading.Thread(target=client) for _ in range(threads)]
+    for thread in clients:
         thread.start()
-    for thread in threads:
+    for thread in clients:
         thread.join()
-    assert len(allowed) == THREADS * EACH
+    assert len(allowed) == threads * EACH
     return sum(allowed)
+
+
+#: A web worker of its own: 4 threads writing as one user, once the test says go.
+WORKER = f"""
+import sys, django
+django.setup()
+from config.throttling import WriteRateThrottle
+from tests.security.test_throttles_atomic import _allowed_in_parallel, _request
+WriteRateThrottle.THROTTLE_RATES = {{"writes": "{LIMIT}/day"}}
+WriteRateThrottle.timer = staticmethod(lambda: {NOON})
+print("ready", flush=True)
+sys.stdin.readline()
+print(_allowed_in_parallel(WriteRateThrottle, _request, threads=4), flush=True)
+"""
 
 
 @pytest.fixture
@@ -81,6 +102,39 @@ def test_parallel_sign_ins_on_redis_get_at_most_the_limit(
         allowed = _allowed_in_parallel(SignInRateThrottle, _request)
         assert allowed == LIMIT
         SignInRateThrottle().cache.clear()
+
+
+@pytest.mark.integration
+def test_two_processes_of_four_threads_get_at_most_the_limit() -> None:
+    """The probe's shape: two web workers, four threads each, one user, one Redis."""
+    env = {
+        **os.environ,
+        "REDIS_URL": settings.REDIS_URL,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-c", WORKER],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    try:
+        for worker in workers:
+            assert worker.stdout is not None and worker.stdout.readline().strip() == "ready"
+        for worker in workers:
+            assert worker.stdin is not None
+            worker.stdin.write("go\n")
+            worker.stdin.flush()
+        allowed = [int(worker.communicate(timeout=60)[0]) for worker in workers]
+    finally:
+        for worker in workers:
+            worker.kill()
+    assert sum(allowed) == LIMIT
 
 
 def test_parallel_writes_in_local_memory_get_at_most_the_limit(
