@@ -5,15 +5,17 @@ trying a few passwords for each of many usernames was never refused (an outside 
 passwords across 50 usernames in 63 s, issue 26). The failures of each client address
 (`config.throttling.client_address`, the real client behind the proxies) are counted too,
 `SIGN_IN_FAILURES_PER_ADDRESS` in each window of `SIGN_IN_FAILURE_WINDOW_MINUTES` aligned to the
-clock; from the last one allowed until the window ends, every sign-in from that address is
+clock; from the failure that reaches it until the window ends, every sign-in from that address is
 refused, the right password included (else a guesser would simply go on).
 
 The sign-in page, the admin's login and the API's token sign-in all authenticate through
 django-axes' backend, so the count lives in axes' handler (`AXES_HANDLER`) and the three share
-it. Refusals are not failures: they are not counted again, nor held against the username they
-named, so a player at a club whose address is locked is not locked out for their own name
-afterwards. A successful sign-in does not reset the address's count (a guesser with a login of
-their own would wipe it between guesses).
+it. Refusals are not failures: a sign-in refused by either lockout is not counted for the
+address, and one refused for the address is not held against the username it named, so a
+player at a club whose address is paused is not locked out for their own name afterwards, and
+a player locked out for their own name who keeps trying does not pause the club. A successful
+sign-in does not reset the address's count (a guesser with a login of their own would wipe it
+between guesses).
 """
 
 from __future__ import annotations
@@ -70,11 +72,17 @@ class SignInHandler(AxesDatabaseHandler):  # type: ignore[misc]  # axes is untyp
     def user_login_failed(
         self, sender: Any, credentials: dict[str, Any], request: Any = None, **kwargs: Any
     ) -> None:
-        if request is not None and seconds_locked(request):
+        if request is None:
+            super().user_login_failed(sender, credentials, request, **kwargs)
+            return
+        if seconds_locked(request):
             _refuse(request, credentials)  # refused before any password was checked
             return
+        # Also refused unchecked, by the lockout of the username at this address: axes' to
+        # record, not a guess of the address's.
+        pair_locked = super().is_locked(request, credentials)
         super().user_login_failed(sender, credentials, request, **kwargs)
-        if request is None:
+        if pair_locked:
             return
         count_failure(request)
         if seconds_locked(request):

@@ -89,7 +89,7 @@ def _players_posted(user: Any, club: Any, names: list[str]) -> list[int]:
 
 
 def test_throttles_and_lockout_keep_working_with_redis_stopped(
-    private_redis: ThrowawayRedis, monkeypatch: Any, db: Any
+    private_redis: ThrowawayRedis, monkeypatch: Any, db: Any, settings: Any
 ) -> None:
     monkeypatch.setattr(WriteRateThrottle, "THROTTLE_RATES", {"writes": "3/min"})
     monkeypatch.setattr(SignInRateThrottle, "THROTTLE_RATES", {"sign-in": "3/min"})
@@ -114,13 +114,19 @@ def test_throttles_and_lockout_keep_working_with_redis_stopped(
         for _ in range(4)
     ]
     assert answers == [200, 200, 200, 429]
+    # Eight throttled requests, one call to the dead Redis: the rest counted in memory.
+    assert asked == ["add"]
     monkeypatch.setattr(SignInRateThrottle, "THROTTLE_RATES", {"sign-in": "100/min"})
     for _ in range(django_settings.AXES_FAILURE_LIMIT):
         Client().post("/accounts/login/", {"username": "second", "password": "wrong"})
     locked = Client().post("/accounts/login/", {"username": "second", "password": PASSWORD})
     assert locked.status_code == 429
-    # Eight throttled requests, one call to the dead Redis: the rest counted in memory.
-    assert asked == ["add"]
+    # Failures per address (config/sign_in.py) are counted in memory too.
+    settings.SIGN_IN_FAILURES_PER_ADDRESS = django_settings.AXES_FAILURE_LIMIT + 3
+    for name in ("x", "y", "z"):
+        Client().post("/accounts/login/", {"username": name, "password": "wrong"})
+    paused = Client().post("/accounts/login/", {"username": "first", "password": PASSWORD})
+    assert paused.status_code == 429
 
 
 def test_healthz_reports_a_stopped_redis_without_waiting_on_it(

@@ -221,3 +221,15 @@ def test_a_locked_username_is_told_so_in_both_languages(logins: None, clock: lis
     api = _api("north", PASSWORD, HTTP_ACCEPT_LANGUAGE="it")
     assert api.status_code == 429
     assert _refusal(api).startswith("Troppi accessi non riusciti con questo nome utente")
+
+
+def test_a_locked_username_trying_again_does_not_pause_the_address(
+    logins: None, clock: list[float]
+) -> None:
+    """North, locked out for their own name, keeps trying: the club's address is not paused."""
+    attempt = DOORS["page"][0]
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        attempt("north", "wrong")
+    for _ in range(settings.SIGN_IN_FAILURES_PER_ADDRESS):
+        assert attempt("north", PASSWORD).status_code == 429
+    assert attempt("east", PASSWORD).status_code == 302
