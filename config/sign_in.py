@@ -78,8 +78,8 @@ class SignInHandler(AxesDatabaseHandler):  # type: ignore[misc]  # axes is untyp
         if seconds_locked(request):
             _refuse(request, credentials)  # refused before any password was checked
             return
-        # Also refused unchecked, by the lockout of the username at this address: axes' to
-        # record, not a guess of the address's.
+        # The lockout of this username at this address refuses unchecked too: axes records that
+        # refusal for the pair, but it was no guess of the address's.
         pair_locked = super().is_locked(request, credentials)
         super().user_login_failed(sender, credentials, request, **kwargs)
         if pair_locked:

@@ -215,8 +215,7 @@ def test_a_locked_username_is_told_so_in_both_languages(logins: None, clock: lis
     assert page.status_code == 429
     assert int(page["Retry-After"]) == round(settings.AXES_COOLOFF_TIME * 3600)
     assert _refusal(page) == (
-        "Too many failed sign-ins for this username from this connection: try again in "
-        "15 minutes."
+        "Too many failed sign-ins for this username from this connection: try again in 15 minutes."
     )
     api = _api("north", PASSWORD, HTTP_ACCEPT_LANGUAGE="it")
     assert api.status_code == 429
