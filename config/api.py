@@ -40,6 +40,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from clubs.logins import normalize_login
 from config.parsers import JSONParser
+from config.sign_in import refusal
 from config.throttling import SignInRateThrottle
 from scoring.rules.errors import ScoringError
 from scoring.shared.error_messages import localize_error
@@ -190,7 +191,8 @@ class TokenView(APIView):
     `API_TOKEN_TTL_HOURS`, and a password change revokes all of a user's tokens
     (`config.auth.RevokeApiTokensOnPasswordChange`). Sign-in is throttled per client address
     (`THROTTLE_SIGN_IN`) and guarded by django-axes: repeated failures for one username from one
-    address lock that pair out (429).
+    address lock that pair out (429), and so do too many failures from one address whatever the
+    usernames, here, on the sign-in page and the admin's alike (config.sign_in).
     """
 
     # Only DELETE reads the token; a client signing in again with a stale one still in its
@@ -230,9 +232,11 @@ class TokenView(APIView):
         if not serializer.is_valid():
             # axes flags the DRF request it was given; its middleware only sees Django's.
             if getattr(request, "axes_locked_out", False):
+                message, seconds = refusal(request)
                 return Response(
-                    {"detail": "Too many failed sign-ins: this account is locked for a while."},
+                    {"detail": message},
                     status=status.HTTP_429_TOO_MANY_REQUESTS,
+                    headers={"Retry-After": str(seconds)},
                 )
             raise exceptions.ValidationError(serializer.errors)
         _, token = AuthToken.objects.create(user=serializer.validated_data["user"])

@@ -331,6 +331,14 @@ AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=0.25)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_CLIENT_IP_CALLABLE = "config.throttling.client_address"
 AXES_RESET_ON_SUCCESS = True
+# And failed sign-ins per client address, whatever the usernames (config/sign_in.py): at
+# SIGN_IN_FAILURES_PER_ADDRESS in one window of SIGN_IN_FAILURE_WINDOW_MINUTES, every sign-in from
+# that address (page, admin, API) is refused until the window ends. Generous, because a whole
+# club behind one NAT address shares it (docs/security.md).
+AXES_HANDLER = "config.sign_in.SignInHandler"
+AXES_LOCKOUT_CALLABLE = "config.sign_in.lockout_response"
+SIGN_IN_FAILURES_PER_ADDRESS = env.int("SIGN_IN_FAILURES_PER_ADDRESS", default=20)
+SIGN_IN_FAILURE_WINDOW_MINUTES = env.int("SIGN_IN_FAILURE_WINDOW_MINUTES", default=10)
 # No start-up banner on every manage.py command; failures are still logged.
 AXES_VERBOSE = False
 

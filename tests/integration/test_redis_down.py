@@ -11,6 +11,7 @@ in docs/benchmarks.md, not asserted here.)
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,7 +23,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from config import health
-from config.throttling import SignInRateThrottle, WriteRateThrottle
+from config.throttling import CountingThrottle, SignInRateThrottle, WriteRateThrottle, window
 from tests.factories import PASSWORD, UserFactory, make_club
 from tests.integration.test_standings import ThrowawayRedis, _free_port
 
@@ -66,7 +67,7 @@ def _throttle_calls_to_redis(monkeypatch: Any) -> list[str]:
     from config.cache import FallbackRedisCache
 
     asked: list[str] = []
-    for name in ("get", "set"):
+    for name in ("get", "set", "add", "incr"):
         original = getattr(RedisCache, name)
 
         def call(
@@ -88,16 +89,19 @@ def _players_posted(user: Any, club: Any, names: list[str]) -> list[int]:
 
 
 def test_throttles_and_lockout_keep_working_with_redis_stopped(
-    private_redis: ThrowawayRedis, monkeypatch: Any, db: Any
+    private_redis: ThrowawayRedis, monkeypatch: Any, db: Any, settings: Any
 ) -> None:
     monkeypatch.setattr(WriteRateThrottle, "THROTTLE_RATES", {"writes": "3/min"})
     monkeypatch.setattr(SignInRateThrottle, "THROTTLE_RATES", {"sign-in": "3/min"})
+    held = time.time()  # counts are per minute of the clock: all of them in one
+    monkeypatch.setattr(CountingThrottle, "timer", staticmethod(lambda: held))
     first, second = UserFactory(username="first"), UserFactory(username="second")
     club_one = make_club(director=first, slug="one")
     club_two = make_club(director=second, slug="two")
 
     assert _players_posted(first, club_one, ["A", "B", "C", "D"]) == [201, 201, 201, 429]
-    assert caches["throttle"].local.get(f"throttle_writes_{first.pk}") is None  # counted in Redis
+    key = f"throttle_writes_{first.pk}:{window(60, held)[0]}"
+    assert caches["throttle"].get(key) == 4 and caches["throttle"].local.get(key) is None
     private_redis.stop()
     asked = _throttle_calls_to_redis(monkeypatch)
 
@@ -110,13 +114,19 @@ def test_throttles_and_lockout_keep_working_with_redis_stopped(
         for _ in range(4)
     ]
     assert answers == [200, 200, 200, 429]
+    # Eight throttled requests, one call to the dead Redis: the rest counted in memory.
+    assert asked == ["add"]
     monkeypatch.setattr(SignInRateThrottle, "THROTTLE_RATES", {"sign-in": "100/min"})
     for _ in range(django_settings.AXES_FAILURE_LIMIT):
         Client().post("/accounts/login/", {"username": "second", "password": "wrong"})
     locked = Client().post("/accounts/login/", {"username": "second", "password": PASSWORD})
     assert locked.status_code == 429
-    # Eight throttled requests, one call to the dead Redis: the rest counted in memory.
-    assert asked == ["get"]
+    # Failures per address (config/sign_in.py) are counted in memory too.
+    settings.SIGN_IN_FAILURES_PER_ADDRESS = django_settings.AXES_FAILURE_LIMIT + 3
+    for name in ("x", "y", "z"):
+        Client().post("/accounts/login/", {"username": name, "password": "wrong"})
+    paused = Client().post("/accounts/login/", {"username": "first", "password": PASSWORD})
+    assert paused.status_code == 429
 
 
 def test_healthz_reports_a_stopped_redis_without_waiting_on_it(

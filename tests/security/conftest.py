@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,7 @@ import pytest
 from django.core.cache import caches
 
 from clubs.models import Club, Player, Session
+from config.throttling import CountingThrottle
 from games.models import Deal, Rubber
 from tests.factories import UserFactory, add_players, club_night, make_club, make_session
 
@@ -92,3 +94,11 @@ def _fresh_throttles() -> Any:
     yield
     for alias in ("default", "throttle"):
         caches[alias].clear()
+
+
+@pytest.fixture(autouse=True)
+def _throttle_clock_held(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The throttles count in windows aligned to the clock (config/throttling.py): a test's few
+    requests must not fall into two windows by chance, so the throttles' clock stands still."""
+    held = time.time()
+    monkeypatch.setattr(CountingThrottle, "timer", staticmethod(lambda: held))
