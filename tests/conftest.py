@@ -108,6 +108,19 @@ def _empty_cache() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _throttle_counts_start_at_zero() -> None:
+    """The throttles and the per-address sign-in limit count in the "throttle" cache, which in
+    memory outlives a test: a worker's earlier failed sign-ins must not pause a later test's
+    address (integration tests empty Redis' cache keys in `_real_services_guard`)."""
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    throttle = caches["throttle"]
+    if isinstance(throttle, LocMemCache):
+        throttle.clear()
+
+
+@pytest.fixture(autouse=True)
 def _each_test_starts_in_the_default_language() -> Iterator[None]:
     """A request leaves its language active in the thread (a club page activates the club's, and
     nothing deactivates it): each test starts from LANGUAGE_CODE, whatever the test before it in
