@@ -9,6 +9,9 @@ PORT ?= 8000
 # The real services used by the integration tests (docs/deploy.md describes production).
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/backscore
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
+# DEBUG is off unless the environment turns it on (config/settings.py): `make run` turns it on with
+# the development key; the tools that only load the settings (compilemessages, mypy) get the same.
+DEV_ENV := DEBUG=true SECRET_KEY=$${SECRET_KEY:-dev-insecure-key-for-local-use-only}
 
 .PHONY: run test test-unit test-integration test-browser lint audit serve bench messages clean venv
 
@@ -22,12 +25,12 @@ $(BIN)/.installed: requirements/base.txt requirements/dev.txt
 venv: $(BIN)/.installed
 
 messages: venv
-	@if ls locale/*/LC_MESSAGES/django.po >/dev/null 2>&1; then $(PY) manage.py compilemessages --ignore=.venv -v 0; fi
+	@if ls locale/*/LC_MESSAGES/django.po >/dev/null 2>&1; then $(DEV_ENV) $(PY) manage.py compilemessages --ignore=.venv -v 0; fi
 
 run: venv messages
-	$(PY) manage.py migrate --no-input
-	$(PY) manage.py load_demo
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	$(DEV_ENV) $(PY) manage.py migrate --no-input
+	$(DEV_ENV) $(PY) manage.py load_demo
+	$(DEV_ENV) $(PY) manage.py runserver $(HOST):$(PORT)
 
 # The whole suite: unit and API tests on SQLite, then integration tests on PostgreSQL, Redis and a
 # real Celery worker, then browser tests in Chromium. Pytest's "no tests collected" (5) is a pass.
@@ -49,7 +52,7 @@ test-browser: venv messages
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy
+	$(DEV_ENV) $(BIN)/mypy
 	$(BIN)/lint-imports
 
 # Security audit: bandit (no finding allowed) and pip-audit (says so when offline); docs/security.md.

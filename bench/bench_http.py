@@ -59,6 +59,7 @@ P99_POST_MS = 100.0
 DOWNS = [("4S", "N", 9), ("3NT", "E", 8), ("2H", "S", 7), ("5C", "W", 10)]
 SERVER_ENV = {
     "DEBUG": "false",
+    "BENCH_PLAIN": "true",  # the baseline, /bench/plain
     "SECRET_KEY": "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
     "SECURE_SSL_REDIRECT": "false",
     "ALLOWED_HOSTS": "127.0.0.1,localhost",

@@ -70,6 +70,7 @@ DEAL_EVERY = 8.0  # seconds: a deal every 4 minutes at each of 30 tables
 SECTION = "Live pads over HTTP (a 30-table room polling gunicorn)"
 SERVER_ENV = {
     "DEBUG": "false",
+    "BENCH_PLAIN": "true",  # the baseline, /bench/plain
     "SECRET_KEY": "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
     "SECURE_SSL_REDIRECT": "false",
     "ALLOWED_HOSTS": "127.0.0.1,localhost",

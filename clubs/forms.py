@@ -11,6 +11,8 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from scoring.shared import inputs
+
 from .logins import normalize_login
 from .models import Club, Player, Session
 from .rules_text import preset_choices
@@ -25,6 +27,7 @@ class PlayersField(forms.ModelMultipleChoiceField):  # type: ignore[type-arg]
 
     def _check_values(self, value: Any) -> Any:
         for pk in value:
+            inputs.refuse_other_digits(pk)
             try:
                 number = int(str(pk))
             except ValueError:
@@ -44,7 +47,7 @@ class ClubSettingsForm(forms.ModelForm):  # type: ignore[type-arg]
     or off for a running session)."""
 
     rules_preset = forms.ChoiceField(label=_("House rules"), choices=preset_choices)
-    default_stake = forms.DecimalField(
+    default_stake = inputs.DecimalFormField(
         label=_("Default stake per hundred"),
         max_digits=8,
         decimal_places=2,
@@ -98,7 +101,7 @@ class ClubForm(forms.Form):
         initial="acbl",
         help_text=_("A club's directors can change them later on the club's settings page."),
     )
-    default_stake = forms.DecimalField(
+    default_stake = inputs.DecimalFormField(
         label=_("Default stake per hundred"),
         max_digits=8,
         decimal_places=2,
@@ -177,12 +180,12 @@ class PlayerForm(forms.Form):
 class SessionForm(forms.Form):
     """Tonight's session: pick who is here; the tables are suggested from the count."""
 
-    date = forms.DateField(
+    date = inputs.DateFormField(
         label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
     )
     kind = forms.ChoiceField(label=_("Game"), choices=Session.Kind.choices)
     movement = forms.ChoiceField(label=_("Movement"), choices=Session.Movement.choices)
-    stake_per_hundred = forms.DecimalField(
+    stake_per_hundred = inputs.DecimalFormField(
         label=_("Stake per hundred"), max_digits=8, decimal_places=2, min_value=Decimal("0")
     )
     players = PlayersField(
@@ -208,11 +211,11 @@ class SessionForm(forms.Form):
 
 
 class TablePlayerForm(forms.Form):
-    player = forms.ModelChoiceField(label=_("Player"), queryset=Player.objects.none())
+    player = inputs.ModelChoiceFormField(label=_("Player"), queryset=Player.objects.none())
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        player = cast("forms.ModelChoiceField[Player]", self.fields["player"])
+        player = cast(inputs.ModelChoiceFormField, self.fields["player"])
         player.queryset = Player.objects.filter(club=club).order_by("name")
 
 
@@ -227,19 +230,19 @@ class LeaverForm(forms.Form):
     """An early leaver at a table (issue 18): a substitute (a player of the club, or a new name),
     or the table's rubber closed unfinished and the room re-planned (the button pressed)."""
 
-    leaver = forms.ModelChoiceField(label=_("Who leaves"), queryset=Player.objects.none())
-    substitute = forms.ModelChoiceField(
+    leaver = inputs.ModelChoiceFormField(label=_("Who leaves"), queryset=Player.objects.none())
+    substitute = inputs.ModelChoiceFormField(
         label=_("Substitute"), queryset=Player.objects.none(), required=False
     )
     new_name = forms.CharField(label=_("or a new player"), max_length=80, required=False)
 
     def __init__(self, *args: Any, table: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        leaver = cast("forms.ModelChoiceField[Player]", self.fields["leaver"])
+        leaver = cast(inputs.ModelChoiceFormField, self.fields["leaver"])
         leaver.queryset = Player.objects.filter(
             table_seats__table=table, table_seats__active=True
         ).order_by("table_seats__position")
-        substitute = cast("forms.ModelChoiceField[Player]", self.fields["substitute"])
+        substitute = cast(inputs.ModelChoiceFormField, self.fields["substitute"])
         substitute.queryset = _free_players(table.session)
         substitute.empty_label = _("— choose —")
 

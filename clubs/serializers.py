@@ -15,6 +15,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from scoring.rules import ScoringError
+from scoring.shared import inputs
+from scoring.shared.inputs import RefusesUnknownFields
 
 from .forms import RESERVED_SLUGS
 from .logins import normalize_login
@@ -38,7 +40,7 @@ class NameField(serializers.CharField):
 # --- clubs -------------------------------------------------------------------------------------
 
 
-class ClubIn(serializers.Serializer[Any]):
+class ClubIn(RefusesUnknownFields, serializers.Serializer[Any]):
     slug = serializers.SlugField(max_length=50)
     name = NameField(max_length=120)
     public = serializers.BooleanField(default=True)
@@ -48,7 +50,7 @@ class ClubIn(serializers.Serializer[Any]):
         default=dict,
         help_text='House-rule options (RULES.md), e.g. {"unfinished_partscore": 50}.',
     )
-    default_stake = serializers.DecimalField(
+    default_stake = inputs.DecimalField(
         max_digits=8, decimal_places=2, min_value=Decimal("0"), default=Decimal("0.00")
     )
     currency = serializers.CharField(min_length=3, max_length=3, default="EUR")
@@ -103,7 +105,7 @@ class LoginNameField(serializers.RegexField):
         return normalize_login(super().to_internal_value(data))
 
 
-class PlayerIn(serializers.Serializer[Any]):
+class PlayerIn(RefusesUnknownFields, serializers.Serializer[Any]):
     name = NameField(max_length=80)
     username = LoginNameField(
         r"^[\w.@+-]+\Z",
@@ -187,20 +189,20 @@ class InvitationOut(serializers.ModelSerializer[Invitation]):
 # --- sessions ----------------------------------------------------------------------------------
 
 
-class TableIn(serializers.Serializer[Any]):
+class TableIn(RefusesUnknownFields, serializers.Serializer[Any]):
     players = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        child=inputs.IntegerField(min_value=1, max_value=MAX_ID),
         help_text="Player ids in order of precedence (the first is the pivot); 4 to 6.",
     )
 
 
-class SessionIn(serializers.Serializer[Any]):
-    date = serializers.DateField(help_text="YYYY-MM-DD")
+class SessionIn(RefusesUnknownFields, serializers.Serializer[Any]):
+    date = inputs.DateField(help_text="YYYY-MM-DD")
     kind = serializers.ChoiceField(choices=Session.Kind.choices, default=Session.Kind.RUBBER)
     movement = serializers.ChoiceField(
         choices=Session.Movement.choices, default=Session.Movement.PIVOT
     )
-    stake_per_hundred = serializers.DecimalField(
+    stake_per_hundred = inputs.DecimalField(
         max_digits=8,
         decimal_places=2,
         min_value=Decimal("0"),
@@ -222,8 +224,8 @@ class SessionIn(serializers.Serializer[Any]):
         return [[found[pk] for pk in table["players"]] for table in tables]
 
 
-class TablePlayerIn(serializers.Serializer[Any]):
-    player = serializers.IntegerField(
+class TablePlayerIn(RefusesUnknownFields, serializers.Serializer[Any]):
+    player = inputs.IntegerField(
         min_value=1, max_value=MAX_ID, help_text="A player id of the session's club."
     )
 
@@ -238,22 +240,22 @@ class TablePlayerIn(serializers.Serializer[Any]):
 
 
 class SeatsOut(serializers.Serializer[Any]):
-    N = serializers.IntegerField()
-    E = serializers.IntegerField()
-    S = serializers.IntegerField(required=False, help_text="Absent at a table of two.")
-    W = serializers.IntegerField(required=False, help_text="Absent at a table of two.")
+    N = inputs.IntegerField()
+    E = inputs.IntegerField()
+    S = inputs.IntegerField(required=False, help_text="Absent at a table of two.")
+    W = inputs.IntegerField(required=False, help_text="Absent at a table of two.")
 
 
 class CurrentRubberOut(serializers.Serializer[Any]):
-    id = serializers.IntegerField()
-    number = serializers.IntegerField()
+    id = inputs.IntegerField()
+    number = inputs.IntegerField()
     status = serializers.CharField()
     seats = SeatsOut(source="seat_ids")
-    sitting_out = serializers.ListField(child=serializers.IntegerField())
+    sitting_out = serializers.ListField(child=inputs.IntegerField())
 
 
 class TableOut(serializers.Serializer[Any]):
-    number = serializers.IntegerField()
+    number = inputs.IntegerField()
     players = serializers.SerializerMethodField(
         help_text="Player ids at the table now, in order of precedence."
     )
@@ -306,9 +308,9 @@ class SessionOut(serializers.ModelSerializer[Session]):
 
 
 class SeatingOut(serializers.Serializer[Any]):
-    rubber = serializers.IntegerField()
+    rubber = inputs.IntegerField()
     seats = SeatsOut()
-    sitting_out = serializers.ListField(child=serializers.IntegerField())
+    sitting_out = serializers.ListField(child=inputs.IntegerField())
 
 
 class ErrorsOut(serializers.Serializer[Any]):
@@ -332,10 +334,10 @@ def _club_player(club: Club, pk: int) -> Player:
     return player
 
 
-class LeaverIn(serializers.Serializer[Any]):
+class LeaverIn(RefusesUnknownFields, serializers.Serializer[Any]):
     """An early leaver at a table (issue 18), closed out and the room re-planned."""
 
-    leaver = serializers.IntegerField(
+    leaver = inputs.IntegerField(
         min_value=1, max_value=MAX_ID, help_text="The id of the player who leaves the table."
     )
 
@@ -346,7 +348,7 @@ class LeaverIn(serializers.Serializer[Any]):
 class SubstituteIn(LeaverIn):
     """An early leaver replaced: by a player of the club (`substitute`) or a new one (`name`)."""
 
-    substitute = serializers.IntegerField(
+    substitute = inputs.IntegerField(
         min_value=1,
         max_value=MAX_ID,
         required=False,
@@ -366,11 +368,11 @@ class SubstituteIn(LeaverIn):
         return None if pk is None else _club_player(self.context["club"], pk)
 
 
-class ArrivalsIn(serializers.Serializer[Any]):
+class ArrivalsIn(RefusesUnknownFields, serializers.Serializer[Any]):
     """Late arrivals at a running session (issue 18)."""
 
     players = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        child=inputs.IntegerField(min_value=1, max_value=MAX_ID),
         required=False,
         default=list,
         max_length=60,
@@ -390,7 +392,7 @@ class ArrivalsIn(serializers.Serializer[Any]):
         help_text="`table`: a table of their own; `cut_in`: at tables with room; empty: as "
         "suggested.",
     )
-    table = serializers.IntegerField(
+    table = inputs.IntegerField(
         min_value=1,
         max_value=32767,
         required=False,
@@ -405,9 +407,9 @@ class ArrivalsIn(serializers.Serializer[Any]):
 
 class TableChangeOut(serializers.Serializer[Any]):
     kind = serializers.CharField()
-    table = serializers.IntegerField(source="table.number")
-    player = serializers.IntegerField(source="player_id", allow_null=True)
-    replaced = serializers.IntegerField(source="replaced_id", allow_null=True)
-    from_rubber = serializers.IntegerField()
-    closed_rubber = serializers.IntegerField(allow_null=True)
-    at = serializers.DateTimeField()
+    table = inputs.IntegerField(source="table.number")
+    player = inputs.IntegerField(source="player_id", allow_null=True)
+    replaced = inputs.IntegerField(source="replaced_id", allow_null=True)
+    from_rubber = inputs.IntegerField()
+    closed_rubber = inputs.IntegerField(allow_null=True)
+    at = inputs.DateTimeField()

@@ -45,6 +45,7 @@ from config.throttling import SignInRateThrottle
 from scoring.rules.errors import ScoringError
 from scoring.shared.error_messages import localize_error
 from scoring.shared.errors import Conflict as DomainConflict
+from scoring.shared.inputs import UNKNOWN_FIELD, unknown_fields
 
 
 class Conflict(exceptions.APIException):
@@ -223,6 +224,9 @@ class TokenView(APIView):
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = request.data
+        unknown = unknown_fields(data, TokenIn().fields)
+        if unknown:
+            raise exceptions.ValidationError({name: [str(UNKNOWN_FIELD)] for name in unknown})
         username = data.get("username") if isinstance(data, Mapping) else None
         if isinstance(username, str):
             # Read the username as the sign-in page does (NFKC, clubs.logins): "ＡＢＣ" is "ABC".

@@ -14,11 +14,13 @@ from collections.abc import Callable
 from typing import Any
 
 from django.apps import apps
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.utils.cache import patch_vary_headers
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.defaults import server_error as default_server_error
 
+from games import codes
 from scoring.shared.i18n import speak_club_language, visitor_chose_language
 
 logger = logging.getLogger(__name__)
@@ -162,3 +164,42 @@ class NotFoundVariesOnCookieMiddleware:
         if response.status_code == 404:
             patch_vary_headers(response, ("Cookie",))
         return response
+
+
+class PrivateAnswersMiddleware:
+    """An answer to whoever carries credentials is ``Cache-Control: private, no-store``: no
+    proxy keeps it, and the browser keeps no copy on disk that the next person at a club's
+    shared computer could bring back (docs/security.md, "7. Smaller ones").
+
+    Credentials are a session cookie (a signed-in user), an ``Authorization`` header (an API
+    token) or a table code's cookie (a phone at the table), sent with the request or set by the
+    answer (a sign-in, a code opened). Reading the cookies needs no query, and no visitor's user
+    is loaded for this. An answer whose view chose its own ``Cache-Control`` keeps it, made
+    ``private`` unless it is ``public`` on purpose (a static file): the live pad's ``no-cache``
+    is what lets its poll be answered 304 (games.views.rubber_live). The rubber page a phone
+    keeps for offline use is kept by the service worker in its own storage, which ``no-store``
+    does not reach (docs/offline.md). First in ``MIDDLEWARE``: it sees every answer last.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if not _carries_credentials(request, response):
+            return response
+        chosen = response.get("Cache-Control")
+        if chosen is None:
+            response["Cache-Control"] = "private, no-store"
+        elif "public" not in chosen:
+            patch_cache_control(response, private=True)
+        return response
+
+
+def _carries_credentials(request: HttpRequest, response: HttpResponse) -> bool:
+    names = (settings.SESSION_COOKIE_NAME, codes.COOKIE)
+    return (
+        "Authorization" in request.headers
+        or any(name in request.COOKIES for name in names)
+        or any(name in response.cookies for name in names)
+    )

@@ -20,14 +20,19 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
-DEBUG = env.bool("DEBUG", default=True)
-# A fixed development key keeps sessions across restarts of `make run`; production must set one
-# (startup fails without it when DEBUG is off).
+# Off unless the environment turns it on: `make run` does (Makefile), and so do the tests
+# (pyproject.toml, pytest-env); a server started with no DEBUG in its environment is production.
+DEBUG = env.bool("DEBUG", default=False)
+# With DEBUG on, a fixed development key keeps sessions across restarts of `make run`; otherwise
+# one must be set (startup fails without it).
 SECRET_KEY = env.str("SECRET_KEY", default="dev-insecure-key-for-local-use-only" if DEBUG else "")
 if not SECRET_KEY:
     raise ImproperlyConfigured(
         "Set SECRET_KEY in the environment: it is required when DEBUG is off."
     )
+# The HTTP benchmarks' baseline, /bench/plain (config/plain.py): mounted only when they ask for it
+# (bench/run.py, and the servers the benchmarks start).
+BENCH_PLAIN = env.bool("BENCH_PLAIN", default=False)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 TIME_ZONE = env.str("TIME_ZONE", default="Europe/London")
@@ -62,6 +67,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every answer to a signed-in user, an API token or a table code is private, no-store.
+    "config.middleware.PrivateAnswersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -1,5 +1,6 @@
 """Backscore URLs: pages, the REST API v1, its schema, the admin and the health check."""
 
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path
@@ -31,7 +32,6 @@ urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
     path("sw.js", service_worker, name="service-worker"),
     path("manifest.webmanifest", manifest, name="manifest"),
-    path("bench/plain", plain, name="bench-plain"),  # the HTTP benchmark's baseline
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
@@ -43,6 +43,9 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("scoring.standings.urls")),
 ]
+
+if settings.BENCH_PLAIN:
+    urlpatterns.append(path("bench/plain", plain, name="bench-plain"))
 
 handler404 = "config.api.not_found"
 handler500 = "config.middleware.server_error"

@@ -46,6 +46,8 @@ from clubs.serializers import (
 )
 from games import changes, services
 from games.models import Rubber
+from scoring.shared import inputs
+from scoring.shared.inputs import NoBodyIn
 
 E400 = OpenApiResponse(ErrorsOut, description="Bad input: `{errors: {field: [messages]}}`.")
 E401 = OpenApiResponse(DetailOut, description="Not signed in.")
@@ -217,9 +219,10 @@ class InvitationAcceptView(APIView):
         tags=TAGS_INVITATIONS,
         summary="Accept: the player is linked to this login, which joins the club",
         request=None,
-        responses={200: PlayerOut, 401: E401, 404: E404_INVITATION, 409: E409},
+        responses={200: PlayerOut, 400: E400, 401: E401, 404: E404_INVITATION, 409: E409},
     )
     def post(self, request: Request, pk: int) -> Response:
+        NoBodyIn.check(request.data)
         try:
             player = services.invitation_accept(invitation_id=pk, user=signed_in_user(request))
         except Invitation.DoesNotExist as err:
@@ -234,9 +237,10 @@ class InvitationDeclineView(APIView):
         tags=TAGS_INVITATIONS,
         summary="Decline: the invitation is deleted; the player stays unlinked",
         request=None,
-        responses={204: None, 401: E401, 404: E404_INVITATION},
+        responses={204: None, 400: E400, 401: E401, 404: E404_INVITATION},
     )
     def post(self, request: Request, pk: int) -> Response:
+        NoBodyIn.check(request.data)
         try:
             services.invitation_decline(invitation_id=pk, user=signed_in_user(request))
         except Invitation.DoesNotExist as err:
@@ -325,6 +329,7 @@ class SessionStartView(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         session = _session(request, pk, director=True)
+        NoBodyIn.check(request.data)
         services.session_start(session=session, by=signed_in_user(request))
         return Response(_session_out(session.pk))
 
@@ -340,6 +345,7 @@ class SessionCloseView(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         session = _session(request, pk, director=True)
+        NoBodyIn.check(request.data)
         services.session_close(session=session, by=signed_in_user(request))
         return Response(_session_out(session.pk))
 
@@ -360,12 +366,13 @@ class SessionReopenView(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         session = _session(request, pk, director=True)
+        NoBodyIn.check(request.data)
         services.session_reopen(session=session, by=signed_in_user(request))
         return Response(_session_out(session.pk))
 
 
 class AheadIn(serializers.Serializer[Any]):
-    ahead = serializers.IntegerField(min_value=0, max_value=30, default=3)
+    ahead = inputs.IntegerField(min_value=0, max_value=30, default=3)
 
 
 class TableRotationView(APIView):

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from scoring.rules import Contract, ScoringError
+from scoring.shared import inputs
 from scoring.shared.error_messages import error_sentence
 from scoring.shared.numbers import small_number
 
@@ -172,7 +173,7 @@ class DealEntryForm(PlainErrors):
     a result the level cannot have is a form error, never adjusted. Errors are plain sentences
     (`PlainErrors`)."""
 
-    number = forms.IntegerField(min_value=1, max_value=MAX_NUMBER, widget=forms.HiddenInput)
+    number = inputs.IntegerFormField(min_value=1, max_value=MAX_NUMBER, widget=forms.HiddenInput)
     level = forms.ChoiceField(label=_("Contract"), choices=LEVELS, widget=ChoiceButtons)
     strain = forms.ChoiceField(
         label=_("Strain"), choices=STRAINS, required=False, widget=ChoiceButtons
@@ -288,7 +289,7 @@ class DealCorrectionForm(DealEntryForm):
     deal's `version` (a stale one is refused by `Deal.correct`) instead of a number."""
 
     number = None  # type: ignore[assignment]
-    version = forms.IntegerField(min_value=1, max_value=MAX_VERSION, widget=forms.HiddenInput)
+    version = inputs.IntegerFormField(min_value=1, max_value=MAX_VERSION, widget=forms.HiddenInput)
 
     @classmethod
     def for_deal(cls, deal: Any, **kwargs: Any) -> DealCorrectionForm:
@@ -468,7 +469,7 @@ class TurnoverFields(TwoPlayerFields):
 
     def fields(self, players: list[str], order: tuple[int, int] = (0, 1)) -> dict[str, forms.Field]:
         return {
-            f"tricks_{index}": forms.IntegerField(
+            f"tricks_{index}": inputs.IntegerFormField(
                 label=_("Tricks won by %(name)s") % {"name": name},
                 min_value=0,
                 max_value=26,
@@ -536,7 +537,7 @@ class TwoPlayerDealForm(PlainErrors):
     with the scoring engine (`DealFields.build`); a refusal shows beside its field with the rule.
     """
 
-    number = forms.IntegerField(min_value=1, max_value=MAX_NUMBER, widget=forms.HiddenInput)
+    number = inputs.IntegerFormField(min_value=1, max_value=MAX_NUMBER, widget=forms.HiddenInput)
 
     ERROR_FIELDS = {
         "declarer": "declarer",
@@ -631,7 +632,7 @@ class TwoPlayerCorrectionForm(TwoPlayerDealForm):
     with the deal's `version` (a stale one is refused by `Deal.correct`) instead of a number."""
 
     number = None  # type: ignore[assignment]
-    version = forms.IntegerField(min_value=1, max_value=MAX_VERSION, widget=forms.HiddenInput)
+    version = inputs.IntegerFormField(min_value=1, max_value=MAX_VERSION, widget=forms.HiddenInput)
 
     def __init__(
         self, *args: Any, kind: str, entry: TwoPlayerFields, players: list[str], **kwargs: Any

@@ -33,6 +33,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.rules import ScoringError
 from scoring.shared.error_messages import error_line
+from scoring.shared.inputs import UNKNOWN_FIELD, unknown_fields
 from scoring.shared.numbers import small_number
 
 from . import codes, history
@@ -162,6 +163,10 @@ def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
             status=403,
         )
     form = _entry_form(rubber, viewer, request.POST)
+    unknown = unknown_fields(request.POST, [*form.fields, "replace_version"])
+    if unknown:
+        detail = " ".join(f"{name}: {UNKNOWN_FIELD}" for name in unknown)
+        return JsonResponse({"status": "refused", "detail": detail}, status=400)
     if not form.is_valid():
         messages = [str(m) for errors in form.errors.values() for m in errors]
         return JsonResponse({"status": "refused", "detail": " ".join(messages)}, status=400)

@@ -6,33 +6,34 @@ applied by the model methods, so an impossible result is refused with the rule i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+
+from scoring.shared import inputs
+from scoring.shared.inputs import RefusesUnknownFields
 
 from . import history
 from .models import Deal, Rubber
 
 #: How DRF writes a date and time (ISO 8601 in the current time zone), for the written-out fields.
-_DATETIME = serializers.DateTimeField()
+_DATETIME = inputs.DateTimeField()
 
 
-class HonoursSerializer(serializers.Serializer[Any]):
+class HonoursSerializer(RefusesUnknownFields, serializers.Serializer[Any]):
     side = serializers.CharField(help_text="NS or EW: the side holding the honours.")
-    points = serializers.IntegerField(help_text="100 (four honours) or 150 (five, or four aces).")
+    points = inputs.IntegerField(help_text="100 (four honours) or 150 (five, or four aces).")
 
 
-class DealInSerializer(serializers.Serializer[Any]):
-    number = serializers.IntegerField(min_value=1, help_text="The deal's place in the rubber.")
+class DealInSerializer(RefusesUnknownFields, serializers.Serializer[Any]):
+    number = inputs.IntegerField(min_value=1, help_text="The deal's place in the rubber.")
     contract = serializers.CharField(max_length=10, help_text='"4S", "3NTX", "2HXX" or "pass"')
     declarer = serializers.CharField(
         max_length=2, required=False, allow_blank=True, allow_null=True, help_text="N, E, S or W"
     )
-    tricks = serializers.IntegerField(
+    tricks = inputs.IntegerField(
         required=False, allow_null=True, help_text="Tricks won by the declaring side (0-13)."
     )
     honours = HonoursSerializer(required=False, allow_null=True)
@@ -50,7 +51,7 @@ class DealInSerializer(serializers.Serializer[Any]):
         }
 
 
-class TwoPlayerDealInSerializer(serializers.Serializer[Any]):
+class TwoPlayerDealInSerializer(RefusesUnknownFields, serializers.Serializer[Any]):
     """A deal of a two-player match (RULES 7): `number` and the game's own fields, checked by the
     scoring engine, which names the field and the rule it breaks.
 
@@ -62,10 +63,10 @@ class TwoPlayerDealInSerializer(serializers.Serializer[Any]):
     - Draw and Discard (RULES 7.4): `declarer` 0|1, `contract` "4S"|"3NTX"|"pass", `tricks`.
     """
 
-    number = serializers.IntegerField(min_value=1, help_text="The deal's place in the match.")
-    declarer = serializers.IntegerField(required=False, help_text="0 or 1: the declaring player.")
+    number = inputs.IntegerField(min_value=1, help_text="The deal's place in the match.")
+    declarer = inputs.IntegerField(required=False, help_text="0 or 1: the declaring player.")
     strain = serializers.CharField(required=False, help_text="C, D, H, S or NT.")
-    doubled = serializers.IntegerField(required=False, help_text="0 or 1 (Bridge for Two).")
+    doubled = inputs.IntegerField(required=False, help_text="0 or 1 (Bridge for Two).")
     declaration = serializers.CharField(required=False, help_text="ordinary, eight or misery.")
     contract = serializers.CharField(required=False, help_text='Draw and Discard: "4S", "pass".')
     tricks = serializers.JSONField(
@@ -74,11 +75,11 @@ class TwoPlayerDealInSerializer(serializers.Serializer[Any]):
     honours = serializers.JSONField(required=False, help_text="{player: 0|1, points: 100|150}")
 
 
-class DealConfirmIn(serializers.Serializer[Any]):
+class DealConfirmIn(RefusesUnknownFields, serializers.Serializer[Any]):
     """A confirmation's optional body: the `version` the player saw (a deal corrected since is
     not confirmed: 409), as the page's Confirm sends it."""
 
-    version = serializers.IntegerField(
+    version = inputs.IntegerField(
         required=False,
         min_value=1,
         max_value=2**31 - 1,
@@ -86,24 +87,24 @@ class DealConfirmIn(serializers.Serializer[Any]):
     )
 
 
-class DealRuleIn(serializers.Serializer[Any]):
+class DealRuleIn(RefusesUnknownFields, serializers.Serializer[Any]):
     """A director's ruling that a disputed deal stands: the `version` they saw (a deal corrected
     since is not ruled on: 409)."""
 
-    version = serializers.IntegerField(
+    version = inputs.IntegerField(
         min_value=1,
         max_value=2**31 - 1,
         help_text="The version you are ruling on (from a GET).",
     )
 
 
-class DealDeleteIn(serializers.Serializer[Any]):
+class DealDeleteIn(RefusesUnknownFields, serializers.Serializer[Any]):
     """What deleting the last deal takes: the `version` the player read (a deal changed since is
     not deleted: 409), in the query string (`?version=3`: a DELETE's body has no defined meaning
     in HTTP and some clients and proxies drop it) or, as the other DELETEs of this API take
     their input, in a JSON body."""
 
-    version = serializers.IntegerField(
+    version = inputs.IntegerField(
         min_value=1,
         max_value=2**31 - 1,
         help_text="The version you read (from a GET); a deal changed since is not deleted.",
@@ -111,7 +112,7 @@ class DealDeleteIn(serializers.Serializer[Any]):
 
 
 class DealNumberIn(serializers.Serializer[Any]):
-    number = serializers.IntegerField(min_value=1, help_text="The deal's place in the match.")
+    number = inputs.IntegerField(min_value=1, help_text="The deal's place in the match.")
 
 
 def two_player_fields(raw: Any) -> dict[str, Any]:
@@ -120,31 +121,15 @@ def two_player_fields(raw: Any) -> dict[str, Any]:
     return {key: value for key, value in items if key not in ("number", "version")}
 
 
-class RefusesUnknownFields:
-    """A request serializer that answers 400 naming every field it does not take, instead of
-    ignoring it (`{"version": 1, "trick": 9}` would otherwise change nothing and answer 200)."""
-
-    fields: Any
-    initial_data: Any
-
-    def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, Mapping):
-            unknown = sorted(str(name) for name in data if name not in self.fields)
-            if unknown:
-                message = _("Unknown field: a correction does not take it.")
-                raise serializers.ValidationError({name: [message] for name in unknown})
-        return super().to_internal_value(data)  # type: ignore[misc]
-
-
 class DealCorrectionSerializer(RefusesUnknownFields, serializers.Serializer[Any]):
     """A four-player deal's correction: `version` and the fields to change (docs/api.md)."""
 
-    version = serializers.IntegerField(help_text="The version you are correcting (from a GET).")
+    version = inputs.IntegerField(help_text="The version you are correcting (from a GET).")
     contract = serializers.CharField(max_length=10, required=False)
     declarer = serializers.CharField(
         max_length=2, required=False, allow_blank=True, allow_null=True
     )
-    tricks = serializers.IntegerField(required=False, allow_null=True)
+    tricks = inputs.IntegerField(required=False, allow_null=True)
     honours = HonoursSerializer(required=False, allow_null=True, help_text="null removes them.")
     move_next_deals = serializers.BooleanField(
         required=False,
@@ -181,7 +166,7 @@ class TwoPlayerCorrectionSerializer(RefusesUnknownFields, serializers.Serializer
     (TwoPlayerDealInSerializer); `null` removes an optional one (honours, doubled). The
     game's own rules (RULES 7.x) check the corrected deal and name the field they refuse."""
 
-    version = serializers.IntegerField(help_text="The version you are correcting (from a GET).")
+    version = inputs.IntegerField(help_text="The version you are correcting (from a GET).")
     declarer = _game_field(help_text="0 or 1: the declaring player.")
     strain = _game_field(help_text="C, D, H, S or NT.")
     doubled = _game_field(help_text="0 or 1 (Bridge for Two).")
@@ -211,14 +196,14 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
     entered_by_player = serializers.SerializerMethodField(
         help_text="That player's id; null for a director without a player."
     )
-    confirmed_by = serializers.IntegerField(source="confirmed_by_id", allow_null=True)
+    confirmed_by = inputs.IntegerField(source="confirmed_by_id", allow_null=True)
     disputed = serializers.BooleanField(
         help_text="An opponent disputes the deal: a director corrects it or rules it stands."
     )
     ruled = serializers.BooleanField(
         help_text="A director ruled that the disputed deal stands as recorded (settled)."
     )
-    rubber_id = serializers.IntegerField()
+    rubber_id = inputs.IntegerField()
 
     class Meta:
         model = Deal
@@ -290,14 +275,14 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
 
 
 class SeatsSerializer(serializers.Serializer[Any]):
-    N = serializers.IntegerField()
-    E = serializers.IntegerField()
-    S = serializers.IntegerField(required=False, help_text="Absent at a table of two.")
-    W = serializers.IntegerField(required=False, help_text="Absent at a table of two.")
+    N = inputs.IntegerField()
+    E = inputs.IntegerField()
+    S = inputs.IntegerField(required=False, help_text="Absent at a table of two.")
+    W = inputs.IntegerField(required=False, help_text="Absent at a table of two.")
 
 
 class MatchPlayerSerializer(serializers.Serializer[Any]):
-    id = serializers.IntegerField()
+    id = inputs.IntegerField()
     name = serializers.CharField()
 
 
@@ -313,10 +298,10 @@ class RubberSerializer(serializers.Serializer[Any]):
     the same figures as `python -m scoring rubber|chicago|bridge-for-two|misery|turnover|
     draw-discard`, each item with its explanation."""
 
-    id = serializers.IntegerField()
-    session = serializers.IntegerField(source="session_id")
-    table = serializers.IntegerField(source="table.number")
-    number = serializers.IntegerField()
+    id = inputs.IntegerField()
+    session = inputs.IntegerField(source="session_id")
+    table = inputs.IntegerField(source="table.number")
+    number = inputs.IntegerField()
     kind = serializers.CharField(
         help_text="rubber, chicago, bridge_for_two, misery, turnover or draw_discard."
     )
@@ -325,9 +310,9 @@ class RubberSerializer(serializers.Serializer[Any]):
     )
     seats = serializers.SerializerMethodField()
     players = serializers.SerializerMethodField()
-    sitting_out = serializers.ListField(child=serializers.IntegerField())
+    sitting_out = serializers.ListField(child=inputs.IntegerField())
     status = serializers.ChoiceField(choices=Rubber.Status.choices)
-    ended_at = serializers.DateTimeField(
+    ended_at = inputs.DateTimeField(
         allow_null=True,
         help_text="When the rubber ended (complete, or closed unfinished); null while in play. "
         "Ratings replay ended rubbers in this order, then by id (docs/ratings.md).",
@@ -414,14 +399,14 @@ class HistoryEntrySerializer(serializers.Serializer[Any]):
     user = serializers.CharField(
         allow_null=True, help_text="The display name of who made the change (never a login)."
     )
-    player = serializers.IntegerField(
+    player = inputs.IntegerField(
         allow_null=True, help_text="Their player id; null for a director without a player."
     )
     code_phone = serializers.CharField(
         help_text="A change from a phone holding the table's code, as the deal list names it "
         '("table 3 (code), seat N"); empty otherwise.'
     )
-    at = serializers.DateTimeField()
+    at = inputs.DateTimeField()
     before = serializers.DictField(allow_null=True)
     after = serializers.DictField()
     changes = serializers.ListField(child=serializers.DictField())
@@ -440,11 +425,11 @@ class ErrorsSerializer(serializers.Serializer[Any]):
 
 
 class SessionDealOut(serializers.Serializer[Any]):
-    table = serializers.IntegerField()
-    rubber = serializers.IntegerField(help_text="The rubber's id.")
-    rubber_number = serializers.IntegerField(help_text="The rubber's number at its table.")
+    table = inputs.IntegerField()
+    rubber = inputs.IntegerField(help_text="The rubber's id.")
+    rubber_number = inputs.IntegerField(help_text="The rubber's number at its table.")
     kind = serializers.CharField()
-    number = serializers.IntegerField(help_text="The deal's number in its rubber.")
+    number = inputs.IntegerField(help_text="The deal's number in its rubber.")
     contract = serializers.CharField(help_text='As entered: "4S", "3NTX", "pass".')
     contract_display = serializers.CharField(
         help_text='As players read it in the language asked for: "4♠", "3SAX" in Italian.'
@@ -454,11 +439,11 @@ class SessionDealOut(serializers.Serializer[Any]):
     result = serializers.CharField()
     summary = serializers.CharField()
     honours_side = serializers.CharField(allow_null=True)
-    honours_points = serializers.IntegerField(allow_null=True)
-    total_0 = serializers.IntegerField(help_text="NS's (or the first player's) running total.")
-    total_1 = serializers.IntegerField(help_text="EW's (or the second player's) running total.")
+    honours_points = inputs.IntegerField(allow_null=True)
+    total_0 = inputs.IntegerField(help_text="NS's (or the first player's) running total.")
+    total_1 = inputs.IntegerField(help_text="EW's (or the second player's) running total.")
 
 
 class SessionDealsOut(serializers.Serializer[Any]):
-    session = serializers.IntegerField()
+    session = inputs.IntegerField()
     deals = SessionDealOut(many=True)

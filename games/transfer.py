@@ -41,6 +41,7 @@ from games.models import Deal, DealFields, Rubber
 from scoring.rules import HouseRules, ScoringError
 from scoring.shared.error_messages import error_line
 from scoring.shared.hooks import results_restored
+from scoring.shared.inputs import refuse_other_digits
 
 FORMAT = "backscore.club/1"
 SEATS = ("north", "east", "south", "west")
@@ -326,6 +327,7 @@ class _Check:
     ) -> Any:
         """An unsaved instance with the row's plain columns, each checked by its model field
         (type, choices, length, validators such as a slug's)."""
+        _typed_as_written(model, row, skip)
         instance = model(**_load(model, row, skip))
         relations = [f.name for f in model._meta.fields if f.is_relation]
         instance.clean_fields(exclude=[*relations, *skip])
@@ -585,6 +587,33 @@ def _sane_date(field: str, value: datetime.date) -> None:
         raise ValidationError(
             {field: [f"{value.isoformat()} is outside the years {SANE_YEARS[0]}–{SANE_YEARS[1]}"]}
         )
+
+
+#: Columns whose text an export writes in the digits 0-9 (decimals and times are strings in JSON).
+_WRITTEN_IN_DIGITS = (models.DateField, models.DateTimeField, models.DecimalField)
+
+
+def _typed_as_written(
+    model: type[models.Model], row: dict[str, Any], skip: tuple[str, ...]
+) -> None:
+    """The row's plain columns as an export writes them: a whole number as a JSON number (the
+    model's field would read "10" as 10), a date, time or decimal in the digits 0-9 (it would
+    read "١٠" as 10); every wrong column is named."""
+    problems: dict[str, list[str]] = {}
+    for field in _plain_fields(model, skip):
+        value = row.get(field.name)
+        if value is None:
+            continue
+        if isinstance(field, models.IntegerField):
+            if not isinstance(value, int) or isinstance(value, bool):
+                problems[field.name] = [f"{value!r} is not a whole number"]
+        elif isinstance(field, _WRITTEN_IN_DIGITS):
+            try:
+                refuse_other_digits(value)
+            except ValidationError as err:
+                problems[field.name] = err.messages
+    if problems:
+        raise ValidationError(problems)
 
 
 def _whole_numbers(row: dict[Any, Any], *fields: Any) -> None:

@@ -7,6 +7,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
+from scoring.shared import inputs
+
 from .ratings import POOLS
 
 
@@ -34,8 +36,8 @@ class LeaderboardQueryIn(serializers.Serializer[Any]):
     def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         # `from` is a Python keyword, so the fields are named here rather than as attributes.
         return {
-            "from": serializers.DateField(required=False, allow_null=True),
-            "to": serializers.DateField(required=False, allow_null=True),
+            "from": inputs.DateField(required=False, allow_null=True),
+            "to": inputs.DateField(required=False, allow_null=True),
             "kind": ListedChoiceField(choices=list(POOLS), required=False, default="bridge"),
         }
 
@@ -47,51 +49,51 @@ class LeaderboardQueryIn(serializers.Serializer[Any]):
 
 
 class RunningOut(serializers.Serializer[Any]):
-    points = serializers.IntegerField(help_text="The side's running total in the rubber in play.")
-    hundreds = serializers.IntegerField()
+    points = inputs.IntegerField(help_text="The side's running total in the rubber in play.")
+    hundreds = inputs.IntegerField()
 
 
 class StandingPlayerOut(serializers.Serializer[Any]):
-    player = serializers.IntegerField()
+    player = inputs.IntegerField()
     name = serializers.CharField()
-    rank = serializers.IntegerField(help_text="Rank in the room; equal figures share a rank.")
-    table = serializers.IntegerField(allow_null=True)
-    table_rank = serializers.IntegerField(allow_null=True)
-    rubbers = serializers.IntegerField(help_text="Rubbers ended (complete or unfinished).")
-    won = serializers.IntegerField(help_text="Rubbers won on points (RULES 2.5).")
-    lost = serializers.IntegerField(help_text="Rubbers (or two-player matches) lost.")
-    tied = serializers.IntegerField(help_text="Ended with equal totals (RULES 8.3, 7.3).")
-    points = serializers.IntegerField(help_text="Gross points: the side's totals added up.")
-    net = serializers.IntegerField(help_text="Net points: the margins added up.")
-    hundreds = serializers.IntegerField(help_text="Back score in hundreds (RULES 4.1).")
-    money = serializers.DecimalField(max_digits=12, decimal_places=2)
+    rank = inputs.IntegerField(help_text="Rank in the room; equal figures share a rank.")
+    table = inputs.IntegerField(allow_null=True)
+    table_rank = inputs.IntegerField(allow_null=True)
+    rubbers = inputs.IntegerField(help_text="Rubbers ended (complete or unfinished).")
+    won = inputs.IntegerField(help_text="Rubbers won on points (RULES 2.5).")
+    lost = inputs.IntegerField(help_text="Rubbers (or two-player matches) lost.")
+    tied = inputs.IntegerField(help_text="Ended with equal totals (RULES 8.3, 7.3).")
+    points = inputs.IntegerField(help_text="Gross points: the side's totals added up.")
+    net = inputs.IntegerField(help_text="Net points: the margins added up.")
+    hundreds = inputs.IntegerField(help_text="Back score in hundreds (RULES 4.1).")
+    money = inputs.DecimalField(max_digits=12, decimal_places=2)
     running = RunningOut(
         allow_null=True, help_text="The rubber in play (provisional, not counted yet)."
     )
 
 
 class TableStandingOut(serializers.Serializer[Any]):
-    number = serializers.IntegerField()
-    winner = serializers.IntegerField(allow_null=True)
+    number = inputs.IntegerField()
+    winner = inputs.IntegerField(allow_null=True)
     players = StandingPlayerOut(many=True)
 
 
 class PrizeOut(serializers.Serializer[Any]):
-    choice = serializers.IntegerField(help_text="1 chooses first (RULES 6.3).")
-    table = serializers.IntegerField()
-    player = serializers.IntegerField()
+    choice = inputs.IntegerField(help_text="1 chooses first (RULES 6.3).")
+    table = inputs.IntegerField()
+    player = inputs.IntegerField()
     name = serializers.CharField()
 
 
 class FreshnessOut(serializers.Serializer[Any]):
-    computed_at = serializers.DateTimeField(allow_null=True)
+    computed_at = inputs.DateTimeField(allow_null=True)
     stale = serializers.BooleanField(help_text="True while a refresh is pending.")
 
 
 class SessionStandingsOut(FreshnessOut):
-    session = serializers.IntegerField()
+    session = inputs.IntegerField()
     ranking = serializers.ChoiceField(choices=["net", "gross"], help_text="RULES 4.3")
-    stake_per_hundred = serializers.DecimalField(max_digits=8, decimal_places=2)
+    stake_per_hundred = inputs.DecimalField(max_digits=8, decimal_places=2)
     players = StandingPlayerOut(many=True)
     tables = TableStandingOut(many=True)
     prizes = PrizeOut(many=True)
@@ -100,32 +102,32 @@ class SessionStandingsOut(FreshnessOut):
 class PaymentOut(serializers.Serializer[Any]):
     def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         return {
-            "from": serializers.IntegerField(help_text="The paying player's id."),
+            "from": inputs.IntegerField(help_text="The paying player's id."),
             "from_name": serializers.CharField(),
-            "to": serializers.IntegerField(help_text="The paid player's id."),
+            "to": inputs.IntegerField(help_text="The paid player's id."),
             "to_name": serializers.CharField(),
-            "amount": serializers.DecimalField(max_digits=12, decimal_places=2),
+            "amount": inputs.DecimalField(max_digits=12, decimal_places=2),
         }
 
 
 class SettlementOut(FreshnessOut):
-    session = serializers.IntegerField()
-    stake_per_hundred = serializers.DecimalField(max_digits=8, decimal_places=2)
+    session = inputs.IntegerField()
+    stake_per_hundred = inputs.DecimalField(max_digits=8, decimal_places=2)
     payments = PaymentOut(many=True)
 
 
 class LeaderboardPlayerOut(serializers.Serializer[Any]):
-    player = serializers.IntegerField()
+    player = inputs.IntegerField()
     name = serializers.CharField()
-    rank = serializers.IntegerField()
-    sessions = serializers.IntegerField()
-    rubbers = serializers.IntegerField()
-    won = serializers.IntegerField()
-    lost = serializers.IntegerField()
-    tied = serializers.IntegerField()
-    hundreds = serializers.IntegerField()
-    net = serializers.IntegerField()
-    money = serializers.DecimalField(max_digits=14, decimal_places=2)
+    rank = inputs.IntegerField()
+    sessions = inputs.IntegerField()
+    rubbers = inputs.IntegerField()
+    won = inputs.IntegerField()
+    lost = inputs.IntegerField()
+    tied = inputs.IntegerField()
+    hundreds = inputs.IntegerField()
+    net = inputs.IntegerField()
+    money = inputs.DecimalField(max_digits=14, decimal_places=2)
 
 
 class LeaderboardOut(FreshnessOut):
@@ -137,8 +139,8 @@ class LeaderboardOut(FreshnessOut):
 
     def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         fields = super().get_fields()
-        fields["from"] = serializers.DateField(allow_null=True)
-        fields["to"] = serializers.DateField(allow_null=True)
+        fields["from"] = inputs.DateField(allow_null=True)
+        fields["to"] = inputs.DateField(allow_null=True)
         return fields
 
 
@@ -155,15 +157,15 @@ class RatingsQueryIn(serializers.Serializer[Any]):
 
 
 class RatingOut(serializers.Serializer[Any]):
-    player = serializers.IntegerField()
+    player = inputs.IntegerField()
     name = serializers.CharField()
-    mu = serializers.FloatField(help_text="The model's estimate of the player's skill (unrounded).")
-    sigma = serializers.FloatField(help_text="Its uncertainty (unrounded).")
-    ordinal = serializers.FloatField(help_text="mu - 3 sigma: the rating shown, highest first.")
-    matches = serializers.IntegerField(help_text="Rated matches played.")
-    won = serializers.IntegerField()
-    lost = serializers.IntegerField()
-    drawn = serializers.IntegerField(help_text="Matches with equal totals.")
+    mu = inputs.FloatField(help_text="The model's estimate of the player's skill (unrounded).")
+    sigma = inputs.FloatField(help_text="Its uncertainty (unrounded).")
+    ordinal = inputs.FloatField(help_text="mu - 3 sigma: the rating shown, highest first.")
+    matches = inputs.IntegerField(help_text="Rated matches played.")
+    won = inputs.IntegerField()
+    lost = inputs.IntegerField()
+    drawn = inputs.IntegerField(help_text="Matches with equal totals.")
 
 
 class RatingsOut(FreshnessOut):

@@ -18,6 +18,7 @@ from clubs.models import Player, Session, Table
 from clubs.permissions import check_club_access
 from clubs.selectors import club_for_reader, session_for_reader
 from scoring.rules.games import game
+from scoring.shared import inputs
 
 from . import queries, ratings
 from .charts import Point, cumulative_chart, line_chart
@@ -29,10 +30,10 @@ POLL_SECONDS = 5
 class PeriodForm(forms.Form):
     """The season picker: a first and a last day, both optional."""
 
-    start = forms.DateField(
+    start = inputs.DateFormField(
         label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
-    end = forms.DateField(
+    end = inputs.DateFormField(
         label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
     kind = forms.ChoiceField(label=_("Game"), required=False)

@@ -56,7 +56,11 @@ def test_production_settings_pass_check_deploy_without_warnings():
 
 def test_settings_switch_to_postgres_and_redis_from_the_environment():
     s = settings_under(
-        {"DATABASE_URL": "postgres://u@db:5432/x", "REDIS_URL": "redis://cache:6379/1"}
+        {
+            "DATABASE_URL": "postgres://u@db:5432/x",
+            "REDIS_URL": "redis://cache:6379/1",
+            "SECRET_KEY": "k" * 50,
+        }
     )
     assert s.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
     assert s.DATABASES["default"]["CONN_MAX_AGE"] >= 60
@@ -66,7 +70,7 @@ def test_settings_switch_to_postgres_and_redis_from_the_environment():
 
 
 def test_defaults_need_no_services():
-    s = settings_under({})
+    s = settings_under({"SECRET_KEY": "k" * 50})
     assert s.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
     assert s.CACHES["default"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
     assert s.CELERY_TASK_ALWAYS_EAGER is True

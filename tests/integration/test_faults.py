@@ -198,8 +198,8 @@ def test_with_postgres_unreachable_every_url_answers_503_with_retry_after() -> N
     """DATABASE_URL names a port where nothing listens (issue 14, item 7): every page and endpoint
     of the URL conf, anonymous, with a session cookie and with an API token, answers 503 with
     Retry-After, never 500, including the pages whose middleware reads the club's language
-    before the view runs. Only what needs no database at all (the benchmark's plain view, the
-    schema, the sign-in page, an anonymous client sent to sign in) answers otherwise."""
+    before the view runs. Only what needs no database at all (the schema, the sign-in page, an
+    anonymous client sent to sign in) answers otherwise."""
     from tests.security.test_permission_matrix import ADMIN_PREFIX, MATRIX, _sample, all_routes
 
     port = free_port()
@@ -218,7 +218,7 @@ def test_with_postgres_unreachable_every_url_answers_503_with_retry_after() -> N
     )  # fmt: skip
     web = gunicorn(env, port)
     try:
-        wait_for(lambda: _raw(port, "GET", "/bench/plain", {})[0] == 200, timeout=30)
+        wait_for(lambda: _raw(port, "GET", "/accounts/login/", {})[0] == 200, timeout=30)
         answers = []
         for route, name in all_routes():
             if route.startswith(ADMIN_PREFIX):

@@ -267,7 +267,6 @@ def test_a_database_outage_is_a_clean_503(db: Any, monkeypatch: Any, path: str, 
 
 #: URLs whose answer needs no database: they answer as usual while it is down.
 NO_DATABASE = {
-    "bench-plain",
     "schema",
     "api-docs",
     "login",

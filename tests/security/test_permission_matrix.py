@@ -111,7 +111,6 @@ MATRIX: dict[str, Case] = {
     # --- site ----------------------------------------------------------------------------------
     "home": Case(lambda w: "/", {"GET": EVERYONE}),
     "healthz": Case(lambda w: "/healthz", {"GET": EVERYONE}),
-    "bench-plain": Case(lambda w: "/bench/plain", {"GET": EVERYONE}),
     "favicon": Case(lambda w: "/favicon.ico", {"GET": (301,) * 6}),
     "service-worker": Case(lambda w: "/sw.js", {"GET": EVERYONE}),
     "manifest": Case(lambda w: "/manifest.webmanifest", {"GET": EVERYONE}),
