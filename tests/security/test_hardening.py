@@ -274,6 +274,11 @@ NO_DATABASE = {
     "set_language",
     "logout",
     "api-token",
+    # The reset pages: a form, a page of words, and a link that is no link.
+    "password_reset",
+    "password_reset_done",
+    "password_reset_confirm",
+    "password_reset_complete",
     # Static answers: the favicon redirect, the web app manifest, the service worker.
     "favicon",
     "manifest",
