@@ -23,9 +23,11 @@ from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from clubs.models import Player
+from clubs.tasks import send_password_reset
 from config import accounts
 from tests.conftest import unchanged
 from tests.factories import PASSWORD, UserFactory, add_player
+from tests.integration.test_concurrency import free_port
 from tests.security.conftest import World
 
 NEW_PASSWORD = "fresh-phrase-26-ok"
@@ -306,6 +308,20 @@ def test_a_broker_that_cannot_take_the_task_is_a_503_for_every_address(
     assert known.status_code == 503
     assert known["Retry-After"]
     assert _page(known) == _page(unknown)
+
+
+def test_a_mail_server_that_does_not_answer_is_logged_not_raised(
+    world: World, settings: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The worker gives the mail up after EMAIL_TIMEOUT and logs it (docs/deploy.md)."""
+    _with_address(world.users["seated"], "north@example.org")
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", free_port()  # nothing listens
+    settings.EMAIL_TIMEOUT = 1
+    send_password_reset(
+        email="north@example.org", domain="testserver", use_https=True, chosen=None, page="en"
+    )
+    assert "Failed to send password reset email" in caplog.text
 
 
 # --- the director's reset link ------------------------------------------------------------------
