@@ -58,6 +58,10 @@ def test_pages_have_no_inline_script_or_style(world: World) -> None:
         f"/clubs/{world.club.slug}/sessions/{world.running.pk}/",
         f"/rubbers/{world.rubber.pk}/",
         f"/sessions/{world.running.pk}/standings/",
+        f"/clubs/{world.club.slug}/players/",
+        "/accounts/password/",
+        "/accounts/password/reset/",
+        "/accounts/login/",
     ]
     for path in pages:
         html = client.get(path).content.decode()
