@@ -5,7 +5,8 @@ the request, queues the mail task (`clubs.tasks.send_password_reset`, which look
 up in a worker) and shows the same page, so neither the answer nor its time says whether the
 address exists. It is throttled per client address (`client_address`, as the other throttles)
 and per address asked, in the throttles' cache; a throttled request answers 429 alike for
-every address. A password changed here or by a reset link revokes the login's API tokens
+every address. Wrong current passwords on the change page are throttled per login. A password
+changed here or by a reset link revokes the login's API tokens
 (`config.auth.RevokeApiTokensOnPasswordChange`) and signs its other browser sessions out.
 """
 
@@ -40,6 +41,13 @@ ADDRESS_LIMIT = 3
 ADDRESS_WINDOW = 60 * 60
 
 
+#: Wrong current passwords a signed-in user may give on the change page in CHANGE_WINDOW
+#: seconds: a borrowed or stolen session must not become a way to guess the password, which
+#: the sign-in page's lockout guards (Django's form checks it without `authenticate`).
+CHANGE_LIMIT = 5
+CHANGE_WINDOW = 15 * 60
+
+
 def _count(key: str, window: int) -> int:
     """Add one to the counter `key`, which starts at the first hit and expires `window` seconds
     later; return its value. add-then-incr is atomic in Redis, so parallel requests are each
@@ -58,6 +66,23 @@ def _address_key(email: str) -> str:
     # Hashed: the throttle cache need not hold the addresses people typed.
     digest = hashlib.sha256(email.strip().casefold().encode()).hexdigest()
     return f"password-reset-address:{digest}"
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    template_name = "registration/password_change_form.html"
+
+    def _misses_key(self) -> str:
+        return f"password-change-miss:{self.request.user.pk}"
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if int(caches["throttle"].get(self._misses_key(), 0)) >= CHANGE_LIMIT:
+            return render(request, "registration/password_change_throttled.html", status=429)
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        if "old_password" in form.errors:
+            _count(self._misses_key(), CHANGE_WINDOW)
+        return super().form_invalid(form)
 
 
 class PasswordResetView(auth_views.PasswordResetView):
@@ -98,7 +123,7 @@ def _throttled(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/password_reset_throttled.html", status=429)
 
 
-password_change = auth_views.PasswordChangeView.as_view()
+password_change = PasswordChangeView.as_view()
 password_change_done = auth_views.PasswordChangeDoneView.as_view()
 password_reset = PasswordResetView.as_view()
 password_reset_done = auth_views.PasswordResetDoneView.as_view()

@@ -132,6 +132,22 @@ def test_a_wrong_old_password_is_a_form_error_and_changes_nothing(world: World) 
     assert _token_works(token, world)
 
 
+def test_wrong_current_passwords_are_throttled_per_login(world: World, clock: FakeClock) -> None:
+    """A borrowed session is no way to guess the password: after CHANGE_LIMIT wrong current
+    passwords the page refuses (429) even the right one, until the window ends."""
+    client = _as(world.users["seated"])
+    wrong = {"old_password": "guess", "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
+    right = {**wrong, "old_password": PASSWORD}
+    statuses = [client.post(CHANGE, wrong).status_code for _ in range(accounts.CHANGE_LIMIT)]
+    assert statuses == [200] * accounts.CHANGE_LIMIT
+    with unchanged():
+        assert client.post(CHANGE, right).status_code == 429
+    assert _as(world.users["member"]).post(CHANGE, wrong).status_code == 200  # per login
+    clock.now += accounts.CHANGE_WINDOW + 1
+    assert client.post(CHANGE, right).status_code == 302
+    assert _signs_in("north", NEW_PASSWORD)
+
+
 def test_the_change_page_needs_a_sign_in_and_the_menu_links_it(world: World) -> None:
     anonymous = Client().get(CHANGE)
     assert anonymous.status_code == 302
