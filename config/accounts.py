@@ -12,6 +12,7 @@ changed here or by a reset link revokes the login's API tokens
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 from typing import Any
@@ -62,6 +63,13 @@ def _count(key: str, window: int) -> int:
         return 1
 
 
+def _uncount(key: str) -> None:
+    # incr by -1: the throttles' cache falls back to memory for incr, not for decr. A counter
+    # that expired meanwhile has nothing to give back.
+    with contextlib.suppress(ValueError):
+        caches["throttle"].incr(key, -1)
+
+
 def _address_key(email: str) -> str:
     # Hashed: the throttle cache need not hold the addresses people typed.
     digest = hashlib.sha256(email.strip().casefold().encode()).hexdigest()
@@ -75,13 +83,19 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         return f"password-change-miss:{self.request.user.pk}"
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if int(caches["throttle"].get(self._misses_key(), 0)) >= CHANGE_LIMIT:
+        # Counted before the check, atomically, so parallel guesses cannot all slip under the
+        # limit; an attempt whose current password was right gives its count back.
+        if _count(self._misses_key(), CHANGE_WINDOW) > CHANGE_LIMIT:
             return render(request, "registration/password_change_throttled.html", status=429)
         return super().post(request, *args, **kwargs)
 
+    def form_valid(self, form: Any) -> HttpResponse:
+        caches["throttle"].delete(self._misses_key())
+        return super().form_valid(form)
+
     def form_invalid(self, form: Any) -> HttpResponse:
-        if "old_password" in form.errors:
-            _count(self._misses_key(), CHANGE_WINDOW)
+        if "old_password" not in form.errors:
+            _uncount(self._misses_key())
         return super().form_invalid(form)
 
 
