@@ -233,6 +233,35 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
+# E-mail (docs/deploy.md): SMTP from `EMAIL_URL` (smtp://, smtp+tls://, smtp+ssl://) or from
+# `EMAIL_HOST` and its companions; with neither, mail is printed on the console (`make run`).
+EMAIL_URL = env.str("EMAIL_URL", default="")
+EMAIL_HOST = env.str("EMAIL_HOST", default="")
+if EMAIL_URL:
+    _email = env.email_url_config(EMAIL_URL)
+    EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+    EMAIL_HOST = _email["EMAIL_HOST"] or ""
+    EMAIL_PORT = _email["EMAIL_PORT"] or 25
+    EMAIL_HOST_USER = _email["EMAIL_HOST_USER"] or ""
+    EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_PASSWORD"] or ""
+    EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS", False))
+    EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL", False))
+elif EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = env.int("EMAIL_PORT", default=25)
+    EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
+    EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
+    EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+    EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+# A dead mail server must not hold a worker for long; the reset mail is sent by a task.
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Backscore <noreply@localhost>")
+SERVER_EMAIL = env.str("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
+# How long a reset link works (Django's default is three days); a director's link too.
+PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT_HOURS", default=72) * 3600
+
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]

@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from games import club_views
 
+from . import accounts
 from .api import TokenView
 from .favicon import favicon
 from .health import healthz
@@ -34,6 +35,16 @@ urlpatterns = [
     path("manifest.webmanifest", manifest, name="manifest"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/password/", accounts.password_change, name="password_change"),
+    path("accounts/password/done/", accounts.password_change_done, name="password_change_done"),
+    path("accounts/password/reset/", accounts.password_reset, name="password_reset"),
+    path("accounts/password/reset/sent/", accounts.password_reset_done, name="password_reset_done"),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        accounts.password_reset_confirm,
+        name="password_reset_confirm",
+    ),
+    path("accounts/reset/done/", accounts.password_reset_complete, name="password_reset_complete"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import change_views
+from . import change_views, login_views
 from . import club_views as views
 
 app_name = "clubs"
@@ -13,6 +13,11 @@ urlpatterns = [
     path("invitations/<int:pk>/decline/", views.invitation_decline, name="invitation_decline"),
     path("<slug:slug>/", views.club_home, name="home"),
     path("<slug:slug>/players/", views.players, name="players"),
+    path(
+        "<slug:slug>/players/<int:pk>/reset-link/",
+        login_views.player_reset_link,
+        name="player_reset_link",
+    ),
     path("<slug:slug>/settings/", views.club_settings, name="settings"),
     path("<slug:slug>/console/", views.console, name="console"),
     path("<slug:slug>/console/suggest/", views.suggest, name="suggest"),

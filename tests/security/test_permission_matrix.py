@@ -11,6 +11,7 @@ Statuses are per persona, in the order of PERSONAS:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -33,6 +34,8 @@ Statuses = tuple[int, int, int, int, int, int]
 # Reads of a members-only club: it does not exist for non-members.
 READ: Statuses = (404, 404, 200, 200, 404, 200)
 EVERYONE: Statuses = (200,) * 6
+# A page for any signed-in user: anonymous visitors are sent to the sign-in page.
+SIGNED_IN: Statuses = (302, 200, 200, 200, 200, 200)
 # A page behind login_required: anonymous visitors are sent to the sign-in page.
 PAGE_DIRECTOR_ONLY: Statuses = (302, 404, 403, 403, 404, 200)
 
@@ -50,6 +53,8 @@ def _plan_body(w: World) -> dict[str, Any]:
     ids = [w.players[n].pk for n in ("north", "east", "south", "west")]
     return {"date": "2026-12-01", "tables": [{"players": ids}]}
 
+
+_addresses = itertools.count()
 
 NEW_CLUB_FORM = {
     "slug": "newclub",
@@ -116,6 +121,26 @@ MATRIX: dict[str, Case] = {
     "manifest": Case(lambda w: "/manifest.webmanifest", {"GET": EVERYONE}),
     "login": Case(lambda w: "/accounts/login/", {"GET": EVERYONE}),
     "logout": Case(lambda w: "/accounts/logout/", {"POST": (302,) * 6}),
+    # Password pages (docs/security.md): changing needs a sign-in; a reset is for anyone.
+    "password_change": Case(
+        lambda w: "/accounts/password/",
+        # A POST with no body is the form again, with its errors.
+        {"GET": SIGNED_IN, "POST": SIGNED_IN},
+    ),
+    "password_change_done": Case(lambda w: "/accounts/password/done/", {"GET": SIGNED_IN}),
+    "password_reset": Case(
+        lambda w: "/accounts/password/reset/",
+        {"GET": EVERYONE, "POST": (302,) * 6},
+        # A new address each time: one address gets a few requests an hour.
+        {"POST": lambda w: {"email": f"nobody{next(_addresses)}@example.org"}},
+    ),
+    "password_reset_done": Case(lambda w: "/accounts/password/reset/sent/", {"GET": EVERYONE}),
+    "password_reset_confirm": Case(
+        # A link that is no link: the page says so, to everyone.
+        lambda w: "/accounts/reset/x/not-a-token/",
+        {"GET": EVERYONE},
+    ),
+    "password_reset_complete": Case(lambda w: "/accounts/reset/done/", {"GET": EVERYONE}),
     "set_language": Case(
         lambda w: "/i18n/setlang/", {"POST": (302,) * 6}, {"POST": lambda w: {"language": "it"}}
     ),
@@ -260,6 +285,10 @@ MATRIX: dict[str, Case] = {
         lambda w: f"/clubs/{w.club.slug}/players/",
         {"GET": READ, "POST": (302, 404, 403, 403, 404, 302)},
         {"POST": lambda w: {"name": "Gus"}},
+    ),
+    "clubs:player_reset_link": Case(
+        lambda w: f"/clubs/{w.club.slug}/players/{w.players['mate'].pk}/reset-link/",
+        {"POST": (302, 404, 403, 403, 404, 200)},
     ),
     "clubs:settings": Case(
         lambda w: f"/clubs/{w.club.slug}/settings/",
