@@ -42,7 +42,7 @@ from clubs.logins import normalize_login
 from config.parsers import JSONParser
 from config.throttling import SignInRateThrottle
 from scoring.rules.errors import ScoringError
-from scoring.shared.error_messages import localize_error
+from scoring.shared.error_messages import localize_error, localize_rule
 from scoring.shared.errors import Conflict as DomainConflict
 
 
@@ -88,7 +88,7 @@ def _body_error(message: Any) -> Response:
 def scoring_error_response(err: ScoringError) -> Response:
     field = err.field or "non_field_errors"
     text = localize_error(err)
-    message = f"{text} ({err.rule})" if err.rule else text
+    message = f"{text} ({localize_rule(err.rule)})" if err.rule else text
     return Response({"errors": {field: [message]}}, status=400)
 
 
