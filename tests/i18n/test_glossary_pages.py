@@ -69,6 +69,11 @@ def test_a_phone_seated_west_reads_o(client: Client, evening: Any) -> None:
     page = text_of(client.get(f"/rubbers/{rubber.pk}/").content.decode())
     assert f"Questo telefono: {rubber.seats['W'].name}, O" in page
     assert banned_words(page) == []
+    taps = {"number": 3, "level": "1", "strain": "C", "declarer": "W", "result": "0"}
+    assert client.post(f"/rubbers/{rubber.pk}/deals/", taps).status_code == 302
+    page = text_of(client.get(f"/rubbers/{rubber.pk}/").content.decode())
+    assert "tavolo 1 (codice), posto O" in page  # who entered deal 3, in the deal list
+    assert banned_words(page) == []
 
 
 @pytest.mark.parametrize("status", ["complete", "in_play"])
@@ -95,11 +100,18 @@ def test_the_player_page_speaks_the_clubs_words(
     assert banned_words(page) == []
 
 
-@pytest.mark.parametrize("view", ["standings", "settlement"])
+@pytest.mark.parametrize(
+    ("view", "moment"),
+    [
+        ("standings", r"\d\d:\d\d:\d\d"),  # a time only: the standings refresh during play
+        ("settlement", r"\d{1,2} [a-z]+ \d{4}, \d\d:\d\d"),  # "2 dicembre 2026, 14:05"
+    ],
+)
 def test_the_results_say_when_they_were_computed(
-    client: Client, evening: Any, director: Any, view: str
+    client: Client, evening: Any, director: Any, view: str, moment: str
 ) -> None:
+    """Not "Calcolata alle 2 dicembre 2026": a label, whatever follows it."""
     client.force_login(director)
     page = text_of(client.get(f"/sessions/{evening.pk}/{view}/").content.decode())
-    assert "Ultimo calcolo: " in page
+    assert re.search(rf"Ultimo calcolo: {moment}\.", page), page
     assert banned_words(page) == []
