@@ -98,6 +98,9 @@ def test_the_player_page_speaks_the_clubs_words(
     page = text_of(client.get(f"/players/{west.pk}/").content.decode())
     assert re.search(r"Vince di più con\s+\w+\s*: 1 rubber su 1\.", page), page
     assert banned_words(page) == []
+    history = client.get(f"/players/{west.pk}/history/").content.decode()
+    assert re.search(r"<td>O</td>", history)  # West's seat in the first rubber
+    assert banned_words(text_of(history)) == []
 
 
 @pytest.mark.parametrize(
