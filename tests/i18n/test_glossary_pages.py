@@ -6,6 +6,7 @@ partita, ...)."""
 from __future__ import annotations
 
 import html
+import json
 import re
 from typing import Any
 
@@ -118,3 +119,18 @@ def test_the_results_say_when_they_were_computed(
     page = text_of(client.get(f"/sessions/{evening.pk}/{view}/").content.decode())
     assert re.search(rf"Ultimo calcolo: {moment}\.", page), page
     assert banned_words(page) == []
+
+
+def test_the_api_explains_in_italian_with_the_clubs_words(
+    api: Any, evening: Any, director: Any
+) -> None:
+    """The API's scoresheet explanations follow Accept-Language (docs/api.md): in Italian, with
+    the rule book named REGOLE and the sides NS and EO."""
+    api.force_authenticate(director)
+    texts = []
+    for rubber in evening.rubbers.all():
+        body = api.get(f"/api/v1/rubbers/{rubber.pk}/", HTTP_ACCEPT_LANGUAGE="it").json()
+        texts += re.findall(r'"explanation": "([^"]*)"', json.dumps(body, ensure_ascii=False))
+    assert texts and all(re.search(r"\(REGOLE [0-9.]+\)$", text) for text in texts), texts
+    assert any("EO" in text for text in texts), texts
+    assert [word for text in texts for word in banned_words(text)] == []
