@@ -276,3 +276,21 @@ def test_the_sample_covers_every_reason_of_every_game() -> None:
             elif isinstance(thing, dict):
                 seen |= set(re.findall(r"'reason': '([a-z_]+)'", repr(thing)))
     assert seen == set(TEMPLATES) - {"_words"}
+
+
+def test_a_misery_deal_refuses_honours_in_italian_citing_rules_7_2() -> None:
+    """Issue 30, RULES 7.2: a misery deal scores no honours; the refusal says so in the reader's
+    language, citing the section that says it."""
+    with pytest.raises(ScoringError) as refused:
+        TwoPlayerDeal(
+            declarer=0,
+            strain=Strain.NT,
+            tricks=1,
+            honours=PlayerHonours(1, 150),
+            declaration=Declaration.MISERY,
+        )
+    assert str(refused.value) == "honours: a misery deal scores no honours (RULES 7.2)"
+    with translation.override("it"):
+        assert error_line(refused.value) == (
+            "honours: in una smazzata di miseria gli onori non si contano (REGOLE 7.2)"
+        )
