@@ -43,7 +43,7 @@ from config.parsers import JSONParser
 from config.sign_in import refusal
 from config.throttling import SignInRateThrottle
 from scoring.rules.errors import ScoringError
-from scoring.shared.error_messages import localize_error
+from scoring.shared.error_messages import localize_error, localize_rule
 from scoring.shared.errors import Conflict as DomainConflict
 from scoring.shared.inputs import UNKNOWN_FIELD, unknown_fields
 
@@ -90,7 +90,7 @@ def _body_error(message: Any) -> Response:
 def scoring_error_response(err: ScoringError) -> Response:
     field = err.field or "non_field_errors"
     text = localize_error(err)
-    message = f"{text} ({err.rule})" if err.rule else text
+    message = f"{text} ({localize_rule(err.rule)})" if err.rule else text
     return Response({"errors": {field: [message]}}, status=400)
 
 

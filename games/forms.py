@@ -16,7 +16,7 @@ from django.utils.translation import pgettext_lazy
 
 from scoring.rules import Contract, ScoringError
 from scoring.shared import inputs
-from scoring.shared.error_messages import error_sentence
+from scoring.shared.error_messages import error_sentence, localize_rule
 from scoring.shared.numbers import small_number
 
 from .models import SEATS, DealFields
@@ -218,7 +218,7 @@ class DealEntryForm(PlainErrors):
                     "side": side_names(self.we_side).get(side, side),
                     "tricks": err.params["tricks"],
                     "minimum": err.params["minimum"],
-                    "rule": err.rule,
+                    "rule": localize_rule(err.rule) if err.rule else "",
                 }
             )
         return super().refusal(err, name)
@@ -597,7 +597,7 @@ class TwoPlayerDealForm(PlainErrors):
                     "name": self.players[player],
                     "tricks": err.params["tricks"],
                     "minimum": err.params["minimum"],
-                    "rule": err.rule,
+                    "rule": localize_rule(err.rule) if err.rule else "",
                 }
             )
         return super().refusal(err, name)

@@ -894,7 +894,7 @@ class Deal(models.Model):
         if self.honours_side:
             parts.append(
                 pgettext("deal summary", "honours %(points)s to %(side)s")
-                % {"points": self.honours_points, "side": self.honours_side}
+                % {"points": self.honours_points, "side": pgettext("side", self.honours_side)}
             )
         return ", ".join(parts)
 

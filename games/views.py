@@ -21,7 +21,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.crypto import salted_hmac
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import get_language, gettext_lazy, ngettext
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
@@ -732,7 +732,10 @@ def _back_words(rubber: Rubber, back_id: int, name: str) -> str:
     seat = rubber.seat_of(back_id)
     if seat is None or rubber.is_two_player:
         return _("This phone is %(name)s's again.") % {"name": name}
-    return _("This phone is %(name)s's again (seat %(seat)s).") % {"name": name, "seat": seat}
+    return _("This phone is %(name)s's again (seat %(seat)s).") % {
+        "name": name,
+        "seat": pgettext("seat", seat),
+    }
 
 
 @require_POST
@@ -925,7 +928,7 @@ def _code_label(rubber: Rubber, seat: str) -> str:
         }
     return _("table %(number)s (code), seat %(seat)s") % {
         "number": rubber.table.number,
-        "seat": seat,
+        "seat": pgettext("seat", seat),
     }
 
 

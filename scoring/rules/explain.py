@@ -2,9 +2,11 @@
 
 ``TEMPLATES`` maps a reason code to its forms (plural, slam size, ...), each a ``str.format``
 template with named placeholders: ``{contract}``, ``{vul}``, ``{points}``, ``{count}``,
-``{side}``. The ``"_words"`` entry holds the fragments placed into them. A Django edge can pass
-a translated copy of the table to ``explain``; the engine itself stays free of Django. Every
-sentence ends with the RULES section it applies (``SECTIONS``), the same in every language.
+``{side}``. The ``"_words"`` entry holds the fragments placed into them: the doubling and
+vulnerability words, no trump, each side's name and the name of the rule book that the
+citation at the end of every sentence uses (``SECTIONS``: "(RULES 3.2)", "(REGOLE 3.2)" in
+Italian). A Django edge can pass a translated copy of the table to ``explain``; the engine
+itself stays free of Django.
 """
 
 from __future__ import annotations
@@ -17,11 +19,11 @@ from scoring.rules.contract import Contract, Doubling, Strain
 if TYPE_CHECKING:
     from scoring.rules.items import Item
 
-__all__ = ["SECTIONS", "TEMPLATES", "cite", "explain"]
+__all__ = ["SECTIONS", "TEMPLATES", "cite", "explain", "rule_reference"]
 
 #: The RULES.md section each reason applies: every explanation names it (README: every figure
-#: "explains itself on tap, citing the rule"), as "(RULES 3.2)" in every language, like the
-#: refusals (docs/i18n.md).
+#: "explains itself on tap, citing the rule"), "(RULES 3.2)", with the rule book's name in the
+#: reader's language ("(REGOLE 3.2)"), like the refusals (docs/i18n.md).
 SECTIONS: dict[str, str] = {
     "trick_points": "RULES 3.1",
     "overtricks": "RULES 3.2",
@@ -146,6 +148,9 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "redoubled": "redoubled",
         "passed_out": "passed out",
         "no_trump": "NT",
+        "side_NS": "NS",
+        "side_EW": "EW",
+        "rules": "RULES",
     },
 }
 
@@ -185,9 +190,14 @@ def _contract_text(contract: Contract | None, words: Mapping[str, str]) -> str:
     return text
 
 
-def cite(sentence: str, reason: str) -> str:
+def rule_reference(rule: str, words: Mapping[str, str] = TEMPLATES["_words"]) -> str:
+    """A RULES.md section as ``words`` name the rule book: "RULES 3.2", "REGOLE 3.2"."""
+    return words["rules"] + rule.removeprefix("RULES")
+
+
+def cite(sentence: str, reason: str, words: Mapping[str, str] = TEMPLATES["_words"]) -> str:
     """The sentence with the RULES section of its reason: "... (RULES 3.2)"."""
-    return f"{sentence} ({SECTIONS[reason]})"
+    return f"{sentence} ({rule_reference(SECTIONS[reason], words)})"
 
 
 def explain(item: Item, templates: Mapping[str, Mapping[str, str]] = TEMPLATES) -> str:
@@ -201,6 +211,6 @@ def explain(item: Item, templates: Mapping[str, Mapping[str, str]] = TEMPLATES) 
         vul=vul,
         points=item.points,
         count=item.count,
-        side=item.side.value,
+        side=words["side_" + item.side.value],
     )
-    return cite(sentence, item.reason)
+    return cite(sentence, item.reason, words)

@@ -179,7 +179,10 @@ def explain_player_item(
         doubling = " " + words["doubled"]
     elif item.doubling is Doubling.REDOUBLED:
         doubling = " " + words["redoubled"]
-    strain = "" if item.strain is None else item.strain.symbol
+    if item.strain is None:
+        strain = ""
+    else:
+        strain = words["no_trump"] if item.strain is Strain.NT else item.strain.symbol
     contract = "" if item.level is None else f"{item.level}{strain}{doubling}"
     forms = templates[item.reason]
     sentence = forms[_form(item, forms)].format(
@@ -190,7 +193,7 @@ def explain_player_item(
         doubling=doubling,
         contract=contract,
     )
-    return cite(sentence, item.reason)
+    return cite(sentence, item.reason, words)
 
 
 # ---------------------------------------------------------------------------------------------

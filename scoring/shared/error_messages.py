@@ -13,7 +13,8 @@ its figures. This module is the edge that translates them:
 - ``error_sentence(err)``: the message as a form shows it beside a field: a message with no
   subject ("is required") gets the field's name first, and the rule follows.
 
-Field names (``deals[3].tricks``) and the "RULES x" citations are not translated.
+Field names (``deals[3].tricks``) are not translated; a "RULES x" citation names the rule book
+in the reader's language (``localize_rule``: "REGOLE 3.6" in Italian), its section as it is.
 """
 
 from __future__ import annotations
@@ -22,8 +23,16 @@ from django.utils.functional import Promise
 from django.utils.translation import pgettext, pgettext_lazy
 
 from scoring.rules.errors import ScoringError
+from scoring.rules.explain import rule_reference
 
-__all__ = ["FIELD_NAMES", "MARKED", "error_line", "error_sentence", "localize_error"]
+__all__ = [
+    "FIELD_NAMES",
+    "MARKED",
+    "error_line",
+    "error_sentence",
+    "localize_error",
+    "localize_rule",
+]
 
 #: Every refusal template, word for word as raised, marked for translation.
 MARKED: tuple[Promise, ...] = (
@@ -147,14 +156,25 @@ FIELD_NAMES: dict[str, Promise] = {
 def localize_error(err: ScoringError) -> str:
     """The refusal's message in the active language, its figures filled in."""
     text = pgettext("refusal", err.template)
-    return text.format(**err.params) if err.params else text
+    if not err.params:
+        return text
+    params = dict(err.params)
+    if params.get("side") in ("NS", "EW"):
+        # A side the engine names ("EW took 2 tricks"), as the explanations name it ("EO").
+        params["side"] = pgettext("side", str(params["side"]))
+    return text.format(**params)
+
+
+def localize_rule(rule: str) -> str:
+    """A RULES.md citation ("RULES 3.6") with the rule book named in the active language."""
+    return rule_reference(rule, {"rules": pgettext("rule book", "RULES")})
 
 
 def error_line(err: ScoringError) -> str:
     """``str(err)`` in the active language: ``"deals[3].tricks: … (RULES 1)"``."""
     message = localize_error(err)
     text = f"{err.field}: {message}" if err.field else message
-    return f"{text} ({err.rule})" if err.rule else text
+    return f"{text} ({localize_rule(err.rule)})" if err.rule else text
 
 
 def error_sentence(err: ScoringError) -> str:
@@ -169,4 +189,4 @@ def error_sentence(err: ScoringError) -> str:
         )
         # Translators: a field's name, then a message with no subject ("is required").
         message = pgettext("refusal", "{field} {message}").format(field=subject, message=message)
-    return f"{message} ({err.rule})" if err.rule else message
+    return f"{message} ({localize_rule(err.rule)})" if err.rule else message

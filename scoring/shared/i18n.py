@@ -229,6 +229,10 @@ MARKED: dict[str, dict[str, Promise]] = {
         "redoubled": pgettext_lazy("scoresheet", "redoubled"),
         "passed_out": pgettext_lazy("scoresheet", "passed out"),
         "no_trump": pgettext_lazy("strain", "NT"),
+        "side_NS": pgettext_lazy("side", "NS"),
+        "side_EW": pgettext_lazy("side", "EW"),
+        # Translators: the rule book (docs/rules.md) as a citation names it: "(RULES 3.2)".
+        "rules": pgettext_lazy("rule book", "RULES"),
     },
 }
 

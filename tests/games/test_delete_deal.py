@@ -218,7 +218,7 @@ def test_a_refusal_speaks_the_readers_language(api, rubber, north):
     api.force_authenticate(north)
     last = rubber.deals.get(number=6)
     response = api.delete(f"/api/v1/deals/{last.pk}/?version=1", HTTP_ACCEPT_LANGUAGE="it")
-    assert response.json()["detail"] == "La smazzata 6 ha concluso la gomma: correggila, invece."
+    assert response.json()["detail"] == "La smazzata 6 ha concluso il rubber: correggila, invece."
 
 
 def test_a_delete_queues_a_standings_refresh_after_commit(

@@ -314,7 +314,7 @@ def test_the_manifest_names_the_app_and_its_icons(client):
 
 def test_the_manifest_speaks_italian(client):
     response = client.get("/manifest.webmanifest", HTTP_ACCEPT_LANGUAGE="it")
-    assert response.json()["description"] == "I punti del bridge rubber, inseriti al tavolo."
+    assert response.json()["description"] == "I punti del rubber bridge, inseriti al tavolo."
     assert response.json()["lang"] == "it"
 
 

@@ -45,8 +45,8 @@ def test_a_deal_already_recorded_is_summed_up_in_italian(api, director, running_
         )
     assert response.status_code == 409
     assert response.json()["detail"] == (
-        "La smazzata 1 di questa gomma è già registrata come 2♠ giocato da O, 8 prese, "
-        "onori 100 a EW; correggila invece (PATCH con la sua versione)."
+        "La smazzata 1 di questo rubber è già registrata come 2♠ giocato da O, 8 prese, "
+        "onori 100 a EO; correggila invece (PATCH con la sua versione)."
     )
 
 

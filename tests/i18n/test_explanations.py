@@ -57,30 +57,29 @@ def test_in_italian_every_explanation_of_a_rubber_is_translated() -> None:
     [
         (
             Item(Side.NS, "below", 120, "trick_points", Contract.parse("4S"), False, 4, 1),
-            "4♠ mantenuto, non vulnerabile: 120 sotto la linea per 4 prese dichiarate oltre le sei"
-            " (RULES 3.1)",
+            "4♠ mantenuto, in prima: 120 sotto la linea per 4 prese dichiarate oltre le sei"
+            " (REGOLE 3.1)",
         ),
         (
             Item(Side.NS, "above", 200, "overtricks", Contract.parse("4SX"), True, 1, 1),
-            "4♠ contrato mantenuto con una presa in più, vulnerabile: 200 per la presa in più"
-            " (RULES 3.2)",
+            "4♠ contrato mantenuto con una presa in più, in zona: 200 per la presa in più"
+            " (REGOLE 3.2)",
         ),
         (
             Item(Side.EW, "above", 500, "undertricks", Contract.parse("4HX"), True, 2, 2),
-            "4♥ contrato sotto di 2, vulnerabile: 500 ai difensori per le prese di caduta"
-            " (RULES 3.4)",
+            "4♥ contrato sotto di 2, in zona: 500 ai difensori per le prese di caduta (REGOLE 3.4)",
         ),
         (
             Item(Side.NS, "above", 750, "slam", Contract.parse("6D"), True, 6, 3),
-            "6♦ mantenuto, vulnerabile: 750 per il piccolo slam (RULES 3.5)",
+            "6♦ mantenuto, in zona: 750 per il piccolo slam (REGOLE 3.5)",
         ),
         (
             Item(Side.EW, "above", 100, "honours", Contract.parse("4S"), None, 4, 2),
-            "EW aveva quattro onori d'atout in una mano: 100 per gli onori (RULES 3.6)",
+            "EO aveva quattro onori d'atout in una mano: 100 per gli onori (REGOLE 3.6)",
         ),
         (
             Item(Side.NS, "above", 500, "rubber_bonus", None, None, 1, None),
-            "NS ha vinto la gomma per due partite a una: 500 di premio di gomma (RULES 2.4)",
+            "NS ha vinto il rubber per due manche a una: 500 di premio di rubber (REGOLE 2.4)",
         ),
     ],
 )
@@ -107,7 +106,7 @@ def test_a_two_player_item_is_translated_too() -> None:
 
 def test_the_tables_are_built_once_per_language() -> None:
     assert templates_for("it") is templates_for("it")
-    assert templates_for("it")["_words"]["vulnerable"] == "vulnerabile"
+    assert templates_for("it")["_words"]["vulnerable"] == "in zona"
     assert templates_for("en")["_words"]["vulnerable"] == "vulnerable"
 
 
@@ -126,7 +125,7 @@ def test_the_tables_are_built_once_per_language() -> None:
 )
 def test_rules_explanations_name_their_section_in_italian(item: Any, section: str) -> None:
     text = explain_item(item)
-    assert text.endswith(f" (RULES {section})")
+    assert text.endswith(f" (REGOLE {section})")
     with translation.override("en"):
         english = explain_item(item)
     assert english.endswith(f" (RULES {section})") and english != text

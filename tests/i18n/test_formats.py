@@ -82,7 +82,7 @@ def test_no_page_writes_a_date_in_the_short_form() -> None:
     ],
 )
 def test_a_status_has_one_word_in_the_badge_and_the_text(status: str, sentence: str) -> None:
-    """The badge ("Incompiuta") is the word its sentence uses ("Gomma incompiuta.")."""
+    """The badge ("Incompiuto") is the word its sentence uses ("Rubber incompiuto.")."""
     from django.utils.translation import gettext
 
     from games.models import Rubber

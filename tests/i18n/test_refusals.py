@@ -134,23 +134,23 @@ def enter(api: Any, rubber_id: int, deal: dict[str, Any], language: str) -> Any:
         (
             NO_TRUMP_HONOURS_100,
             "honours.points",
-            "a senza atout contano solo i quattro assi (150) (RULES 3.6)",
+            "a senza atout contano solo i quattro assi (150) (REGOLE 3.6)",
         ),
         (
             {"contract": "4S", "declarer": "N", "tricks": 14},
             "tricks",
-            "14 non è compreso tra 0 e 13 (RULES 1)",
+            "14 non è compreso tra 0 e 13 (REGOLE 1)",
         ),
-        ({"contract": "4S", "tricks": 10}, "declarer", "campo obbligatorio (RULES 1)"),
+        ({"contract": "4S", "tricks": 10}, "declarer", "campo obbligatorio (REGOLE 1)"),
         (
             {"contract": "9Z", "declarer": "N", "tricks": 10},
             "contract",
-            "'9Z' non è un contratto (come 4S, 3NTX, 6HXX o pass) (RULES 1)",
+            "'9Z' non è un contratto (come 4S, 3NTX, 6HXX o pass) (REGOLE 1)",
         ),
         (
             {"contract": "4S", "declarer": "Q", "tricks": 10},
             "declarer",
-            "'Q' non è un posto (N, E, S o W)",
+            "'Q' non è un posto (N, E, S o O; nell'API 'N', 'E', 'S' o 'W')",
         ),
     ],
 )
@@ -199,7 +199,7 @@ def test_a_two_player_refusal_is_in_italian(
     }
     response = enter(api, match.pk, misery_doubled, "it")
     assert response.json() == {
-        "errors": {"doubled": ["nel Bridge Miseria non si contra (RULES 7.2)"]}
+        "errors": {"doubled": ["nel Bridge Miseria non si contra (REGOLE 7.2)"]}
     }
 
 
@@ -214,7 +214,7 @@ def test_a_bad_house_rule_is_refused_in_italian(api: Any, director: Any) -> None
         )
     assert response.status_code == 400
     assert response.json()["errors"]["rules"] == [
-        "options.unfinished_partscore: 70 non è 100 o 50 (RULES 2.6)"
+        "options.unfinished_partscore: 70 non è 100 o 50 (REGOLE 2.6)"
     ]
 
 
@@ -227,13 +227,13 @@ TAP_4S_MADE = {"number": 1, "level": "4", "strain": "S", "declarer": "N", "resul
         (
             {**TAP_4S_MADE, "strain": "NT", "honours": "NS100"},
             "honours-errors",
-            "A senza atout contano solo i quattro assi (150) (RULES 3.6).",
+            "A senza atout contano solo i quattro assi (150) (REGOLE 3.6).",
         ),
         (
             {**TAP_4S_MADE, "level": "7", "result": "1"},
             "result-errors",
             "+1 non è un risultato possibile per un contratto di livello 7: la linea del "
-            "dichiarante fa da 0 a 13 prese (RULES 1).",
+            "dichiarante fa da 0 a 13 prese (REGOLE 1).",
         ),
         ({**TAP_4S_MADE, "declarer": ""}, "declarer-errors", "Scegli il dichiarante: N, E, S o O."),
     ],

@@ -28,6 +28,6 @@ def test_the_italian_pad_names_the_players(client, api, director, italian_club):
     html = client.get(f"/rubbers/{match.pk}/").content.decode()
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html[html.index('id="live"') :]))
     assert "Bea ha dichiarato ♣ e ha vinto 2 prese oltre le sei: 40 sotto la linea" in text
-    assert "Ann ha vinto la gomma per due partite a zero" in text
+    assert "Ann ha vinto il rubber per due manche a zero" in text
     assert "♠ giocato da Ann, 10 prese, onori 100 a Bea" in text
     assert not re.search(r"[Gg]iocatore [01]\b", text)

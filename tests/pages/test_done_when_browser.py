@@ -142,7 +142,7 @@ def test_settings_in_both_languages_and_the_settlement_and_leaderboard_csv(
     if viewport[0] < 600:
         page.screenshot(path=str(SHOTS / "settings-italiano-phone.png"), full_page=True)
     assert "Regole attuali (ACBL)" in main
-    assert "Le regole del bridge rubber come si gioca oggi." in main
+    assert "Le regole del rubber bridge come si gioca oggi." in main
     _no_sideways_scroll(page, viewport[0])
     context.add_cookies([{"name": "django_language", "value": "en", "url": base}])
 

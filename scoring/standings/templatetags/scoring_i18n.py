@@ -3,7 +3,9 @@
 ``{% load scoring_i18n %}``, then ``{{ item|explain }}`` for a scoresheet item's sentence
 (``{{ item|explain:player_names }}`` names the players of a two-player game),
 ``{{ deal.contract|contract }}`` for a contract ("4♠", "3SA" in Italian) and
-``{{ amount|money:club.currency }}`` for an amount of money ("€12.50", "12,50 €").
+``{{ amount|money:club.currency }}`` for an amount of money ("€12.50", "12,50 €"),
+``{{ seat|seat }}`` for a seat letter ("W", "O" in Italian) and ``{{ side|side }}`` for a side
+("EW", "EO" in Italian).
 """
 
 from __future__ import annotations
@@ -30,6 +32,20 @@ def explain(item: Item | PlayerItem, names: Any = None) -> str:
     """``{{ item|explain }}``, or ``{{ item|explain:player_names }}`` to name the two players
     (player 0's and player 1's names) in a two-player item's sentence."""
     return explain_item(item, list(names) if names else None)
+
+
+@register.filter
+def seat(value: Any) -> str:
+    """A seat letter as the pad shows it: N, E, S, W (N, E, S, O in Italian)."""
+    text = "" if value is None else str(value)
+    return pgettext("seat", text) if text in ("N", "E", "S", "W") else text
+
+
+@register.filter
+def side(value: Any) -> str:
+    """A side as the explanations name it: NS, EW (NS, EO in Italian)."""
+    text = "" if value is None else str(value)
+    return pgettext("side", text) if text in ("NS", "EW") else text
 
 
 @register.filter

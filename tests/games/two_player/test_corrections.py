@@ -200,7 +200,7 @@ def test_a_refusal_is_in_the_clubs_language(client, api, two_player_session, nor
 
     response = correct(client, match.deals.get(), 1, REFUSALS["misery"][0])
 
-    assert "La miseria si gioca a senza atout (NT) (RULES 7.2)." in response.content.decode()
+    assert "La miseria si gioca a senza atout (SA) (REGOLE 7.2)." in response.content.decode()
 
 
 def test_with_htmx_the_live_part_is_answered(client, api, two_player_session, north):

@@ -84,7 +84,7 @@ def test_the_player_page_speaks_the_clubs_language(client, club, night, table_of
     html = client.get(
         f"/players/{table_of_four['north'].pk}/", HTTP_ACCEPT_LANGUAGE="en"
     ).content.decode()
-    assert "Valutazione" in html and "Sodalizi" in html and "Gomme recenti" in html
+    assert "Valutazione" in html and "Sodalizi" in html and "Rubber recenti" in html
 
 
 @pytest.mark.parametrize(
