@@ -72,7 +72,15 @@ def _with_table_links(session: Session, data: dict[str, Any]) -> dict[str, Any]:
 def _standings_context(session: Session) -> dict[str, object]:
     data = _with_table_links(session, queries.session_standings(session))
     live = session.status != Session.Status.CLOSED or data["stale"]
-    return {"session": session, "data": data, "live": live, "poll_seconds": POLL_SECONDS}
+    return {
+        "session": session,
+        "data": data,
+        "live": live,
+        "poll_seconds": POLL_SECONDS,
+        # RULES 6.3: listed apart, unranked.
+        "unranked": [p for p in data["players"] if p["rank"] is None],
+        "prizes_shared": any(prize["shared"] for prize in data["prizes"]),
+    }
 
 
 @require_GET
