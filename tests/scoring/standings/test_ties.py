@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from games.changes import table_substitute
 from scoring.standings import services
@@ -120,3 +121,14 @@ def test_rules_6_3_a_tie_at_the_top_of_a_table_shares_its_prize_on_the_page(
     page = html.unescape(client.get(f"/sessions/{room.pk}/standings/").content.decode())
     assert page.count("table winner, shared") == 2
     assert "a cut at the table, recorded by the director, decides who chooses first" in page
+
+
+def test_rules_6_3_the_italian_page_shows_the_same_places_and_marks(client, room, one_rubber):
+    client.cookies["django_language"] = "it"
+    page = html.unescape(client.get(f"/sessions/{room.pk}/standings/").content.decode())
+    with translation.override("it"):
+        apart = translation.gettext("Played no deal")
+        shared = translation.gettext("table winner, shared")
+    assert apart != "Played no deal" and apart in page
+    assert page.count(shared) == 2
+    assert '<td class="num place">=1</td>' in page and '<td class="num place">=3</td>' in page
