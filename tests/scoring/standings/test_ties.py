@@ -99,6 +99,9 @@ def test_rules_6_3_a_player_who_left_early_is_ranked_by_what_they_played_and_mar
 ):
     north = one_rubber.seats["N"]
     table_substitute(table=one_rubber.table, leaver=north, new_name="Sub Stitute", by=director)
+    # Read with the row: marked at once, before any refresh.
+    before = {p["name"]: p for p in body(api, room)["players"]}
+    assert before[north.name]["left_early"] is True and before[north.name]["rank"] == 1
     refresh(room)
     players = {p["name"]: p for p in body(api, room)["players"]}
     assert players[north.name]["left_early"] is True
