@@ -177,6 +177,17 @@ class PlayerForm(forms.Form):
         return data
 
 
+class PlayerLanguageForm(forms.Form):
+    """The language a player is written to, and their pages speak when they are signed in
+    (docs/i18n.md); blank: the club's."""
+
+    language = forms.ChoiceField(
+        label=_("Language"),
+        required=False,
+        choices=[("", _("The club's language")), *Club.Language.choices],
+    )
+
+
 class SessionForm(forms.Form):
     """Tonight's session: pick who is here; the tables are suggested from the count."""
 

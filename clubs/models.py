@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, models
 from django.db.models import Q
 from django.db.models.functions import Lower
@@ -146,6 +147,13 @@ class Player(models.Model):
         blank=True,
         related_name="players",
     )
+    language = models.CharField(
+        max_length=5,
+        choices=Club.Language.choices,
+        blank=True,
+        default="",
+        help_text=_("The player's language (blank: the club's)."),
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -163,6 +171,27 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def language_or_club(self) -> str:
+        """The language everything sent to this player is written in, and their pages speak
+        when they are signed in: their own, or the club's (docs/i18n.md)."""
+        return self.language or self.club.language
+
+    def may_choose_language(self, user: User | AnonymousUser) -> bool:
+        """The player chooses their language, and so may their club's directors."""
+        if not user.is_authenticated:
+            return False
+        return self.user_id == user.pk or self.club.is_director(user)
+
+    def choose_language(self, language: str, *, by: User | AnonymousUser) -> None:
+        """Set the player's language ("" for the club's). Only the player or a director of their
+        club (`may_choose_language`); an unknown language is refused."""
+        if not self.may_choose_language(by):
+            raise PermissionDenied(_("Only the player or a director of the club may do this."))
+        if language not in ("", *Club.Language.values):
+            raise ValidationError({"language": [_("Choose one of the languages offered.")]})
+        self.language = language
+        self.save(update_fields=["language"])
 
 
 class InvitationQuerySet(models.QuerySet["Invitation"]):

@@ -16,6 +16,7 @@ from typing import Any
 from django.apps import apps
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
+from django.db.models import OuterRef, Subquery
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.defaults import server_error as default_server_error
@@ -95,16 +96,28 @@ CLUB_LANGUAGE_LOOKUPS = {
     "scoring:session-settlement": ("clubs.Session", "club__language"),
     "scoring:player": ("clubs.Player", "club__language"),
     "scoring:player-history": ("clubs.Player", "club__language"),
+    "scoring:player-language": ("clubs.Player", "club__language"),
 }
 
 
-class ClubLanguageMiddleware:
-    """A club's pages speak the club's language (``Club.language``) to a visitor who has not
-    chosen one with the header's switcher (docs/i18n.md).
+#: Views that pick their club's language themselves (games.views): the pad's live part reads it
+#: with the rubber's state, for its one-query 304, and the signed-in player's with the rendering;
+#: a table code's pages speak the club's, as the pad they lead to.
+OWN_LANGUAGE = {"games:rubber_live", "games:table_code", "games:hand_over", "games:give_back"}
 
-    After ``LocaleMiddleware``: a visitor's choice (the language cookie) always wins; without
-    one, the club's language wins over the browser's Accept-Language. The API is left to
-    Accept-Language: an API client says what it wants. One small query on club pages.
+
+class ClubLanguageMiddleware:
+    """Which language a page speaks (docs/i18n.md), after ``LocaleMiddleware``:
+
+    1. the visitor's choice with the header's switcher (the language cookie) always wins;
+    2. then a signed-in player's own language (``Player.language``): on a club's page, that of
+       their player in that club; elsewhere, that of their first player with one;
+    3. then, on a club's page, the club's language (``Club.language``);
+    4. else the browser's Accept-Language, then ``LANGUAGE_CODE`` (``LocaleMiddleware``).
+
+    The API is left to Accept-Language: an API client says what it wants. One small query on
+    club pages (the signed-in player's language comes with the club's), and one on other pages
+    for a signed-in visitor.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -122,28 +135,47 @@ class ClubLanguageMiddleware:
     ) -> None:
         if request.path.startswith("/api/") or visitor_chose_language(request):
             return
-        speak_club_language(request, self._club_language(request, view_kwargs))
+        match = request.resolver_match
+        if match is not None and match.view_name in OWN_LANGUAGE:
+            return
+        speak_club_language(request, self._language(request, view_kwargs))
 
     @staticmethod
-    def _club_language(request: HttpRequest, view_kwargs: dict[str, Any]) -> str | None:
-        """The language of the club the URL names, only if the visitor may read that club: a
-        members-only club's language would otherwise tell a stranger that its slug or ids exist
-        (a hidden object answers exactly like a missing one, docs/security.md)."""
+    def _language(request: HttpRequest, view_kwargs: dict[str, Any]) -> str | None:
+        """The signed-in player's language, else the language of the club the URL names, only
+        if the visitor may read that club: a members-only club's language would otherwise tell
+        a stranger that its slug or ids exist (a hidden object answers exactly like a missing
+        one, docs/security.md). None: the browser's."""
         match = request.resolver_match
         lookup = CLUB_LANGUAGE_LOOKUPS.get(match.view_name) if match else None
+        players = apps.get_model("clubs.Player").objects
+        user = request.user
         if lookup and "pk" in view_kwargs:
             model_label, path = lookup
             rows = apps.get_model(model_label).objects.filter(pk=view_kwargs["pk"])
         elif "slug" in view_kwargs:
             path = "language"
             rows = apps.get_model("clubs.Club").objects.filter(slug=view_kwargs["slug"])
+        elif user.is_authenticated:
+            own: str | None = (
+                players.filter(user=user)
+                .exclude(language="")
+                .order_by("pk")
+                .values_list("language", flat=True)
+                .first()
+            )
+            return own
         else:
             return None
         club = path.removesuffix("language")
-        readable = apps.get_model("clubs.Club").objects.visible_to(request.user).values("pk")
+        readable = apps.get_model("clubs.Club").objects.visible_to(user).values("pk")
         rows = rows.filter(**{f"{club}pk__in": readable})
-        language: str | None = rows.values_list(path, flat=True).first()
-        return language
+        if not user.is_authenticated:
+            language: str | None = rows.values_list(path, flat=True).first()
+            return language
+        mine = players.filter(club_id=OuterRef(f"{club}pk"), user=user).values("language")[:1]
+        found = rows.annotate(mine=Subquery(mine)).values_list("mine", path).first()
+        return None if found is None else (found[0] or found[1])
 
 
 class NotFoundVariesOnCookieMiddleware:

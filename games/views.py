@@ -817,6 +817,12 @@ def rubber_live(request: HttpRequest, pk: int) -> HttpResponse:
         response = HttpResponse(status=304)
     else:
         rubber, viewer = rubber_for_request(request, pk)
+        own = viewer.player if viewer.player is not None and not viewer.by_code else None
+        if own is not None and own.language and own.user_id == request.user.pk:
+            # A signed-in player's own language, as the page the pad is swapped into
+            # (config.middleware.ClubLanguageMiddleware). Not in the ETag, read with no query:
+            # a change of it reaches an open pad with its next change.
+            speak_club_language(request, own.language)
         # A form holding taps names its deal number: if another phone recorded that deal,
         # the pad says so at once instead of moving the taps on (a duplicate, issue 17).
         number = small_number(request.GET.get("number", ""))

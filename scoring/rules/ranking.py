@@ -1,7 +1,14 @@
-"""Ranks, table ranks and the order of prize choices (RULES 4.3, RULES 6.3), in plain Python.
+"""Places, table places and the order of prize choices (RULES 4.3, RULES 6.3), in plain Python.
 
 Only ordering lives here: every figure (points, net, hundreds) comes from the engine's
 scoresheets, summed by the refresh. No Django, so the rules of the order are tested alone.
+
+RULES 6.3 on ties and early leavers: equal hundreds rank by net points before rounding; players
+still equal share the place (shown "=2"; the next place is skipped, "1, =2, =2, 4") and are
+never ordered by name (an ``Entry`` has no name); a player who played no deal is listed apart,
+unranked; one who left early is ranked by what they played. Who of two tied players chooses a
+prize first is decided by a cut at the table, which this module does not know: both hold the
+prize's choice, shared.
 """
 
 from __future__ import annotations
@@ -10,38 +17,66 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["Entry", "Placing", "rank_entries", "sort_key"]
+__all__ = ["Entry", "Placing", "place_label", "rank_entries", "shared", "sort_key"]
 
 Ranking = Literal["net", "gross"]
 
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """A player's session totals over ended rubbers, and the table they sit at."""
+    """A player's session totals over ended rubbers, the table they sit at, and whether they
+    played any deal at all (``played``: a rubber in play counts; RULES 6.3: else unranked)."""
 
     player: int
-    name: str
     table: int | None
     rubbers: int
     points: int
     net: int
     hundreds: int
+    played: bool = True
 
 
 @dataclass(frozen=True, slots=True)
 class Placing:
-    """Where a player finished: in the room, at their table, and their prize choice if any."""
+    """Where a player finished: their place in the room (None: unranked, RULES 6.3), at their
+    table, and the choice of their table's prize if they won it. ``tied`` and ``table_tied``:
+    the place is shared; ``prize_tied``: the choice is shared (a tie at the top of the table, or
+    with another table's winner), until a cut decides it (RULES 6.3)."""
 
     player: int
-    rank: int
+    rank: int | None
+    tied: bool
     table_rank: int | None
+    table_tied: bool
     prize_choice: int | None
+    prize_tied: bool
+
+    @property
+    def place(self) -> str | None:
+        return place_label(self.rank, self.tied)
+
+
+def place_label(rank: int | None, tied: bool) -> str | None:
+    """A place as the standings write it (RULES 6.3): "2", "=2" when shared, None unranked."""
+    if rank is None:
+        return None
+    return f"={rank}" if tied else str(rank)
+
+
+def shared(ranks: Iterable[int | None]) -> set[int]:
+    """The ranks (or choices) held by more than one player."""
+    seen: set[int] = set()
+    twice: set[int] = set()
+    for rank in ranks:
+        if rank is not None:
+            (twice if rank in seen else seen).add(rank)
+    return twice
 
 
 def sort_key(ranking: Ranking) -> Callable[[Entry], tuple[int, ...]]:
-    """The figures players are ranked by, best first when sorted ascending (RULES 4.3).
+    """The figures players are ranked by, best first when sorted ascending (RULES 4.3, 6.3).
 
-    ``net`` (default): hundreds, then the raw net points (RULES 4.1 keeps both).
+    ``net`` (default): hundreds, then the net points before rounding (RULES 4.1 keeps both).
     ``gross``: each player's side totals added up, nothing deducted (pivot sessions).
     """
     if ranking == "gross":
@@ -52,8 +87,9 @@ def sort_key(ranking: Ranking) -> Callable[[Entry], tuple[int, ...]]:
 def _ranked(
     entries: Sequence[Entry], key: Callable[[Entry], tuple[int, ...]]
 ) -> list[tuple[int, Entry]]:
-    """Standard competition ranking ("1224"): equal figures share a rank; listed by name."""
-    ordered = sorted(entries, key=lambda e: (key(e), e.name, e.player))
+    """Standard competition ranking ("1224"): equal figures share a rank. Players who share one
+    are listed by their id, which says nothing of their names (RULES 6.3)."""
+    ordered = sorted(entries, key=lambda e: (key(e), e.player))
     ranked: list[tuple[int, Entry]] = []
     for position, entry in enumerate(ordered, start=1):
         if ranked and key(ranked[-1][1]) == key(entry):
@@ -64,39 +100,54 @@ def _ranked(
 
 
 def rank_entries(entries: Iterable[Entry], ranking: Ranking = "net") -> list[Placing]:
-    """Rank the room, each table on its own, and order the prizes (RULES 6.3).
+    """Place the room, each table on its own, and order the prizes (RULES 6.3).
 
-    Each table has one prize, won by the first player at that table (ties at the top: by
-    name). The winners choose in room order: the highest score in the room chooses first.
-    A table where no rubber has ended yet has no winner. The result is in room order.
+    Players who played a deal are ranked; the others follow, unranked. Each table has one prize,
+    won by the first at that table; players sharing the first place share it. The prizes are
+    chosen in room order, the highest score in the room first; tables whose winners' figures
+    are equal share a choice and the next is skipped. A table where no rubber has ended yet has
+    no winner. The result is in room order, the unranked last.
     """
     entries = list(entries)
     key = sort_key(ranking)
-    room = _ranked(entries, key)
+    players = [e for e in entries if e.played]
+    room = _ranked(players, key)
     table_rank: dict[int, int] = {}
-    winners: list[Entry] = []
+    tops: list[list[Entry]] = []
     tables: dict[int, list[Entry]] = {}
-    for entry in entries:
+    for entry in players:
         if entry.table is not None:
             tables.setdefault(entry.table, []).append(entry)
-    for _number, players in sorted(tables.items()):
-        ranked = _ranked(players, key)
+    for _number, seated in sorted(tables.items()):
+        ranked = _ranked(seated, key)
         for rank, entry in ranked:
             table_rank[entry.player] = rank
-        top = ranked[0][1]
-        if any(e.rubbers for e in players):
-            winners.append(top)
-    room_position = {entry.player: i for i, (_rank, entry) in enumerate(room)}
-    choice = {
-        entry.player: n
-        for n, entry in enumerate(sorted(winners, key=lambda e: room_position[e.player]), start=1)
+        if any(e.rubbers for e in seated):
+            tops.append([entry for rank, entry in ranked if rank == 1])
+    choice: dict[int, int] = {}
+    for top in tops:
+        better = sum(1 for other in tops if key(other[0]) < key(top[0]))
+        for entry in top:
+            choice[entry.player] = better + 1
+    room_tied = shared(rank for rank, _ in room)
+    table_tied = {
+        player
+        for seated in tables.values()
+        for player in (e.player for e in seated)
+        if [table_rank[e.player] for e in seated].count(table_rank[player]) > 1
     }
-    return [
+    prize_tied = shared(choice.values())
+    placed = [
         Placing(
             player=entry.player,
             rank=rank,
+            tied=rank in room_tied,
             table_rank=table_rank.get(entry.player),
+            table_tied=entry.player in table_tied,
             prize_choice=choice.get(entry.player),
+            prize_tied=choice.get(entry.player) in prize_tied,
         )
         for rank, entry in room
     ]
+    unranked = sorted((e for e in entries if not e.played), key=lambda e: e.player)
+    return placed + [Placing(e.player, None, False, None, False, None, False) for e in unranked]

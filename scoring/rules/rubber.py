@@ -200,7 +200,7 @@ class RubberScore(NamedTuple):
     the tallies. Read it through the properties: ``deals``,
     ``above``/``below`` (each side's items in playing order, end-of-rubber items last),
     ``totals``, ``games``, ``vulnerable`` (the vulnerability the next deal would be played at:
-    nobody's once the rubber is complete, as the next deal opens a new rubber),
+    nobody's once the rubber is complete or closed unfinished, RULES 2.3),
     ``unfinished_bonus``, ``net``, ``back_score_hundreds`` and ``points_leader``. ``winner`` wins
     by games; ``points_leader`` by points (RULES 2.5). ``game_ends``: (side, deal number) of
     each game won.
@@ -275,11 +275,12 @@ class RubberScore(NamedTuple):
 
     @property
     def vulnerable(self) -> dict[Side, bool]:
-        """Vulnerability for the next deal: a side with a game is vulnerable (RULES 2.3). After
-        a complete rubber the next deal opens the next rubber (RULES 8.1): nobody vulnerable.
-        Each deal's own vulnerability is in ``deals``.
+        """Vulnerability for the next deal: a side with a game is vulnerable (RULES 2.3). Once
+        the rubber is complete, or closed unfinished (RULES 2.6, 8.4), no deal follows in it and
+        nobody is vulnerable in it (RULES 2.3); after a complete one the next deal opens the next
+        rubber (RULES 8.1). Each deal's own vulnerability is in ``deals``.
         """
-        if self.rubber_complete:
+        if self.rubber_complete or self.closed:
             return {NS: False, EW: False}
         ns, ew = _VULNERABILITY[self.state]
         return {NS: ns, EW: ew}

@@ -599,8 +599,8 @@ class TwoPlayerRubber:
 
     ``winner`` wins by games (None until a player has two); ``points_leader`` by points
     (RULES 2.5; None on a tie, RULES 8.3). ``vulnerable`` is the vulnerability the next deal
-    would be played at (RULES 2.3; nobody's once the rubber is complete, as the next deal opens
-    the next rubber; it changes no value in these games, see the module notes).
+    would be played at (RULES 2.3; nobody's once the rubber is complete or closed unfinished, as
+    no deal follows in it; it changes no value in these games, see the module notes).
     ``game_ends``: (player, deal number) of each game won.
     """
 

@@ -108,8 +108,10 @@ class StandingsCSV(RowsCSVRenderer):
     filename = "session-{pk}-standings.csv"
     header = [
         "rank",
+        "place_shared",
         "player",
         "name",
+        "left_early",
         "table",
         "table_rank",
         "rubbers",
@@ -134,6 +136,7 @@ class LeaderboardCSV(RowsCSVRenderer):
     filename = "{slug}-leaderboard.csv"
     header = [
         "rank",
+        "place_shared",
         "player",
         "name",
         "sessions",

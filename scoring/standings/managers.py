@@ -7,9 +7,11 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.db import connection, models
-from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
+from django.db.models import Count, Exists, F, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+
+from clubs.models import TableSeat
 
 if TYPE_CHECKING:
     from .models import SessionStanding  # noqa: F401
@@ -150,13 +152,24 @@ def _ties() -> Coalesce:
     return Coalesce(Subquery(ties), 0)
 
 
+def _left_early() -> Exists:
+    """The player left the session early (RULES 6.3): their seat was given up (a substitute took
+    it, or the room was re-planned without them) and they were not seated again. Read with the
+    row, so a change at a table shows at once, whether or not it changed a result."""
+    return Exists(
+        TableSeat.objects.filter(
+            session_id=OuterRef("session_id"), player_id=OuterRef("player_id"), active=False
+        )
+    )
+
+
 class SessionStandingQuerySet(models.QuerySet["SessionStanding"]):
     def for_session(self, session_id: int) -> SessionStandingQuerySet:
         return (
             self.filter(session_id=session_id)
-            .annotate(tied=_ties())
+            .annotate(tied=_ties(), left_early=_left_early())
             .select_related("player")
-            .order_by("rank", "player__name", "player_id")
+            .order_by(F("rank").asc(nulls_last=True), "player_id")
         )
 
     def in_period(
@@ -186,5 +199,5 @@ class SessionStandingQuerySet(models.QuerySet["SessionStanding"]):
                 total_money=Sum("money"),
             )
             .filter(sessions__gt=0)
-            .order_by("-total_hundreds", "-total_net", "player__name", "player_id")
+            .order_by("-total_hundreds", "-total_net", "player_id")
         )

@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import ClassVar
 
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from clubs.models import Club, Player, Session
@@ -203,7 +203,9 @@ class SessionStanding(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
     date = models.DateField(help_text="The session's date (kept here for the leaderboard).")
-    rank = models.PositiveSmallIntegerField()
+    rank = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Place in the room; none for a player who played no deal."
+    )
     table_number = models.PositiveSmallIntegerField(null=True, blank=True)
     table_rank = models.PositiveSmallIntegerField(null=True, blank=True)
     prize_choice = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -219,7 +221,7 @@ class SessionStanding(models.Model):
     objects = SessionStandingQuerySet.as_manager()
 
     class Meta:
-        ordering = ["session", "rank", "player__name"]
+        ordering = ["session", F("rank").asc(nulls_last=True), "player_id"]
         constraints = [
             models.UniqueConstraint(fields=["session", "player"], name="one_standing_per_session"),
         ]
@@ -229,7 +231,7 @@ class SessionStanding(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player_id} in session {self.session_id}: #{self.rank}"
+        return f"{self.player_id} in session {self.session_id}: #{self.rank or '-'}"
 
 
 class SessionPayment(models.Model):

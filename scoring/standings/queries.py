@@ -6,6 +6,7 @@ Nothing here computes a score; it shapes the rows the refresh stored (scoring.st
 from __future__ import annotations
 
 import datetime
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -18,7 +19,7 @@ from django.http import Http404
 from clubs.models import Player, Session
 from clubs.permissions import check_club_id_readable
 from games import sheets
-from scoring.rules.ranking import Entry, rank_entries
+from scoring.rules.ranking import Entry, place_label, rank_entries, shared
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -48,13 +49,21 @@ def _tied(row: SessionStanding) -> int:
     return int(getattr(row, "tied", 0))
 
 
-def _player_row(row: SessionStanding) -> dict[str, Any]:
+def _player_row(
+    row: SessionStanding, tied: set[int], table_tied: set[tuple[int | None, int]]
+) -> dict[str, Any]:
     return {
         "player": row.player_id,
         "name": row.player.name,
         "rank": row.rank,
+        "place_shared": row.rank in tied,
+        "place": place_label(row.rank, row.rank in tied),
+        "left_early": bool(getattr(row, "left_early", False)),
         "table": row.table_number,
         "table_rank": row.table_rank,
+        "table_place": place_label(
+            row.table_rank, (row.table_number, row.table_rank) in table_tied
+        ),
         "rubbers": row.rubbers,
         "won": row.won,
         "lost": row.rubbers - row.won - _tied(row),
@@ -70,28 +79,44 @@ def _player_row(row: SessionStanding) -> dict[str, Any]:
 
 
 def session_standings(session: Session) -> dict[str, Any]:
-    """The room, each table and the prizes (RULES 4.3, 6.3), as stored. Two queries."""
+    """The room, each table and the prizes (RULES 4.3, 6.3), as stored. Two queries.
+
+    Shared places read "=2" (``place``, ``table_place``, a prize's ``place``); a player who
+    played no deal has none (``rank`` null) and is listed last; ``left_early`` marks a player
+    who gave up their seat (RULES 6.3)."""
     freshness = session_freshness(session)
     rows = list(SessionStanding.objects.for_session(session.pk))
-    players = [_player_row(row) for row in rows]
+    tied = shared(row.rank for row in rows)
+    table_ranks = Counter((row.table_number, row.table_rank) for row in rows if row.table_rank)
+    table_tied = {pair for pair, count in table_ranks.items() if count > 1}
+    choice_tied = shared(row.prize_choice for row in rows)
+    players = [_player_row(row, tied, table_tied) for row in rows]
     tables: dict[int, dict[str, Any]] = {}
     for row, data in zip(rows, players, strict=True):
         if row.table_number is None:
             continue
         table = tables.setdefault(
-            row.table_number, {"number": row.table_number, "winner": None, "players": []}
+            row.table_number,
+            {"number": row.table_number, "winner": None, "winners": [], "players": []},
         )
         table["players"].append(data)
         if row.prize_choice is not None:
-            table["winner"] = row.player_id
+            table["winners"].append(row.player_id)
     for table in tables.values():
-        table["players"].sort(key=lambda p: (p["table_rank"], p["name"], p["player"]))
+        # A shared first place leaves the table's winner to a cut (RULES 6.3): none yet.
+        table["winner"] = table["winners"][0] if len(table["winners"]) == 1 else None
+        table["players"].sort(
+            key=lambda p: (p["table_rank"] is None, p["table_rank"] or 0, p["player"])
+        )
     winners = sorted(
-        (r for r in rows if r.prize_choice is not None), key=lambda r: r.prize_choice or 0
+        (r for r in rows if r.prize_choice is not None),
+        key=lambda r: (r.prize_choice or 0, r.table_number or 0, r.player_id),
     )
     prizes = [
         {
             "choice": r.prize_choice,
+            "place": place_label(r.prize_choice, r.prize_choice in choice_tied),
+            "shared": r.prize_choice in choice_tied,
             "table": r.table_number,
             "player": r.player_id,
             "name": r.player.name,
@@ -205,7 +230,6 @@ def club_leaderboard(
     entries = [
         Entry(
             player=r["player_id"],
-            name=r["player__name"],
             table=None,
             rubbers=r["total_rubbers"],
             points=0,
@@ -214,7 +238,7 @@ def club_leaderboard(
         )
         for r in rows
     ]
-    rank = {p.player: p.rank for p in rank_entries(entries, "net")}
+    placed = {p.player: p for p in rank_entries(entries, "net")}
     return {
         "club": slug,
         "kind": kind,
@@ -226,7 +250,9 @@ def club_leaderboard(
             {
                 "player": r["player_id"],
                 "name": r["player__name"],
-                "rank": rank[r["player_id"]],
+                "rank": placed[r["player_id"]].rank,
+                "place_shared": placed[r["player_id"]].tied,
+                "place": placed[r["player_id"]].place,
                 "sessions": r["sessions"],
                 "rubbers": r["total_rubbers"],
                 "won": r["total_won"],

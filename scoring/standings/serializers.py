@@ -56,9 +56,27 @@ class RunningOut(serializers.Serializer[Any]):
 class StandingPlayerOut(serializers.Serializer[Any]):
     player = inputs.IntegerField()
     name = serializers.CharField()
-    rank = inputs.IntegerField(help_text="Rank in the room; equal figures share a rank.")
+    rank = inputs.IntegerField(
+        allow_null=True,
+        help_text="Place in the room (RULES 6.3): equal figures share it and the next is "
+        "skipped (1, 2, 2, 4); null for a player who played no deal, listed last, unranked.",
+    )
+    place_shared = serializers.BooleanField(
+        help_text="The place is shared with another player (RULES 6.3)."
+    )
+    place = serializers.CharField(
+        allow_null=True,
+        help_text='The place as written: "2", or "=2" when shared (RULES 6.3); null unranked.',
+    )
+    left_early = serializers.BooleanField(
+        help_text="Left the session early (their seat given up): ranked by what they played "
+        "(RULES 6.3)."
+    )
     table = inputs.IntegerField(allow_null=True)
     table_rank = inputs.IntegerField(allow_null=True)
+    table_place = serializers.CharField(
+        allow_null=True, help_text='The place at the table, "=1" when shared.'
+    )
     rubbers = inputs.IntegerField(help_text="Rubbers ended (complete or unfinished).")
     won = inputs.IntegerField(help_text="Rubbers won on points (RULES 2.5).")
     lost = inputs.IntegerField(help_text="Rubbers (or two-player matches) lost.")
@@ -74,12 +92,27 @@ class StandingPlayerOut(serializers.Serializer[Any]):
 
 class TableStandingOut(serializers.Serializer[Any]):
     number = inputs.IntegerField()
-    winner = inputs.IntegerField(allow_null=True)
+    winner = inputs.IntegerField(
+        allow_null=True,
+        help_text="The table's prize winner; null before a rubber ends, and while the first "
+        "place is shared (a cut decides, RULES 6.3).",
+    )
+    winners = serializers.ListField(
+        child=inputs.IntegerField(),
+        help_text="Every player holding the table's first place (more than one: shared).",
+    )
     players = StandingPlayerOut(many=True)
 
 
 class PrizeOut(serializers.Serializer[Any]):
-    choice = inputs.IntegerField(help_text="1 chooses first (RULES 6.3).")
+    choice = inputs.IntegerField(
+        help_text="1 chooses first (RULES 6.3); equal winners share a choice, the next skipped."
+    )
+    place = serializers.CharField(help_text='The choice as written: "2", or "=2" when shared.')
+    shared = serializers.BooleanField(
+        help_text="The choice is shared (a tie at the top of the table, or between tables' "
+        "winners): a cut decides who chooses first (RULES 6.3)."
+    )
     table = inputs.IntegerField()
     player = inputs.IntegerField()
     name = serializers.CharField()
@@ -119,7 +152,9 @@ class SettlementOut(FreshnessOut):
 class LeaderboardPlayerOut(serializers.Serializer[Any]):
     player = inputs.IntegerField()
     name = serializers.CharField()
-    rank = inputs.IntegerField()
+    rank = inputs.IntegerField(help_text="Equal figures share a rank (1, 2, 2, 4).")
+    place_shared = serializers.BooleanField(help_text="The rank is shared with another player.")
+    place = serializers.CharField(help_text='The rank as written: "2", or "=2" when shared.')
     sessions = inputs.IntegerField()
     rubbers = inputs.IntegerField()
     won = inputs.IntegerField()

@@ -472,15 +472,18 @@ def _compute_session(
             tally["hundreds"] += hundreds[pid]
             totals.setdefault(pid, _zero())
     session_money = player_money({pid: t["hundreds"] for pid, t in totals.items()}, stake)
+    # RULES 6.3: a player with no result row (no deal in any rubber, ended or in play) is
+    # listed apart, unranked.
+    played = {row[1] for row in computed.results}
     entries = [
         Entry(
             player=pid,
-            name=names[pid],
             table=seat_table.get(pid),
             rubbers=t["rubbers"],
             points=t["points"],
             net=t["net"],
             hundreds=t["hundreds"],
+            played=pid in played,
         )
         for pid, t in totals.items()
     ]

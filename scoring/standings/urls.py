@@ -18,4 +18,5 @@ urlpatterns = [
     path("clubs/<slug:slug>/ratings/", views.club_ratings, name="club-ratings"),
     path("players/<int:pk>/", views.player_page, name="player"),
     path("players/<int:pk>/history/", views.player_history, name="player-history"),
+    path("players/<int:pk>/language/", views.player_language, name="player-language"),
 ]

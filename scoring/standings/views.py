@@ -6,14 +6,18 @@ import datetime
 from typing import Any
 
 from django import forms
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.db.models.functions import ExtractYear
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
+from clubs.forms import PlayerLanguageForm
 from clubs.models import Player, Session, Table
 from clubs.permissions import check_club_access
 from clubs.selectors import club_for_reader, session_for_reader
@@ -73,7 +77,15 @@ def _with_table_links(session: Session, data: dict[str, Any]) -> dict[str, Any]:
 def _standings_context(session: Session) -> dict[str, object]:
     data = _with_table_links(session, queries.session_standings(session))
     live = session.status != Session.Status.CLOSED or data["stale"]
-    return {"session": session, "data": data, "live": live, "poll_seconds": POLL_SECONDS}
+    return {
+        "session": session,
+        "data": data,
+        "live": live,
+        "poll_seconds": POLL_SECONDS,
+        # RULES 6.3: listed apart, unranked.
+        "unranked": [p for p in data["players"] if p["rank"] is None],
+        "prizes_shared": any(prize["shared"] for prize in data["prizes"]),
+    }
 
 
 @require_GET
@@ -193,11 +205,36 @@ def _player_for_user(request: HttpRequest, pk: int) -> Player:
     return player
 
 
+@require_POST
+def player_language(request: HttpRequest, pk: int) -> HttpResponse:
+    """The player, or a director of their club, chooses the player's language (docs/i18n.md)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    player = _player_for_user(request, pk)
+    if not player.may_choose_language(request.user):
+        raise PermissionDenied(_("Only the player or a director of the club may do this."))
+    form = PlayerLanguageForm(request.POST)
+    if not form.is_valid():
+        return _player_page(request, player, form, status=400)
+    player.choose_language(form.cleaned_data["language"], by=request.user)
+    messages.success(request, _("Language saved."))
+    return redirect("scoring:player", player.pk)
+
+
 @require_GET
 def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     """A player's page: ratings and their history, record, hundreds and money over time,
     partnerships, the latest rubbers."""
     player = _player_for_user(request, pk)
+    form = None
+    if player.may_choose_language(request.user):
+        form = PlayerLanguageForm(initial={"language": player.language})
+    return _player_page(request, player, form)
+
+
+def _player_page(
+    request: HttpRequest, player: Player, form: PlayerLanguageForm | None, status: int = 200
+) -> HttpResponse:
     page = queries.player_page(player)
     rated = []
     for pool in ratings.player_ratings(player.pk):
@@ -223,7 +260,9 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
             "rated": rated,
             "hundreds_chart": hundreds,
             "money_chart": money,
+            "language_form": form,
         },
+        status=status,
     )
 
 

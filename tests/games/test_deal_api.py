@@ -261,6 +261,18 @@ def test_rules_3_8_a_pass_with_null_declarer_is_accepted(api, rubber):
     assert response.status_code == 201, response.json()
 
 
+def test_rules_2_3_nobody_is_vulnerable_in_a_rubber_closed_unfinished(api, rubber, enter, director):
+    enter(SIX_DEALS[:3])  # a game each: both vulnerable while the rubber is in play
+    url = f"/api/v1/rubbers/{rubber.pk}/"
+    assert api.get(url).json()["scoresheet"]["vulnerable"] == {"NS": True, "EW": True}
+    api.force_authenticate(director)
+    assert api.post(f"/api/v1/sessions/{rubber.session_id}/close").status_code == 200
+    body = api.get(url).json()
+    assert body["status"] == "unfinished"
+    assert body["scoresheet"]["vulnerable"] == {"NS": False, "EW": False}
+    assert body["scoresheet"]["deals"][2]["vulnerable"] == {"NS": False, "EW": True}
+
+
 def test_rules_2_3_a_completed_rubber_reports_the_next_deals_vulnerability(api, rubber, enter):
     body = enter(SIX_DEALS).json()
     sheet = body["rubber"]["scoresheet"]

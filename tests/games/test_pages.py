@@ -7,6 +7,7 @@ import re
 import pytest
 
 from games.models import Deal
+from games.services import session_close
 from tests.conftest import unchanged
 from tests.games.conftest import SIX_DEALS
 
@@ -30,6 +31,19 @@ def test_the_pad_shows_we_and_they_lines_vulnerability_and_explanations(
     assert "Vulnerable" in html
     assert "<details>" in html
     assert "4♠ made, not vulnerable: 120 below the line" in html
+
+
+def test_rules_2_3_the_pad_of_a_rubber_closed_unfinished_shows_nobody_vulnerable(
+    client, rubber, enter, director
+):
+    enter(SIX_DEALS[:3])
+    client.force_login(director)
+    url = f"/rubbers/{rubber.pk}/"
+    assert 'class="vul"' in client.get(url).content.decode()  # a game each: both vulnerable
+    session_close(session=rubber.session)
+    html = client.get(url).content.decode()
+    assert "Rubber unfinished." in html
+    assert 'class="vul"' not in html
 
 
 def test_a_finished_rubber_shows_result_back_score_and_next_rubber(client, rubber, enter, north):

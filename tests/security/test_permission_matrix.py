@@ -481,6 +481,12 @@ MATRIX: dict[str, Case] = {
     "scoring:player-history": Case(
         lambda w: f"/players/{w.players['north'].pk}/history/", {"GET": READ}
     ),
+    # North's language: North himself (seated) or a director; another player is refused.
+    "scoring:player-language": Case(
+        lambda w: f"/players/{w.players['north'].pk}/language/",
+        {"POST": (302, 404, 403, 302, 404, 302)},
+        {"POST": lambda w: {"language": "it"}},
+    ),
 }
 
 #: Django's admin: staff only (none of the personas is staff), checked on representative pages.

@@ -164,5 +164,8 @@ def test_closing_the_session_closes_a_match_in_play_as_unfinished(
         "bridge-for-two", {"deals": BRIDGE_FOR_TWO[:2], "closed": True, "preset": "acbl"}
     )
     assert data["scoresheet"] == closed
+    # RULES 2.3: player 0 won a game, but no deal follows in a closed rubber: nobody vulnerable.
+    assert data["scoresheet"]["games"] == [1, 0]
+    assert data["scoresheet"]["vulnerable"] == [False, False]
     with unchanged():
         assert post_deal(api, match, 3, BRIDGE_FOR_TWO[2], as_user=north).status_code == 409

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
+import html
 
+import pytest
+from django.utils import translation
+
+from scoring.rules import ScoringError
+from scoring.shared.error_messages import error_sentence
+from tests.conftest import unchanged
 from tests.games.two_player.conftest import play, post_deal
 from tests.games.two_player.test_api import DRAW_DISCARD, first_match
 
@@ -111,3 +117,54 @@ def test_rules_7_3_a_turnover_played_out_is_recorded(api, two_player_session, no
     assert response.status_code == 201, response.json()
     match.refresh_from_db()
     assert match.scoresheet().result.winner == 0
+
+
+MISERY_WITH_ACES = {
+    "declarer": 0,
+    "declaration": "misery",
+    "tricks": 1,
+    "honours": {"player": 1, "points": 150},
+}
+
+
+def no_honours_in(language: str) -> str:
+    """The refusal of RULES 7.2 as the reader of `language` reads it."""
+    with translation.override(language):
+        return error_sentence(
+            ScoringError("honours", "a misery deal scores no honours", "RULES 7.2")
+        )
+
+
+def test_rules_7_2_a_misery_deal_with_honours_is_refused_in_both_languages(
+    api, two_player_session, north
+):
+    match = first_match(two_player_session("misery"))
+    assert no_honours_in("en") == "a misery deal scores no honours (RULES 7.2)"
+    assert no_honours_in("it") != no_honours_in("en") and "7.2" in no_honours_in("it")
+    for language in ("en", "it"):
+        api.force_authenticate(north)
+        with unchanged():
+            response = api.post(
+                f"/api/v1/rubbers/{match.pk}/deals/",
+                {"number": 1, **MISERY_WITH_ACES},
+                format="json",
+                HTTP_ACCEPT_LANGUAGE=language,
+            )
+        assert response.status_code == 400
+        assert response.json() == {"errors": {"honours": [no_honours_in(language)]}}
+
+
+def test_rules_7_2_the_misery_form_refuses_honours_on_a_misery_deal_in_both_languages(
+    client, two_player_session, north
+):
+    match = first_match(two_player_session("misery"))
+    client.force_login(north)
+    form = {"number": 1, "declarer": "0", "declaration": "misery", "tricks": "1"}
+    for language in ("en", "it"):
+        client.cookies["django_language"] = language
+        with unchanged():
+            page = client.post(f"/rubbers/{match.pk}/deals/", {**form, "honours": "1:150"})
+        assert page.status_code == 200
+        message = no_honours_in(language)  # as a page writes a refusal: a sentence
+        sentence = f"{message[0].upper()}{message[1:]}."
+        assert f"<li>{sentence}</li>" in html.unescape(page.content.decode())

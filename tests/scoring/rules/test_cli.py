@@ -57,7 +57,8 @@ def test_rubber_subprocess_rules_2_6():
     data = json.loads(result.stdout)
     assert data["games"] == {"NS": 1, "EW": 0}
     assert data["unfinished_bonus"] == {"NS": 300, "EW": 0}
-    assert data["vulnerable"] == {"NS": True, "EW": False}
+    # RULES 2.3: closed unfinished, nobody is vulnerable in it; the deals keep theirs.
+    assert data["vulnerable"] == {"NS": False, "EW": False}
     assert data["deals"][1] == {"vulnerable": {"NS": True, "EW": False}, "items": []}
 
 
@@ -245,4 +246,13 @@ def test_rules_2_3_vulnerable_after_a_completed_rubber_is_the_next_deals():
     assert data["rubber_complete"] is True
     assert data["vulnerable"] == {"NS": False, "EW": False}
     status, out, _ = call("rubber", json.dumps({"deals": deals[:1]}))
+    assert json.loads(out)["vulnerable"] == {"NS": True, "EW": False}
+
+
+def test_rules_2_3_nobody_is_vulnerable_in_a_rubber_closed_unfinished_on_the_command_line():
+    deals = [{"contract": "4S", "declarer": "NS", "tricks": 10}]
+    status, out, _ = call("rubber", json.dumps({"deals": deals, "closed": True}))
+    assert status == 0
+    assert json.loads(out)["vulnerable"] == {"NS": False, "EW": False}
+    status, out, _ = call("rubber", json.dumps({"deals": deals, "closed": False}))
     assert json.loads(out)["vulnerable"] == {"NS": True, "EW": False}

@@ -205,7 +205,7 @@ def test_json_shape():
     assert data["NS"]["total"] == 420
     assert data["EW"]["total"] == 100
     assert data["games"] == {"NS": 1, "EW": 0}
-    assert data["vulnerable"] == {"NS": True, "EW": False}
+    assert data["vulnerable"] == {"NS": False, "EW": False}  # closed unfinished (RULES 2.3)
     assert data["unfinished_bonus"] == {"NS": 300, "EW": 0}
     assert data["back_score_hundreds"] == {"NS": 3, "EW": -3}
     assert data["points_leader"] == "NS"
@@ -224,6 +224,28 @@ def test_rules_2_3_a_completed_rubber_reports_the_next_deals_vulnerability():
     assert [deal.vulnerable for deal in rubber.deals] == [(False, False), (True, False)]
     still_playing = score_rubber([d("4S", "NS", 10)])
     assert still_playing.vulnerable == {NS: True, EW: False}
+
+
+@pytest.mark.parametrize(
+    "deals",
+    [
+        [d("4S", "NS", 10)],  # NS won the only game
+        [d("4S", "NS", 10), d("3NT", "EW", 9)],  # one game each
+        [d("4S", "NS", 10), d("3NT", "EW", 9), d("2H", "NS", 8)],  # and a part score
+    ],
+)
+def test_rules_2_3_nobody_is_vulnerable_in_a_rubber_closed_unfinished(deals):
+    # RULES 2.3: once closed unfinished (RULES 2.6) no deal follows in the rubber, so nobody is
+    # vulnerable in it; each deal keeps the vulnerability it was played at.
+    in_play = score_rubber(deals)
+    closed = score_rubber(deals, closed=True)
+    assert any(in_play.vulnerable.values())
+    assert closed.vulnerable == {NS: False, EW: False}
+    assert closed.to_dict()["vulnerable"] == {"NS": False, "EW": False}
+    assert closed.deals == in_play.deals
+    assert [r.vulnerable for r in score_rubbers([deal.key for deal in deals], closed=True)] == [
+        {NS: False, EW: False}
+    ]
 
 
 def test_rules_explanations_of_rubber_bonuses_name_their_section():

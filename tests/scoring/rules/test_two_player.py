@@ -395,6 +395,27 @@ def test_bad_misery_deals_are_refused_rules_7_2(data, field, rule):
     assert refused(TwoPlayerDeal.from_dict, data, misery=True) == (field, rule)
 
 
+@pytest.mark.parametrize("holder", [0, 1])
+@pytest.mark.parametrize("points", [100, 150])
+def test_rules_7_2_a_misery_deal_scores_no_honours(holder, points):
+    # RULES 7.2: a misery deal scores its 5-point items and nothing else, whoever holds what.
+    assert refused(mis, 0, "misery", 1, honours=(holder, points)) == ("honours", "RULES 7.2")
+    data = {"declarer": 0, "declaration": "misery", "tricks": 1}
+    honours = {"player": holder, "points": points}
+    assert refused(TwoPlayerDeal.from_dict, {**data, "honours": honours}, misery=True) == (
+        "honours",
+        "RULES 7.2",
+    )
+    with pytest.raises(ScoringError) as caught:
+        two_player_deals_from_json([data, {**data, "honours": honours}], misery=True)
+    assert str(caught.value) == "deals[1].honours: a misery deal scores no honours (RULES 7.2)"
+    # The other declarations of Misery Bridge keep their honours (RULES 7.2: ordinary as 7.1).
+    ordinary = score_two_player_deal(mis(0, "ordinary", 9, "S", honours=(holder, points)))
+    assert (holder, "above", points, "two_player_honours") in [
+        (i.player, i.line, i.points, i.reason) for i in ordinary.items
+    ]
+
+
 def test_a_misery_deal_may_leave_out_its_strain_rules_7_2():
     deal = TwoPlayerDeal.from_dict(
         {"declarer": 1, "declaration": "misery", "tricks": 0}, misery=True
@@ -906,3 +927,14 @@ def test_rules_2_3_a_completed_two_player_rubber_reports_nobody_vulnerable():
     assert rubber.vulnerable == (False, False)  # the next deal opens the next rubber
     assert rubber.to_dict()["vulnerable"] == [False, False]
     assert score_bridge_for_two([b2(0, "S", 10)]).vulnerable == (True, False)
+
+
+def test_rules_2_3_nobody_is_vulnerable_in_a_two_player_rubber_closed_unfinished():
+    deals = [b2(0, "S", 10), b2(1, "H", 10)]
+    assert score_bridge_for_two(deals).vulnerable == (True, True)
+    closed = score_bridge_for_two(deals, closed=True)
+    assert closed.vulnerable == (False, False)
+    assert closed.to_dict()["vulnerable"] == [False, False]
+    assert [deal.vulnerable for deal in closed.deals] == [(False, False), (True, False)]
+    misery = score_misery([mis(0, "ordinary", 10, "S")], closed=True)
+    assert misery.vulnerable == (False, False)

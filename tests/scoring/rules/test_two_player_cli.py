@@ -274,3 +274,21 @@ def test_rules_7_1_unfinished_two_player_bonus_on_the_command_line():
     data = ok("bridge-for-two", {"deals": deals, "closed": True})
     assert data["unfinished_bonus"] == [0, 50]
     assert [p["total"] for p in data["players"]] == [40, 170]
+
+
+@pytest.mark.parametrize("command", ["bridge-for-two", "misery"])
+def test_rules_2_3_nobody_is_vulnerable_in_a_two_player_rubber_closed_on_the_command_line(command):
+    deal = {"declarer": 1, "strain": "S", "tricks": 10}
+    if command == "misery":
+        deal["declaration"] = "ordinary"
+    assert ok(command, {"deals": [deal]})["vulnerable"] == [False, True]
+    assert ok(command, {"deals": [deal], "closed": True})["vulnerable"] == [False, False]
+
+
+def test_rules_7_2_a_misery_deal_scores_no_honours_on_the_command_line():
+    deal = {"declarer": 0, "declaration": "misery", "tricks": 0}
+    assert ok("misery", {"deals": [deal]})["players"][0]["total"] == 35
+    aces = {"player": 0, "points": 150}
+    result = run("misery", json.dumps({"deals": [{**deal, "honours": aces}]}))
+    assert result.returncode == 2
+    assert result.stderr == "deals[0].honours: a misery deal scores no honours (RULES 7.2)\n"

@@ -32,8 +32,12 @@ def test_session_standings_shape(api, played):
     assert set(first) >= {"player", "name", "rank", "rubbers", "won", "points", "hundreds", "money"}
     assert first["rank"] == 1 and first["hundreds"] == 9 and first["money"] == "4.50"
     assert [t["number"] for t in body["tables"]] == [1, 2]
-    assert all(t["winner"] for t in body["tables"])
-    assert [p["choice"] for p in body["prizes"]] == [1, 2]
+    # RULES 6.3: after one rubber the winning partners are equal: they share the table's first
+    # place, so a cut decides the winner; the four winners' figures are equal, so both prizes'
+    # choices are shared ("=1") as well.
+    assert all(t["winner"] is None and len(t["winners"]) == 2 for t in body["tables"])
+    assert first["place"] == "=1" and first["left_early"] is False
+    assert [(p["choice"], p["place"], p["shared"]) for p in body["prizes"]] == [(1, "=1", True)] * 4
     assert {p["table"] for p in body["prizes"]} == {1, 2}
 
 
@@ -66,6 +70,11 @@ def test_leaderboard_all_time_and_by_period(api, club, played, table_of_four, di
     assert {p["sessions"] for p in body["players"]} == {1} and len(body["players"]) == 4
     ranks = [p["rank"] for p in body["players"]]
     assert ranks == [1, 1, 3, 3]
+    # RULES 6.3: shared places written "=1", listed by player id among equals.
+    assert [p["place"] for p in body["players"]] == ["=1", "=1", "=3", "=3"]
+    assert all(p["place_shared"] for p in body["players"])
+    ids = [p["player"] for p in body["players"]]
+    assert ids[:2] == sorted(ids[:2]) and ids[2:] == sorted(ids[2:])
 
 
 @pytest.mark.parametrize(

@@ -58,6 +58,8 @@ def _same(rows: list[dict[str, str]], items: list[dict[str, Any]], header: list[
         assert list(row) == header
         for key in header:
             value = item[key]
+            if isinstance(value, bool):  # as the JSON writes it
+                value = "true" if value else "false"
             assert row[key] == ("" if value is None else str(value)), (key, row, item)
 
 
@@ -166,6 +168,8 @@ def _as_written(value: Any) -> str:
     everything else (numbers, numbers as text, a lone "=") as the JSON has it."""
     if value is None:
         return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
     text = str(value)
     is_number = isinstance(value, int | float) or re.fullmatch(r"[+-]?\d+(\.\d+)?", text)
     if isinstance(value, str) and len(text) > 1 and text[0] in "=+-@\t\r" and not is_number:

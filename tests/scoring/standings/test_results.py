@@ -92,7 +92,8 @@ def test_every_player_seated_is_listed_even_before_a_rubber_ends(room):
     rows = standings(room)
     assert len(rows) == 8
     assert {r.table_number for r in rows.values()} == {1, 2}
-    assert all(r.rank == 1 and r.prize_choice is None for r in rows.values())
+    # RULES 6.3: nobody has played a deal yet: all listed, none ranked.
+    assert all(r.rank is None and r.prize_choice is None for r in rows.values())
 
 
 def test_ranks_table_ranks_and_prizes_in_room_order_rules_6_3(room, director):
@@ -103,9 +104,11 @@ def test_ranks_table_ranks_and_prizes_in_room_order_rules_6_3(room, director):
     rows = standings(room)
     best = max(rows.values(), key=lambda r: r.hundreds)
     assert best.rank == 1 and best.table_number == 2 and best.prize_choice == 1
+    # Table 1's winning partners are equal: they share its prize, the second choice, until a
+    # cut decides (RULES 6.3).
     table1 = [r for r in rows.values() if r.table_number == 1 and r.prize_choice]
-    assert len(table1) == 1 and table1[0].prize_choice == 2 and table1[0].hundreds == 9
-    assert sorted(r.prize_choice for r in rows.values() if r.prize_choice) == [1, 2]
+    assert len(table1) == 2 and all(r.prize_choice == 2 and r.hundreds == 9 for r in table1)
+    assert sorted(r.prize_choice for r in rows.values() if r.prize_choice) == [1, 2, 2]
     for table in (1, 2):
         at = sorted(
             (r for r in rows.values() if r.table_number == table), key=lambda r: r.table_rank
@@ -127,9 +130,10 @@ def test_gross_ranking_follows_the_sessions_pivot_ranking_option_rules_4_3(room,
     ns, ew = side_players(first)["NS"], side_players(first)["EW"]
     assert all(rows[p].points == 940 and rows[p].hundreds == 7 for p in ns)
     assert all(rows[p].points == 200 and rows[p].hundreds == -7 for p in ew)
-    # Gross: table 1's EW players (200 points) rank above table 2's players (0 points).
+    # Gross: table 1's EW players (200 points) place third; table 2's played no deal (RULES
+    # 6.3: unranked).
     table2 = [r for r in rows.values() if r.table_number == 2]
-    assert all(rows[p].rank == 3 for p in ew) and all(r.rank == 5 for r in table2)
+    assert all(rows[p].rank == 3 for p in ew) and all(r.rank is None for r in table2)
 
 
 def test_settlement_sums_to_zero_with_the_fewest_payments_rules_4_2(room, director):

@@ -1,0 +1,206 @@
+"""Places, ties, early leavers, table places and prize choices (RULES 4.3, RULES 6.3), without a
+database."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scoring.rules.ranking import Entry, place_label, rank_entries
+
+
+def entry(
+    player: int,
+    table: int | None,
+    hundreds: int,
+    *,
+    net: int | None = None,
+    points: int = 0,
+    rubbers: int = 1,
+    played: bool = True,
+) -> Entry:
+    net = hundreds * 100 if net is None else net
+    return Entry(player, table, rubbers, points, net, hundreds, played)
+
+
+def by_player(placings):
+    return {p.player: p for p in placings}
+
+
+def test_the_room_is_ranked_by_hundreds_then_net_points_rules_4_1():
+    placings = rank_entries([entry(1, 1, 3, net=260), entry(2, 1, 3, net=340), entry(3, 1, -6)])
+    assert [(p.player, p.rank) for p in placings] == [(2, 1), (1, 2), (3, 3)]
+
+
+def test_rules_6_3_equal_hundreds_rank_by_net_points_before_rounding():
+    # 250 and 340 are both 3 hundreds (RULES 4.1); the raw 340 ranks first.
+    placings = rank_entries([entry(1, 1, 3, net=250), entry(2, 1, 3, net=340)])
+    assert [(p.player, p.place) for p in placings] == [(2, "1"), (1, "2")]
+
+
+def test_rules_6_3_players_still_equal_share_the_place_and_the_next_is_skipped():
+    placings = rank_entries([entry(1, 1, 5), entry(2, 1, -4), entry(3, 1, -4), entry(4, 1, -6)])
+    assert [(p.player, p.rank, p.tied, p.place) for p in placings] == [
+        (1, 1, False, "1"),
+        (2, 2, True, "=2"),
+        (3, 2, True, "=2"),
+        (4, 4, False, "4"),
+    ]
+
+
+def test_rules_6_3_a_player_who_played_no_deal_is_listed_apart_unranked():
+    placings = rank_entries(
+        [entry(1, 1, 0, rubbers=0, played=False), entry(2, 1, -3), entry(3, 1, 3)]
+    )
+    assert [(p.player, p.rank, p.place) for p in placings] == [
+        (3, 1, "1"),
+        (2, 2, "2"),
+        (1, None, None),
+    ]
+    assert placings[-1].table_rank is None and placings[-1].prize_choice is None
+
+
+def test_rules_6_3_an_early_leaver_is_ranked_by_what_they_played():
+    # Ann left after one rubber (+6); Ben played three (+2 in all): Ann places first.
+    placings = rank_entries([entry(1, 1, 6, rubbers=1), entry(2, 1, 2, rubbers=3)])
+    assert [(p.player, p.rank) for p in placings] == [(1, 1), (2, 2)]
+
+
+def test_rules_6_3_a_rubber_in_play_is_a_deal_played_though_it_counts_nothing_yet():
+    placings = rank_entries([entry(1, 1, 0, rubbers=0), entry(2, 1, -1)])
+    assert [(p.player, p.rank) for p in placings] == [(1, 1), (2, 2)]
+
+
+def test_gross_ranking_uses_points_with_nothing_deducted_rules_4_3():
+    entries = [entry(1, 1, 2, points=1500), entry(2, 1, 4, points=900)]
+    assert rank_entries(entries, "net")[0].player == 2
+    assert rank_entries(entries, "gross")[0].player == 1
+
+
+def test_each_table_is_ranked_on_its_own_rules_6_3():
+    placings = by_player(
+        rank_entries([entry(1, 1, 9), entry(2, 1, -9), entry(3, 2, 2), entry(4, 2, -2)])
+    )
+    assert placings[1].table_rank == 1 and placings[2].table_rank == 2
+    assert placings[3].table_rank == 1 and placings[4].table_rank == 2
+    assert placings[3].rank == 2
+
+
+def test_prizes_one_per_table_chosen_in_room_order_highest_score_first_rules_6_3():
+    placings = by_player(
+        rank_entries(
+            [
+                entry(1, 1, 4),
+                entry(2, 1, -4),
+                entry(3, 2, 12),
+                entry(4, 2, 8),  # beats player 1 but is 2nd at table 2
+                entry(5, 3, 1),
+                entry(6, 3, -1),
+            ]
+        )
+    )
+    choices = {p.player: p.prize_choice for p in placings.values() if p.prize_choice}
+    assert choices == {3: 1, 1: 2, 5: 3}
+    assert placings[4].prize_choice is None
+    assert not any(p.prize_tied for p in placings.values())
+
+
+def test_rules_6_3_a_tie_at_the_top_of_a_table_shares_its_prize_until_a_cut():
+    placings = by_player(rank_entries([entry(1, 1, 9), entry(2, 1, 9), entry(3, 1, -18)]))
+    assert placings[1].table_rank == placings[2].table_rank == 1
+    assert placings[1].table_tied and placings[2].table_tied and not placings[3].table_tied
+    assert placings[1].prize_choice == placings[2].prize_choice == 1
+    assert placings[1].prize_tied and placings[2].prize_tied
+    assert placings[3].prize_choice is None
+
+
+def test_rules_6_3_winners_with_equal_figures_share_a_choice_and_the_next_is_skipped():
+    placings = by_player(
+        rank_entries(
+            [entry(1, 1, 5), entry(2, 1, -5), entry(3, 2, 5), entry(4, 2, -5), entry(5, 3, 1)]
+        )
+    )
+    assert {p: placings[p].prize_choice for p in (1, 3, 5)} == {1: 1, 3: 1, 5: 3}
+    assert placings[1].prize_tied and placings[3].prize_tied and not placings[5].prize_tied
+
+
+def test_a_table_with_no_ended_rubber_has_no_prize_yet():
+    placings = rank_entries([entry(1, 1, 0, rubbers=0), entry(2, 2, 0, rubbers=1)])
+    assert {p.player: p.prize_choice for p in placings} == {1: None, 2: 1}
+
+
+def test_place_labels_rules_6_3():
+    assert [place_label(2, False), place_label(2, True), place_label(None, False)] == [
+        "2",
+        "=2",
+        None,
+    ]
+
+
+# --- properties ----------------------------------------------------------------------------------
+
+entries_st = st.lists(
+    st.builds(
+        Entry,
+        player=st.integers(1, 10_000),
+        table=st.one_of(st.none(), st.integers(1, 4)),
+        rubbers=st.integers(0, 3),
+        points=st.integers(0, 3000),
+        net=st.integers(-2000, 2000),
+        hundreds=st.integers(-3, 3),
+        played=st.booleans(),
+    ),
+    max_size=14,
+    unique_by=lambda e: e.player,
+)
+
+
+@given(entries_st, st.sampled_from(["net", "gross"]))
+def test_property_rules_6_3_ties_share_a_place_and_places_skip_after_them(entries, ranking):
+    placings = rank_entries(entries, ranking)
+    ranked = [p for p in placings if p.rank is not None]
+    figures = {
+        e.player: ((e.points,) if ranking == "gross" else (e.hundreds, e.net)) for e in entries
+    }
+    for position, placing in enumerate(ranked, start=1):
+        better = sum(1 for q in ranked if figures[q.player] > figures[placing.player])
+        equal = sum(1 for q in ranked if figures[q.player] == figures[placing.player])
+        assert placing.rank == better + 1  # "1, =2, =2, 4": the next place skips the tie
+        assert placing.tied == (equal > 1)
+        assert placing.rank <= position
+    assert [p.rank for p in ranked] == sorted(p.rank for p in ranked)
+
+
+@given(entries_st, st.sampled_from(["net", "gross"]), st.randoms(use_true_random=False))
+def test_property_rules_6_3_the_order_never_depends_on_names_or_input_order(entries, ranking, rng):
+    # An Entry carries no name; shuffled input and the same figures give the same order.
+    assert "name" not in {f.name for f in dataclasses.fields(Entry)}
+    shuffled = list(entries)
+    rng.shuffle(shuffled)
+    assert rank_entries(shuffled, ranking) == rank_entries(entries, ranking)
+
+
+@given(entries_st)
+def test_property_rules_6_3_the_unranked_are_those_who_played_no_deal_listed_last(entries):
+    placings = rank_entries(entries)
+    assert {p.player for p in placings} == {e.player for e in entries}
+    unranked = [p.player for p in placings if p.rank is None]
+    assert set(unranked) == {e.player for e in entries if not e.played}
+    assert [p.rank is None for p in placings] == sorted(p.rank is None for p in placings)
+
+
+@given(entries_st)
+def test_property_rules_6_3_each_table_with_an_ended_rubber_has_its_prize(entries):
+    placings = by_player(rank_entries(entries))
+    tables = {e.table for e in entries if e.table is not None and e.played}
+    for table in tables:
+        seated = [e for e in entries if e.table == table and e.played]
+        winners = [e for e in seated if placings[e.player].prize_choice is not None]
+        if any(e.rubbers for e in seated):
+            assert winners and all(placings[e.player].table_rank == 1 for e in winners)
+            assert len(winners) == sum(1 for e in seated if placings[e.player].table_rank == 1)
+            assert len({placings[e.player].prize_choice for e in winners}) == 1
+        else:
+            assert not winners
