@@ -84,7 +84,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
-WSGI_APPLICATION = "config.wsgi.application"
+WSGI_APPLICATION = "config.wsgi.application"  # `make run`; production serves config/asgi.py
 
 TEMPLATES = [
     {
@@ -106,9 +106,21 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Kept connections: a new connection per request cut throughput 4x (STACK.md).
-    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+    # A new connection per request cut throughput 4x (STACK.md): connections are kept, in a pool
+    # shared by the process's threads when DATABASE_POOL_MAX_SIZE is set (the ASGI web processes,
+    # config/asgi.py, where each request runs in a thread of its own), else one per thread.
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    if pool_size := env.int("DATABASE_POOL_MAX_SIZE", default=0):
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": min(2, pool_size),
+            "max_size": pool_size,
+            # A request waits this long for a free connection, or for the database to come
+            # back, before its clean 503 (config/middleware.py).
+            "timeout": env.float("DATABASE_POOL_TIMEOUT", default=5.0),
+        }
+    else:
+        DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 else:
     DATABASES["default"].setdefault("OPTIONS", {})
     DATABASES["default"]["OPTIONS"].update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
