@@ -243,17 +243,9 @@ def _wait_up(url: str, timeout: float = 30) -> None:
     raise RuntimeError(f"{url} did not answer")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run")
-    parser.add_argument("--worker", help=argparse.SUPPRESS)
-    parser.add_argument("--no-write", action="store_true")
-    args = parser.parse_args()
-    if args.worker == "setup":
-        _setup()
-        return 0
-    start = machine()
+def prepare() -> tuple[str, dict]:
+    """The scratch database, seeded once, and the set-up of a run: its URL and what the set-up
+    printed (a director's token, the club and the rubber measured, the leaderboard's rows)."""
     url = scratch_database(DB)
     if int(psql("SELECT count(*) FROM clubs_club WHERE slug LIKE 'http%'", DB)) == 0:
         print("  seeding 3 clubs of 50 players (a few minutes)", flush=True)
@@ -281,6 +273,21 @@ def main() -> int:
     info = json.loads(setup.stdout.strip().splitlines()[-1])
     # Bulk-loaded rows have no planner statistics until ANALYZE (autovacuum may be off).
     psql("ANALYZE", DB)
+    return url, info
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--no-write", action="store_true")
+    args = parser.parse_args()
+    if args.worker == "setup":
+        _setup()
+        return 0
+    start = machine()
+    url, info = prepare()
     with socket.socket() as probe:
         if probe.connect_ex(("127.0.0.1", PORT)) == 0:
             raise SystemExit(f"port {PORT} is busy")

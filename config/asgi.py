@@ -12,6 +12,6 @@ import os
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ.setdefault("DATABASE_POOL_MAX_SIZE", "10")
+os.environ.setdefault("DATABASE_POOL_MAX_SIZE", "4")
 
 application = get_asgi_application()

@@ -112,12 +112,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     if pool_size := env.int("DATABASE_POOL_MAX_SIZE", default=0):
         DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them
+        # The pool's check retries a broken connection with a back-off of seconds: a restarted
+        # database would hold requests that long. Unchecked, a broken one fails its request
+        # with the clean 503 (config/middleware.py) and the pool drops it.
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
+        # Django's backend, with a 503 at once while the database is down (its docstring).
+        DATABASES["default"]["ENGINE"] = "config.postgresql"
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": min(2, pool_size),
             "max_size": pool_size,
-            # A request waits this long for a free connection, or for the database to come
-            # back, before its clean 503 (config/middleware.py).
-            "timeout": env.float("DATABASE_POOL_TIMEOUT", default=5.0),
+            # How long a request waits for a free connection before its 503: as long as one
+            # waited for a sync worker (a database that is down answers at once instead).
+            "timeout": env.float("DATABASE_POOL_TIMEOUT", default=30.0),
         }
     else:
         DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
