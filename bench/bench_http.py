@@ -2,10 +2,12 @@
 
     .venv/bin/python bench/bench_http.py [--runs 5] [--duration 10]
 
-gunicorn with 2 sync workers on PostgreSQL (kept connections: CONN_MAX_AGE 60) and Redis (cache
-and Celery broker; no Celery worker runs, so a deal's standings refresh is queued, not done, as
-on a web machine), DEBUG off. wrk -t2 -c8 for each endpoint in turn within a round; 5 rounds
-after a warm-up round; medians of requests per second and of p99 latency:
+The web server as `make serve` runs it (config/gunicorn.py: 2 uvicorn workers serving Django
+over ASGI, a pool of kept connections; until 2026-12 gunicorn's sync workers with CONN_MAX_AGE
+60) on PostgreSQL and Redis (cache and Celery broker; no Celery worker runs, so a deal's
+standings refresh is queued, not done, as on a web machine), DEBUG off. wrk -t2 -c8 for each
+endpoint in turn within a round; 5 rounds after a warm-up round; medians of requests per second
+and of p99 latency:
 
 - the baseline: ``/bench/plain`` (config/plain.py: JsonResponse, no database, no DRF);
 - ``GET /api/v1/clubs/{slug}/leaderboard``: a club of 50 players (50 rows), 200 sessions;
@@ -294,9 +296,8 @@ def main() -> int:
     server = subprocess.Popen(
         [
             str(Path(PYTHON).parent / "gunicorn"),
-            "config.wsgi",
-            "--workers",
-            "2",
+            "-c",
+            "config/gunicorn.py",
             "--bind",
             f"127.0.0.1:{PORT}",
             "--log-level",
@@ -304,6 +305,7 @@ def main() -> int:
         ],
         cwd=ROOT,
         env=django_env(url, **SERVER_ENV),
+        stdout=subprocess.DEVNULL,
     )
     paths = {
         "plain": "/bench/plain",
@@ -367,8 +369,9 @@ def write(result: dict, info: dict, rounds: list, start: str, args: argparse.Nam
     }
     lines = [
         f"Command: `.venv/bin/python bench/bench_http.py` (also run by `make bench`). Date: "
-        f"{today()}. Machine: {start}. gunicorn with 2 sync workers, DEBUG off, "
-        "PostgreSQL with kept connections (CONN_MAX_AGE 60), Redis as cache and broker (no Celery "
+        f"{today()}. Machine: {start}. The web server as `make serve` runs it (config/gunicorn.py: "
+        "2 uvicorn workers, ASGI, a pool of kept connections), DEBUG off, "
+        "PostgreSQL, Redis as cache and broker (no Celery "
         f"worker running), wrk `-t2 -c8 -d{args.duration}s --latency` on the same 2 cores as the "
         f"server; each endpoint in turn within a round; medians of {args.runs} rounds after a "
         "warm-up round. Ratio: the endpoint's requests per second over the baseline's in the same "

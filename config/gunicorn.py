@@ -22,6 +22,9 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 timeout = 30
 graceful_timeout = 10
 accesslog = "-"
+# An idle kept-alive connection is closed after this many seconds (uvicorn's default); a proxy
+# that keeps connections to the web processes must close them sooner (docs/deploy.md).
+keepalive = 5
 
 
 def post_worker_init(worker: Any) -> None:
