@@ -10,8 +10,9 @@ and broker, with only the model changed:
   (CONN_MAX_AGE 60);
 - ``asgi``: the new model, uvicorn workers serving config/asgi.py with the psycopg pool
   (at most 10 connections a worker);
-- ``asgi, no pool``: uvicorn workers with kept connections instead of the pool, to show what
-  the pool is for.
+- ``asgi, no pool``: uvicorn workers with kept connections (CONN_MAX_AGE 60) instead of the
+  pool, to show what the pool is for: only LEAK_REQUESTS requests one after another, then the
+  connections left open are counted (under wrk it piles up connections on a shared server).
 
 Each round starts each server in turn and runs wrk -t2 -c8 against ``/bench/plain`` (no
 database), the club leaderboard and a rubber's scoresheet (both through DRF and PostgreSQL),
@@ -29,6 +30,8 @@ import statistics
 import subprocess
 import sys
 import threading
+import time
+import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -36,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_http import DB, PORT, SERVER_ENV, _wait_up, prepare, wrk
 from common import PYTHON, ROOT, django_env, machine, psql, today, write_section
 
+LEAK_REQUESTS = 30
 SECTION = "Serving models: sync workers against uvicorn workers (issue 26)"
 GUNICORN = [str(Path(PYTHON).parent / "gunicorn"), "-c", "config/gunicorn.py"]
 SERVERS: dict[str, tuple[list[str], dict[str, str]]] = {
@@ -43,6 +47,9 @@ SERVERS: dict[str, tuple[list[str], dict[str, str]]] = {
     "asgi": ([], {}),
     "asgi, no pool": ([], {"DATABASE_POOL_MAX_SIZE": "0"}),
 }
+
+
+MEASURED = ("sync", "asgi")
 
 
 def connections() -> int:
@@ -53,6 +60,28 @@ def count(done: threading.Event, peak: list[int]) -> None:
     """The most connections seen, sampled each second until ``done``."""
     while not done.wait(1.0):
         peak[0] = max(peak[0], connections())
+
+
+def leak(url: str, path: str) -> int:
+    """Connections the ``asgi, no pool`` server holds after LEAK_REQUESTS requests in turn."""
+    extra_args, extra_env = SERVERS["asgi, no pool"]
+    server = subprocess.Popen(
+        [*GUNICORN, "--bind", f"127.0.0.1:{PORT}", *extra_args],
+        cwd=ROOT,
+        env=django_env(url, **SERVER_ENV, **extra_env),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        _wait_up(f"http://127.0.0.1:{PORT}/bench/plain")
+        for _ in range(LEAK_REQUESTS):
+            with urllib.request.urlopen(f"http://127.0.0.1:{PORT}{path}", timeout=30) as answer:
+                answer.read()
+        time.sleep(1)
+        return connections()
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=60)
 
 
 def measure(name: str, url: str, paths: dict[str, str], duration: int) -> dict[str, dict]:
@@ -100,8 +129,10 @@ def main() -> int:
         "scoresheet": f"/api/v1/rubbers/{info['rubber']}/",
     }
     rounds: list[dict[str, dict[str, dict]]] = []
+    left_open = leak(url, paths["leaderboard"])
+    print(f"  asgi, no pool: {left_open} connections after {LEAK_REQUESTS} requests", flush=True)
     for n in range(1, args.runs + 1):
-        row = {name: measure(name, url, paths, args.duration) for name in SERVERS}
+        row = {name: measure(name, url, paths, args.duration) for name in MEASURED}
         print(
             f"  run {n}: "
             + "; ".join(
@@ -114,11 +145,11 @@ def main() -> int:
         rounds.append(row)
     Path("/tmp/bench-serving.json").write_text(json.dumps(rounds, indent=1))
     if not args.no_write:
-        write(rounds, paths, info, start, args)
+        write(rounds, left_open, info, start, args)
     return 0
 
 
-def write(rounds: list, paths: dict, info: dict, start: str, args: argparse.Namespace) -> None:
+def write(rounds: list, left_open: int, info: dict, start: str, args: argparse.Namespace) -> None:
     names = {
         "plain": "plain JsonResponse `/bench/plain`",
         "leaderboard": f"club leaderboard, {info['rows']} rows",
@@ -136,7 +167,7 @@ def write(rounds: list, paths: dict, info: dict, start: str, args: argparse.Name
         "|---|---|---|---|---|---|---|---|",
     ]
     for label, title in names.items():
-        for name in SERVERS:
+        for name in MEASURED:
             rps = statistics.median(r[name][label]["rps"] for r in rounds)
             ratio = statistics.median(
                 r[name][label]["rps"] / r["sync"][label]["rps"] for r in rounds
@@ -149,6 +180,15 @@ def write(rounds: list, paths: dict, info: dict, start: str, args: argparse.Name
                 f"| {title} | {name} | {rps:.0f} | {ratio:.2f} | {p50:.1f} ms | {p99:.1f} ms | "
                 f"{bad} | {conns} |"
             )
+    lines += [
+        "",
+        f"uvicorn workers without the pool (kept connections, CONN_MAX_AGE 60): {LEAK_REQUESTS} "
+        f"leaderboard requests one after another left {left_open} connections open to "
+        "PostgreSQL, one per request: Django runs each request in a thread of its own under "
+        "ASGI and a kept connection belongs to its thread. Under wrk the same server passed 45 "
+        "connections within seconds (a watchdog stopped it: the PostgreSQL server is shared). "
+        "The pool keeps a worker's connections to at most 4 (`DATABASE_POOL_MAX_SIZE`).",
+    ]
     write_section(SECTION, "\n".join(lines))
 
 
