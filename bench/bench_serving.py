@@ -12,7 +12,7 @@ and broker, with only the model changed:
   (at most 10 connections a worker);
 - ``asgi, no pool``: uvicorn workers with kept connections (CONN_MAX_AGE 60) instead of the
   pool, to show what the pool is for: only LEAK_REQUESTS requests one after another, then the
-  connections left open are counted (under wrk it piles up connections on a shared server).
+  connections open are counted (under wrk it piles up connections on a shared server).
 
 Each round starts each server in turn and runs wrk -t2 -c8 against ``/bench/plain`` (no
 database), the club leaderboard and a rubber's scoresheet (both through DRF and PostgreSQL),
@@ -182,12 +182,13 @@ def write(rounds: list, left_open: int, info: dict, start: str, args: argparse.N
             )
     lines += [
         "",
-        f"uvicorn workers without the pool (kept connections, CONN_MAX_AGE 60): {LEAK_REQUESTS} "
-        f"leaderboard requests one after another left {left_open} connections open to "
-        "PostgreSQL, one per request: Django runs each request in a thread of its own under "
-        "ASGI and a kept connection belongs to its thread. Under wrk the same server passed 45 "
-        "connections within seconds (a watchdog stopped it: the PostgreSQL server is shared). "
-        "The pool keeps a worker's connections to at most 4 (`DATABASE_POOL_MAX_SIZE`).",
+        "uvicorn workers without the pool (kept connections, CONN_MAX_AGE 60): after "
+        f"{LEAK_REQUESTS} leaderboard requests one after another, {left_open} connections were "
+        "open to the database. Django runs each request in a thread of its own under ASGI and a "
+        "kept connection belongs to its thread, so each request connects anew (a connection ends "
+        "with its thread); under wrk's 8 connections the finished threads' connections piled "
+        "up past 45 within seconds (a watchdog stopped the server: the PostgreSQL server is "
+        "shared). The pool keeps at most 4 a worker (`DATABASE_POOL_MAX_SIZE`), reused.",
     ]
     write_section(SECTION, "\n".join(lines))
 

@@ -2,9 +2,9 @@
 
 Django runs each request's sync views and middleware in a thread of its own under ASGI, and a
 kept database connection belongs to one thread: without a pool every request would connect
-anew (4x slower, STACK.md) and leave its connection open behind it. So this entry point turns
-on the psycopg pool shared by the process's threads (config/settings.py) unless the environment
-chose a size.
+anew (4x slower, STACK.md), and under load the finished threads' connections pile up until
+collected (past 45 in seconds, docs/benchmarks.md). So this entry point turns on the psycopg
+pool shared by the process's threads (config/settings.py) unless the environment chose a size.
 """
 
 import os
