@@ -66,7 +66,7 @@ serve: venv messages
 	$(BIN)/celery -A config worker --loglevel=INFO & worker=$$!; \
 	$(BIN)/celery -A config beat --loglevel=INFO --schedule=/tmp/backscore-beat & beat=$$!; \
 	trap 'kill $$worker $$beat 2>/dev/null; wait' EXIT INT TERM; \
-	$(BIN)/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers $${WEB_CONCURRENCY:-2} --access-logfile -
+	$(BIN)/gunicorn -c config/gunicorn.py --bind $(HOST):$(PORT)
 
 bench: venv
 	$(PY) bench/run.py

@@ -2,10 +2,12 @@
 
     .venv/bin/python bench/bench_http.py [--runs 5] [--duration 10]
 
-gunicorn with 2 sync workers on PostgreSQL (kept connections: CONN_MAX_AGE 60) and Redis (cache
-and Celery broker; no Celery worker runs, so a deal's standings refresh is queued, not done, as
-on a web machine), DEBUG off. wrk -t2 -c8 for each endpoint in turn within a round; 5 rounds
-after a warm-up round; medians of requests per second and of p99 latency:
+The web server as `make serve` runs it (config/gunicorn.py: 2 uvicorn workers serving Django
+over ASGI, a pool of kept connections; until 2026-12 gunicorn's sync workers with CONN_MAX_AGE
+60) on PostgreSQL and Redis (cache and Celery broker; no Celery worker runs, so a deal's
+standings refresh is queued, not done, as on a web machine), DEBUG off. wrk -t2 -c8 for each
+endpoint in turn within a round; 5 rounds after a warm-up round; medians of requests per second
+and of p99 latency:
 
 - the baseline: ``/bench/plain`` (config/plain.py: JsonResponse, no database, no DRF);
 - ``GET /api/v1/clubs/{slug}/leaderboard``: a club of 50 players (50 rows), 200 sessions;
@@ -244,17 +246,9 @@ def _wait_up(url: str, timeout: float = 30) -> None:
     raise RuntimeError(f"{url} did not answer")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run")
-    parser.add_argument("--worker", help=argparse.SUPPRESS)
-    parser.add_argument("--no-write", action="store_true")
-    args = parser.parse_args()
-    if args.worker == "setup":
-        _setup()
-        return 0
-    start = machine()
+def prepare() -> tuple[str, dict]:
+    """The scratch database, seeded once, and the set-up of a run: its URL and what the set-up
+    printed (a director's token, the club and the rubber measured, the leaderboard's rows)."""
     url = scratch_database(DB)
     if int(psql("SELECT count(*) FROM clubs_club WHERE slug LIKE 'http%'", DB)) == 0:
         print("  seeding 3 clubs of 50 players (a few minutes)", flush=True)
@@ -282,15 +276,29 @@ def main() -> int:
     info = json.loads(setup.stdout.strip().splitlines()[-1])
     # Bulk-loaded rows have no planner statistics until ANALYZE (autovacuum may be off).
     psql("ANALYZE", DB)
+    return url, info
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--no-write", action="store_true")
+    args = parser.parse_args()
+    if args.worker == "setup":
+        _setup()
+        return 0
+    start = machine()
+    url, info = prepare()
     with socket.socket() as probe:
         if probe.connect_ex(("127.0.0.1", PORT)) == 0:
             raise SystemExit(f"port {PORT} is busy")
     server = subprocess.Popen(
         [
             str(Path(PYTHON).parent / "gunicorn"),
-            "config.wsgi",
-            "--workers",
-            "2",
+            "-c",
+            "config/gunicorn.py",
             "--bind",
             f"127.0.0.1:{PORT}",
             "--log-level",
@@ -298,6 +306,7 @@ def main() -> int:
         ],
         cwd=ROOT,
         env=django_env(url, **SERVER_ENV),
+        stdout=subprocess.DEVNULL,
     )
     paths = {
         "plain": "/bench/plain",
@@ -361,8 +370,9 @@ def write(result: dict, info: dict, rounds: list, start: str, args: argparse.Nam
     }
     lines = [
         f"Command: `.venv/bin/python bench/bench_http.py` (also run by `make bench`). Date: "
-        f"{today()}. Machine: {start}. gunicorn with 2 sync workers, DEBUG off, "
-        "PostgreSQL with kept connections (CONN_MAX_AGE 60), Redis as cache and broker (no Celery "
+        f"{today()}. Machine: {start}. The web server as `make serve` runs it (config/gunicorn.py: "
+        "2 uvicorn workers, ASGI, a pool of kept connections), DEBUG off, "
+        "PostgreSQL, Redis as cache and broker (no Celery "
         f"worker running), wrk `-t2 -c8 -d{args.duration}s --latency` on the same 2 cores as the "
         f"server; each endpoint in turn within a round; medians of {args.runs} rounds after a "
         "warm-up round. Ratio: the endpoint's requests per second over the baseline's in the same "

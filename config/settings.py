@@ -91,7 +91,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
-WSGI_APPLICATION = "config.wsgi.application"
+WSGI_APPLICATION = "config.wsgi.application"  # `make run`; production serves config/asgi.py
 
 TEMPLATES = [
     {
@@ -113,9 +113,27 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Kept connections: a new connection per request cut throughput 4x (STACK.md).
-    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+    # A new connection per request cut throughput 4x (STACK.md): connections are kept, in a pool
+    # shared by the process's threads when DATABASE_POOL_MAX_SIZE is set (the ASGI web processes,
+    # config/asgi.py, where each request runs in a thread of its own), else one per thread.
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    if pool_size := env.int("DATABASE_POOL_MAX_SIZE", default=0):
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them
+        # The pool's check retries a broken connection with a back-off of seconds: a restarted
+        # database would hold requests that long. Unchecked, a broken one fails its request
+        # with the clean 503 (config/middleware.py) and the pool drops it.
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
+        # Django's backend, with a 503 at once while the database is down (its docstring).
+        DATABASES["default"]["ENGINE"] = "config.postgresql"
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": min(2, pool_size),
+            "max_size": pool_size,
+            # How long a request waits for a free connection before its 503: as long as one
+            # waited for a sync worker (a database that is down answers at once instead).
+            "timeout": env.float("DATABASE_POOL_TIMEOUT", default=30.0),
+        }
+    else:
+        DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 else:
     DATABASES["default"].setdefault("OPTIONS", {})
     DATABASES["default"]["OPTIONS"].update({"timeout": 20, "transaction_mode": "IMMEDIATE"})

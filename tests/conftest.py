@@ -389,6 +389,22 @@ def celery_worker_process(worker_env: dict[str, str]) -> Iterator[Worker]:
         worker.stop()
 
 
+@pytest.fixture
+def web(worker_env: dict[str, str]) -> Iterator[str]:
+    """The web server as `make serve` runs it, on a free port and the worker's services; its base
+    URL (tests/integration/test_concurrency.py starts it)."""
+    from tests.integration.test_concurrency import free_port, gunicorn, stop, wait_healthy
+
+    port = free_port()
+    proc = gunicorn(worker_env, port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(base)
+        yield base
+    finally:
+        stop(proc)
+
+
 def wait_for(predicate: Any, timeout: float = 30, interval: float = 0.2) -> Any:
     """Poll until `predicate()` is truthy; return its value or fail with the timeout."""
     deadline = time.monotonic() + timeout

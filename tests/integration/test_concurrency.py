@@ -1,4 +1,4 @@
-"""Many clients at once against gunicorn (2 workers) on PostgreSQL (issue 9, docs/security.md).
+"""Many clients at once against the web server on PostgreSQL (issue 9, docs/security.md).
 
 CLIENTS threads post, retry and correct deals at three tables, ROUNDS rounds each (a fixed amount
 of work, not a time budget: no assertion depends on the machine's speed), with the players' API
@@ -68,20 +68,16 @@ def free_port() -> int:
 
 
 def gunicorn(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    """The web server as `make serve` starts it (config/gunicorn.py: 2 uvicorn workers, ASGI)."""
     return subprocess.Popen(
         [
             sys.executable,
             "-m",
             "gunicorn",
-            "config.wsgi",
+            "-c",
+            "config/gunicorn.py",
             "--bind",
             f"127.0.0.1:{port}",
-            "--workers",
-            "2",
-            "--timeout",
-            "30",
-            "--graceful-timeout",
-            "5",
         ],
         cwd=ROOT,
         env={

@@ -1,0 +1,50 @@
+"""The web processes serve config/asgi.py (docs/deploy.md): the health check, the middleware's
+headers and whitenoise's static files work the same through Django's ASGI handler.
+
+Django's AsyncClient runs a request through ASGIHandler, as uvicorn does; the sync views and
+middleware then run back in this test's thread (asgiref), so they see the test's database."""
+
+from __future__ import annotations
+
+import importlib
+import os
+from typing import Any
+from unittest import mock
+
+import pytest
+from asgiref.sync import async_to_sync
+from django.test import AsyncClient
+
+
+def get(path: str) -> Any:
+    return async_to_sync(AsyncClient().get)(path)
+
+
+def test_the_asgi_entry_point_turns_the_connection_pool_on() -> None:
+    # The environment as it was comes back afterwards: other tests start servers from it.
+    with mock.patch.dict(os.environ):
+        os.environ.pop("DATABASE_POOL_MAX_SIZE", None)
+        import config.asgi
+
+        importlib.reload(config.asgi)
+        assert os.environ["DATABASE_POOL_MAX_SIZE"] == "4"
+
+
+@pytest.mark.parametrize("path", ["/", "/healthz", "/api/v1/clubs/"])
+def test_pages_health_and_api_carry_the_policy_over_asgi(db: Any, path: str) -> None:
+    response = get(path)
+    assert response.status_code == 200
+    assert "frame-ancestors 'none'" in response["Content-Security-Policy"]
+    assert response["X-Frame-Options"] == "DENY"
+    assert response["X-Content-Type-Options"] == "nosniff"
+
+
+def test_the_health_check_reports_the_database_over_asgi(db: Any) -> None:
+    assert get("/healthz").json()["database"]["ok"] is True
+
+
+def test_whitenoise_serves_static_files_over_asgi(db: Any) -> None:
+    response = get("/static/css/backscore.css")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/css")
+    assert b"".join(response.streaming_content)
