@@ -4,10 +4,13 @@
 from tests.config.test_settings import settings_under
 
 SMTP = "django.core.mail.backends.smtp.EmailBackend"
+#: What `make run` sets; DEBUG is off by default and then SECRET_KEY is required.
+MAKE_RUN = {"DEBUG": "true"}
+PRODUCTION = {"SECRET_KEY": "x" * 64}
 
 
 def test_with_nothing_set_mail_is_printed_on_the_console():
-    s = settings_under({})
+    s = settings_under(MAKE_RUN)
     assert s.EMAIL_BACKEND == "django.core.mail.backends.console.EmailBackend"
     assert s.DEFAULT_FROM_EMAIL == s.SERVER_EMAIL == "Backscore <noreply@localhost>"
     assert s.EMAIL_TIMEOUT == 10
@@ -17,6 +20,7 @@ def test_with_nothing_set_mail_is_printed_on_the_console():
 def test_an_email_url_names_the_smtp_server():
     s = settings_under(
         {
+            **PRODUCTION,
             "EMAIL_URL": "smtp+tls://scores%40club.example:s3cr3t@smtp.example.org:587",
             "DEFAULT_FROM_EMAIL": "Scores <scores@example.org>",
             "SERVER_EMAIL": "errors@example.org",
@@ -32,7 +36,7 @@ def test_an_email_url_names_the_smtp_server():
 
 
 def test_an_smtps_url_uses_ssl():
-    s = settings_under({"EMAIL_URL": "smtp+ssl://smtp.example.org:465"})
+    s = settings_under({**PRODUCTION, "EMAIL_URL": "smtp+ssl://smtp.example.org:465"})
     assert (s.EMAIL_BACKEND, s.EMAIL_PORT, s.EMAIL_USE_SSL, s.EMAIL_USE_TLS) == (
         SMTP,
         465,
@@ -44,6 +48,7 @@ def test_an_smtps_url_uses_ssl():
 def test_or_the_host_and_its_companions():
     s = settings_under(
         {
+            **PRODUCTION,
             "EMAIL_HOST": "smtp.example.org",
             "EMAIL_PORT": "587",
             "EMAIL_HOST_USER": "mailer",
