@@ -28,7 +28,7 @@ from kombu.exceptions import OperationalError as BrokerUnavailable
 from clubs.tasks import send_password_reset
 from scoring.shared.i18n import visitor_chose_language
 
-from .throttling import client_address
+from .throttling import client_address, count, throttle_cache
 
 logger = logging.getLogger(__name__)
 
@@ -47,20 +47,6 @@ ADDRESS_WINDOW = 60 * 60
 #: the sign-in page's lockout guards (Django's form checks it without `authenticate`).
 CHANGE_LIMIT = 5
 CHANGE_WINDOW = 15 * 60
-
-
-def _count(key: str, window: int) -> int:
-    """Add one to the counter `key`, which starts at the first hit and expires `window` seconds
-    later; return its value. add-then-incr is atomic in Redis, so parallel requests are each
-    counted (the table codes' miss counter does the same)."""
-    cache = caches["throttle"]
-    if cache.add(key, 1, window):
-        return 1
-    try:
-        return int(cache.incr(key))
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, window)
-        return 1
 
 
 def _uncount(key: str) -> None:
@@ -85,7 +71,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         # Counted before the check, atomically, so parallel guesses cannot all slip under the
         # limit; an attempt whose current password was right gives its count back.
-        if _count(self._misses_key(), CHANGE_WINDOW) > CHANGE_LIMIT:
+        if count(throttle_cache, self._misses_key(), CHANGE_WINDOW) > CHANGE_LIMIT:
             return render(request, "registration/password_change_throttled.html", status=429)
         return super().post(request, *args, **kwargs)
 
@@ -103,14 +89,17 @@ class PasswordResetView(auth_views.PasswordResetView):
     template_name = "registration/password_reset_form.html"
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if _count(f"password-reset-client:{client_address(request)}", CLIENT_WINDOW) > CLIENT_LIMIT:
+        if (
+            count(throttle_cache, f"password-reset-client:{client_address(request)}", CLIENT_WINDOW)
+            > CLIENT_LIMIT
+        ):
             return _throttled(request)
         return super().post(request, *args, **kwargs)
 
     def form_valid(self, form: PasswordResetForm) -> HttpResponse:
         request = self.request
         email = form.cleaned_data["email"]
-        if _count(_address_key(email), ADDRESS_WINDOW) > ADDRESS_LIMIT:
+        if count(throttle_cache, _address_key(email), ADDRESS_WINDOW) > ADDRESS_LIMIT:
             return _throttled(request)
         page = translation.get_language() or "en"
         try:
