@@ -146,6 +146,11 @@ def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
         # night, even reopened, is the director's to change.
         return _closed()
     if not viewer.can_enter:
+        # The rubber was read before a close that the code check then saw (the code died with
+        # the session): the close's answer, not "sign in", which the phone would retry.
+        rubber.session.refresh_from_db(fields=["status", "closed_at"])
+        if not rubber.session.is_playing and not viewer.is_director:
+            return _closed()
         if viewer.handed_over_by:
             # Lent to the other side to confirm: kept on the phone until it is given back.
             detail = _(

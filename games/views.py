@@ -738,15 +738,29 @@ def _back_words(rubber: Rubber, back_id: int, name: str) -> str:
     }
 
 
+def _held_rubber(request: HttpRequest, wanted: int | None) -> Rubber | None:
+    """The rubber a phone whose code died was on: `wanted` if it is one of the table its cookie
+    names (signed: it held that table's code), else that table's latest; None without one. Its
+    session says why the code died, and its page keeps the rubber's offline queue in view."""
+    data = codes.cookie(request)
+    table_id = data.get("t") if data is not None else None
+    if not isinstance(table_id, int):
+        return None
+    rubbers = Rubber.objects.select_related("session").filter(table_id=table_id)
+    found = rubbers.filter(pk=wanted).first() if wanted is not None else None
+    return found or rubbers.order_by("-number").first()
+
+
 @require_POST
 def give_back(request: HttpRequest, code: str) -> HttpResponse:
     """ "Give it back": a handed-over phone goes back to the player it was handed over by, with no
     confirmation (the cookie's "b", checked by games.codes.back_player: a forged one is ignored
     and the phone stays as it is). Then the pad of the posted rubber (one of this table's) or
     the table's rubber in play. A phone whose code no longer works (the session closed, codes
-    off or new) is told so."""
+    off or new) is told so, on the page of the rubber it was on (`_held_rubber`)."""
     if codes.holds_code(request, code) and codes.open_table(code) is None:
-        return _code_changed(request)
+        wanted = small_number(request.POST.get("rubber", ""))
+        return _code_changed(request, _held_rubber(request, wanted))
     found = _code_rubber(request, code, small_number(request.POST.get("rubber", "")))
     if isinstance(found, HttpResponse):
         return found

@@ -9,7 +9,8 @@
 //    retry of the same content (games/offline.py). Another phone's different deal for that number
 //    stops the queue there and shows both versions; the player chooses. A session closed (or
 //    reopened for the director's corrections) takes no more deals from the phone: they stay on
-//    it, listed, with the server's words ("This session is closed: show these to the director.").
+//    it, listed, with the server's words ("This session is closed: show these to the director."),
+//    a deal kept after them is asked about and kept with them, and the kept page is forgotten.
 // Nothing here claims a deal is saved until the server has answered that it is.
 (() => {
   "use strict";
@@ -265,7 +266,10 @@
     try {
       for (;;) {
         items = await queued();
-        const deal = items[0];
+        // Deals kept for the director are never sent again, and hold nothing back: a deal kept
+        // after them (on a pad still open, or its copy kept from before) is asked about, and
+        // the server's answer ("closed") keeps it with them.
+        const deal = items.find((item) => item.state !== "closed");
         // In order: a deal waiting for the player's choice holds back the ones after it.
         if (!deal || !(deal.state === "pending" || (gapRefused(deal) && !asked.has(deal.id)))) break;
         asked.add(deal.id);
@@ -294,6 +298,7 @@
           // shown for the director, and none is sent again.
           const closed = items.map((item) => ({ ...item, state: "closed", answer }));
           await write((deals) => closed.forEach((item) => deals.put(item)));
+          forgetPage();
           break;
         }
         if (response.status === 200 || response.status === 201) {
@@ -443,6 +448,20 @@
   function keepPage(changed = false) {
     if (signingOut) return keeping;
     keeping = keeping.then(() => (signingOut ? undefined : keepPageNow(changed)));
+    return keeping;
+  }
+
+  // A session that takes no more deals from this phone: its kept pad (an entry form) is not
+  // brought back offline. A page that still opens online is kept again as the server now has it.
+  function forgetPage() {
+    keeping = keeping
+      .then(async () => {
+        if (!("caches" in window)) return;
+        const page = new URL(window.location.href);
+        page.hash = "";
+        await (await caches.open(CACHE)).delete(page.href);
+      })
+      .catch(() => {});
     return keeping;
   }
 

@@ -607,7 +607,10 @@ def test_a_phone_whose_session_closed_keeps_its_deals_for_the_director(
     closes the night and reopens it for corrections meanwhile (issue 26: the reopen once revived
     the code). Back online the deals are not sent and not dropped: the panel lists both, "This
     session is closed: show these to the director.", also on the page a reload brings (the code
-    no longer opens the table); only the player's tap drops one."""
+    no longer opens the table); only the player's tap drops one. The probe's sequel: the kept
+    copy of the pad is forgotten (offline, a reload brought back its entry form), and a deal 4
+    recorded behind the closed ones is asked about and kept for the director too (it stayed
+    "not yet sent" for good, with no way to drop it)."""
     from django.core.cache import caches
 
     from games import services
@@ -635,19 +638,24 @@ def test_a_phone_whose_session_closed_keeps_its_deals_for_the_director(
     services.session_close(session=running_session, by=director)
     services.session_reopen(session=running_session, by=director)
     kept = page.locator("#offline-pending li.closed")
+    lines = [
+        "Deal 2 3 NT E −1 — not sent, kept on this phone Drop it",
+        "Deal 3 4 ♠ N = — not sent, kept on this phone Drop it",
+        "Deal 4 4 ♠ N = — not sent, kept on this phone Drop it",
+    ]
 
-    def both_kept_for_the_director() -> None:
-        page.locator("#offline-pending li.closed[data-number='3']").wait_for()
+    def kept_for_the_director(last: int) -> None:
+        page.locator(f"#offline-pending li.closed[data-number='{last}']").wait_for()
         assert page.locator("#offline-title").inner_text() == (
             "This session is closed: show these to the director."
         )
-        assert kept.all_inner_texts() == [
-            "Deal 2 3 NT E −1 — not sent, kept on this phone Drop it",
-            "Deal 3 4 ♠ N = — not sent, kept on this phone Drop it",
-        ]
+        assert kept.all_inner_texts() == lines[: last - 1]
 
     context.set_offline(False)
-    both_kept_for_the_director()
+    kept_for_the_director(3)
+    wait_for(lambda: not page.evaluate("caches.match(location.href).then(Boolean)"), timeout=10)
+    record(page, FOUR_SPADES, 4)  # on the pad still open
+    kept_for_the_director(4)
     posts: list[str] = []
     page.on(
         "request", lambda request: posts.append(request.url) if request.method == "POST" else None
@@ -656,12 +664,12 @@ def test_a_phone_whose_session_closed_keeps_its_deals_for_the_director(
     assert page.locator("#code-changed").inner_text() == (
         "This session is closed: the table's code no longer opens it."
     )
-    both_kept_for_the_director()
+    kept_for_the_director(4)
     # The sender the page started has finished (it holds this lock while it sends): it sent none.
     page.evaluate(f"navigator.locks.request('backscore-queue-{rubber.pk}', () => true)")
     assert posts == []
     assert list(Deal.objects.filter(rubber=rubber).values_list("number", "contract")) == [(1, "4S")]
     kept.first.get_by_role("button", name="Drop it").click()
     page.locator("#offline-pending li[data-number='2']").wait_for(state="detached")
-    assert kept.count() == 1
+    assert kept.count() == 2
     context.close()

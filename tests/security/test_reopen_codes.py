@@ -272,3 +272,41 @@ def test_a_members_only_tables_phone_is_told_the_session_closed_and_keeps_its_qu
     polled = phone.get(f"/rubbers/{rubber.pk}/live", HTTP_HX_REQUEST="true").content.decode()
     assert "This session is closed: the table's code no longer opens it." in polled
     assert Client().get(f"/rubbers/{rubber.pk}/").status_code == 404  # nobody else learns it
+
+
+def test_giving_back_a_phone_whose_session_closed_says_the_session_is_closed(
+    running_session: Session, director: Any, north: Any
+) -> None:
+    """The phone's old cookie posting "give it back" (the probe: it said "scan the card again",
+    which cannot help once the session closed): the closed wording, with the rubber's queue."""
+    rubber, _deal, phone = night(running_session, north)
+    services.session_close(session=running_session, by=director)
+    with unchanged():
+        page = phone.post(f"/t/{rubber.table.code}/back", {"rubber": rubber.pk})
+    html = page.content.decode()
+    assert page.status_code == 403
+    assert "This session is closed: the table's code no longer opens it." in html
+    assert "scan the table card again" not in html
+    assert f'data-queue-url="/rubbers/{rubber.pk}/deals/queued"' in html
+
+
+def test_a_queued_deal_sent_during_the_close_is_told_closed_not_sign_in(
+    running_session: Session, director: Any, north: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The probe's race: the rubber was read while the session ran, and the phone's code was
+    checked after the director closed it. The answer is "closed" (the deals stay for the
+    director), not "sign in" (which the phone would retry 15 s later)."""
+    from games import codes
+
+    rubber, _deal, phone = night(running_session, north)
+    real_open_table = codes.open_table
+
+    def closed_meanwhile(code: str) -> Table | None:
+        services.session_close(session=Session.objects.get(pk=running_session.pk), by=director)
+        return real_open_table(code)
+
+    monkeypatch.setattr(codes, "open_table", closed_meanwhile)
+    answer = phone.post(queued(rubber), {**TAP_4S_MADE, "number": 2})
+    assert answer.status_code == 409
+    assert answer.json() == {"status": "closed", "detail": CLOSED_WORDS}
+    assert list(Deal.objects.filter(rubber=rubber).values_list("number", flat=True)) == [1]
