@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
-from django.http import HttpResponseBase
+from django.http import Http404, HttpResponseBase
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -66,15 +66,19 @@ TAGS = ["rubbers and deals"]
 
 
 def _written(deal: Deal, rubber: Rubber, code: int) -> Response:
-    """The deal, the rubber as now stored (with its deals), and the next rubber if it is over."""
+    """The deal, the rubber as now stored (with its deals), and the next rubber if it is over.
+    A deal deleted (or moved on) since it was written is missing: Http404, as if it had gone
+    before the request."""
+    written = next((d for d in rubber.ordered_deals() if d.pk == deal.pk), None)
+    if written is None:
+        raise Http404("No such deal.")
     rubber.fetch_players()
     next_rubber = None
     if rubber.status == Rubber.Status.COMPLETE:
         found = rubber.next_rubber()
         next_rubber = None if found is None else found.pk
-    deal = next(d for d in rubber.ordered_deals() if d.pk == deal.pk)
     data = DealWithRubberSerializer(
-        deal, context={"rubber": rubber, "next_rubber": next_rubber}
+        written, context={"rubber": rubber, "next_rubber": next_rubber}
     ).data
     return Response(data, status=code)
 
@@ -92,7 +96,11 @@ def _rubber_answer(request: Request, pk: int, version: tuple[Any, ...]) -> HttpR
 
 
 def _with_deals(pk: int) -> Rubber:
-    rubber = Rubber.objects.with_deals().get(pk=pk)
+    # Read after its version: a rubber withdrawn in between (one with no deal, at a close or a
+    # leaver's move) is missing, as it would have been a moment later.
+    rubber = Rubber.objects.with_deals().filter(pk=pk).first()
+    if rubber is None:
+        raise Http404("No such rubber.")
     rubber.fetch_players()
     return rubber
 
@@ -207,9 +215,10 @@ class DealDetail(APIView):
             seat=viewer.seat or "",
             **serializer.to_changes(),
         )
-        return _written(
-            deal, Rubber.objects.with_deals().get(pk=deal.rubber_id), status.HTTP_200_OK
-        )
+        rubber = Rubber.objects.with_deals().filter(pk=deal.rubber_id).first()
+        if rubber is None:  # withdrawn since: the deal went with it
+            raise Http404("No such deal.")
+        return _written(deal, rubber, status.HTTP_200_OK)
 
     @extend_schema(
         tags=TAGS,

@@ -103,7 +103,11 @@ def _table(session: Session, number: int) -> Table:
 
 
 def _session_out(pk: int) -> dict[str, Any]:
-    return SessionOut(session_queryset().get(pk=pk)).data
+    # Read again after the write: a session another director deleted since is missing.
+    session = session_queryset().filter(pk=pk).first()
+    if session is None:
+        raise Http404("No such session.")
+    return SessionOut(session).data
 
 
 # --- clubs -------------------------------------------------------------------------------------

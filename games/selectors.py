@@ -158,11 +158,14 @@ def deal_for_reader(user: User | AnonymousUser, pk: int) -> tuple[Deal, Viewer]:
 
 def deal_for_request(request: HttpRequest, pk: int) -> tuple[Deal, Viewer]:
     """The deal as `rubber_for_request` reads its rubber (a phone at the table included), with
-    the rubber's deals and players."""
-    deal = Deal.objects.filter(pk=pk).only("rubber_id").first()
+    the rubber's deals and players. A deal deleted (or moved to another rubber) between the
+    two reads is missing here: Http404, as if it had gone before."""
+    found = Deal.objects.filter(pk=pk).only("rubber_id").first()
+    if found is None:
+        raise Http404("No such deal.")
+    rubber, viewer = rubber_for_request(request, found.rubber_id)
+    deal = next((d for d in rubber.ordered_deals() if d.pk == pk), None)
     if deal is None:
         raise Http404("No such deal.")
-    rubber, viewer = rubber_for_request(request, deal.rubber_id)
-    deal = next(d for d in rubber.ordered_deals() if d.pk == pk)
     deal.rubber = rubber
     return deal, viewer

@@ -58,8 +58,9 @@ class SessionStandingsState(RefreshState):
     """The freshness of one session's standings (``RefreshState``).
 
     ``rebuild_queued_at`` is set when a full rebuild queues the session and cleared when any
-    computation of it is stored: still set long after, the rebuild's chunk died (the sweeper
-    then refreshes the session, docs/standings.md).
+    computation of it is stored or fails (a failure is reported where it happens): still set
+    long after, the rebuild's chunk died (the sweeper then refreshes the session,
+    docs/standings.md).
     """
 
     session = models.OneToOneField(

@@ -18,6 +18,7 @@ How it fits together (docs/standings.md has the full story):
   ``scoring.standings.tasks.fan_out_standings_rebuild``) catch up whatever a dead broker or a killed
   worker lost. The rebuild stamps the sessions it queues; the sweep refreshes those no
   computation has stored within ``STANDINGS_REBUILD_GRACE`` (a chunk that died with its worker).
+  A computation that fails clears the stamp too: its failure is reported, not swept for ever.
 """
 
 from __future__ import annotations
@@ -533,14 +534,39 @@ def standings_refresh(*, session_id: int) -> RefreshOutcome:
     """Recompute a session's standings from its deals and store the rows that differ.
 
     Idempotent: running it twice changes nothing. Safe beside concurrent writes and a second
-    refresh of the same session (see the module docstring).
+    refresh of the same session (see the module docstring). One that fails clears the session's
+    rebuild stamp (``_give_up_rebuild``) and raises.
     """
-    outcome = _refresh_sessions([session_id], _compute_one)[session_id]
+    try:
+        outcome = _refresh_sessions([session_id], _compute_one)[session_id]
+    except Exception:
+        _give_up_rebuild(session_id)
+        raise
     if outcome.changed:
         logger.info(
             "Standings of session %s refreshed: %s changed", session_id, ", ".join(outcome.changed)
         )
     return outcome
+
+
+def _give_up_rebuild(session_id: int) -> None:
+    """A computation of the session failed: clear the stamp a rebuild left on it, so the minute
+    sweep does not queue it again and again as a chunk lost with its worker. The failure is
+    reported where it happened (the rebuild's summary lists it under ``failed``; a refresh's
+    error is logged); a stamp cleared here is named in a warning. The next nightly rebuild tries
+    the session again, and a write to it queues a refresh as always."""
+    try:
+        cleared = SessionStandingsState.objects.filter(
+            pk=session_id, rebuild_queued_at__isnull=False
+        ).update(rebuild_queued_at=None)
+    except DatabaseError:
+        return  # the database that failed the computation: the stamp stays, the sweep retries
+    if cleared:
+        logger.warning(
+            "Computing the standings of session %s failed; the minute sweep will not retry it "
+            "for the rebuild (the next nightly rebuild will).",
+            session_id,
+        )
 
 
 def _compute_one(session_ids: list[int]) -> dict[int, Computed]:

@@ -280,3 +280,25 @@ def test_rules_2_3_a_completed_rubber_reports_the_next_deals_vulnerability(api, 
     assert sheet["vulnerable"] == {"NS": False, "EW": False}
     assert sheet == cli_rubbers(SIX_DEALS, SIX_DEALS[:1])[0]
     assert api.get(f"/api/v1/rubbers/{rubber.pk}/").json()["scoresheet"] == sheet
+
+
+def test_a_rubber_withdrawn_between_the_apis_two_reads_answers_as_a_missing_one(
+    api, rubber, monkeypatch
+):
+    """GET reads the rubber's version, then the rubber with its deals: a rubber with no deal
+    withdrawn in between (a close, a leaver's move) answers what it answers a moment later."""
+    from games import api as games_api
+
+    read_version = games_api.rubber_version_for_reader
+
+    def withdrawn_meanwhile(user, pk):
+        version = read_version(user, pk)
+        Rubber.objects.filter(pk=pk).delete()
+        return version
+
+    monkeypatch.setattr(games_api, "rubber_version_for_reader", withdrawn_meanwhile)
+    raced = api.get(f"/api/v1/rubbers/{rubber.pk}/")
+    monkeypatch.undo()
+    missing = api.get(f"/api/v1/rubbers/{rubber.pk}/")
+    assert missing.status_code == 404
+    assert (raced.status_code, raced.content) == (missing.status_code, missing.content)

@@ -572,3 +572,66 @@ def test_the_delete_question_and_the_correction_line_speak_the_clubs_language(ru
     taps = {f"{p}level": "1", f"{p}strain": "NT", f"{p}declarer": "E", f"{p}result": "-1"}
     line = phone.get(f"/deals/{false.pk}/preview", taps, headers=english).content.decode()
     assert "SA" in line and "NT" not in line, line
+
+
+# --- a delete that lands while another request reads the deal ---------------------------------
+
+PAGES = [
+    ("get", "correct"),
+    ("post", "correct"),
+    ("get", "preview"),
+    ("get", "delete"),
+    ("post", "delete"),
+    ("post", "confirm"),
+    ("post", "dispute"),
+    ("post", "rule"),
+]
+
+
+@pytest.mark.parametrize(("method", "verb"), PAGES)
+def test_a_deal_deleted_between_the_pages_two_reads_answers_as_a_missing_one(
+    rubber, north, monkeypatch, method, verb
+):
+    """deal_for_request reads the deal, then its rubber with the rubber's deals: a delete that
+    commits in between (seen live: 4 of 720 reads of /deals/<pk>/correct answered 500 while the
+    director deleted the deal) must answer what the same URL answers once the deal is gone."""
+    from games import selectors
+
+    false = four_and_a_false_fifth(rubber)
+    phone = Client(raise_request_exception=False)
+    phone.force_login(north)
+    url, data = f"/deals/{false.pk}/{verb}", {"version": "1"}
+    read_rubber = selectors.rubber_for_request
+
+    def deleted_meanwhile(request: Any, pk: int) -> Any:
+        Deal.objects.filter(pk=false.pk).delete()
+        return read_rubber(request, pk)
+
+    monkeypatch.setattr(selectors, "rubber_for_request", deleted_meanwhile)
+    raced = getattr(phone, method)(url, data)
+    monkeypatch.undo()
+    missing = getattr(phone, method)(url, data)
+    assert missing.status_code == 404
+    assert (raced.status_code, raced.content) == (missing.status_code, missing.content)
+
+
+def test_a_deal_deleted_right_after_its_correction_answers_as_a_missing_one(
+    api, rubber, north, monkeypatch
+):
+    """The API answers a correction with the rubber read again; a delete that lands before that
+    read leaves no deal to answer with."""
+    false = four_and_a_false_fifth(rubber)
+    correct = Deal.correct
+
+    def deleted_after(deal: Deal, **changes: Any) -> Deal:
+        corrected = correct(deal, **changes)
+        Deal.objects.filter(pk=deal.pk).delete()
+        return corrected
+
+    monkeypatch.setattr(Deal, "correct", deleted_after)
+    api.force_authenticate(north)
+    url, body = f"/api/v1/deals/{false.pk}/", {"version": 1, "tricks": 7}
+    raced = api.patch(url, body, format="json")
+    missing = api.patch(url, body, format="json")
+    assert missing.status_code == 404
+    assert (raced.status_code, raced.content) == (missing.status_code, missing.content)

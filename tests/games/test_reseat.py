@@ -218,3 +218,24 @@ def test_a_player_id_beyond_the_databases_integers_is_a_form_error_not_a_500(
     session = Session.objects.create(club=club, date=datetime.date(2026, 12, 4))
     arrivals = ArrivalsForm({"players": [huge]}, session=session)
     assert not arrivals.is_valid() and "players" in arrivals.errors
+
+
+def test_a_session_deleted_right_after_its_reseat_answers_as_a_missing_one(
+    api: Any, director: Any, night: Night, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PATCH answers with the session read again: a planned session another director deleted
+    before that read answers what the same PATCH answers once it is gone."""
+    planned = night.planned
+    reseat = services.session_reseat
+
+    def deleted_after(*, session: Session, **changes: Any) -> None:
+        reseat(session=session, **changes)
+        Session.objects.filter(pk=session.pk).delete()
+
+    monkeypatch.setattr(services, "session_reseat", deleted_after)
+    api.force_authenticate(director)
+    url, body = f"/api/v1/sessions/{planned.pk}/", {"date": "2026-12-03"}
+    raced = api.patch(url, body, format="json")
+    missing = api.patch(url, body, format="json")
+    assert missing.status_code == 404
+    assert (raced.status_code, raced.content) == (missing.status_code, missing.content)

@@ -9,9 +9,11 @@ from datetime import timedelta
 
 import pytest
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerDown
 
+from games.models import Deal
 from scoring.rules import ScoringError
 from scoring.standings import services
 from scoring.standings.models import RubberResult, SessionStanding, SessionStandingsState
@@ -334,3 +336,55 @@ def test_the_one_process_rebuild_stamps_its_sessions_too(room, monkeypatch):
     monkeypatch.setattr(services, "standings_rebuild_chunk", chunk)
     services.standings_rebuild_all()
     assert stamped == [[room.pk]]
+
+
+def _a_minute_passes() -> None:
+    """Age the rebuild stamps left (only those: a cleared stamp stays cleared) past the grace."""
+    SessionStandingsState.objects.filter(rebuild_queued_at__isnull=False).update(
+        rebuild_queued_at=F("rebuild_queued_at") - timedelta(hours=1)
+    )
+
+
+@pytest.mark.django_db
+def test_a_session_the_rebuild_reports_failed_is_not_swept_every_minute(
+    room, director, sent, caplog
+):
+    win_rubber(room.rubbers.get(table__number=1), "NS", by=director)
+    services.standings_refresh(session_id=room.pk)
+    SessionStandingsState.objects.update(pending_since=None, stale=False)
+    # A hand edit the engine refuses (RULES 1: no 8-level contract), written past the API.
+    Deal.objects.filter(rubber__session=room, number=1).update(contract="8S")
+    summary = services.standings_rebuild_all()
+    assert summary["failed"] == [room.pk]  # reported once, here
+    assert state(room).rebuild_queued_at is None
+    queued = []
+    with caplog.at_level(logging.WARNING, logger="scoring.standings.services"):
+        for _minute in range(3):
+            _a_minute_passes()
+            queued.append(services.standings_queue_stale())
+    assert queued == [0, 0, 0] and sent == []
+    assert "never stored them" not in caplog.text
+
+
+@pytest.mark.django_db
+def test_the_sweep_repairs_a_lost_chunk_once_and_names_a_repair_that_fails(
+    room, director, sent, caplog
+):
+    win_rubber(room.rubbers.get(table__number=1), "NS", by=director)
+    services.standings_refresh(session_id=room.pk)
+    SessionStandingsState.objects.update(pending_since=None, stale=False)
+    services.standings_rebuild_begin()  # its chunk never runs: the worker died holding it
+    Deal.objects.filter(rubber__session=room, number=1).update(contract="8S")
+    queued = []
+    with caplog.at_level(logging.WARNING, logger="scoring.standings.services"):
+        for _minute in range(3):
+            _a_minute_passes()
+            queued.append(services.standings_queue_stale())
+            for (session_id,) in sent:  # what the worker does with each message
+                with pytest.raises(ScoringError):
+                    services.standings_refresh(session_id=session_id)
+            sent.clear()
+    assert queued == [1, 0, 0]
+    assert caplog.text.count("never stored them") == 1
+    assert f"Computing the standings of session {room.pk} failed" in caplog.text
+    assert state(room).rebuild_queued_at is None
