@@ -43,7 +43,10 @@ def test_the_health_check_reports_the_database_over_asgi(db: Any) -> None:
     assert get("/healthz").json()["database"]["ok"] is True
 
 
-def test_whitenoise_serves_static_files_over_asgi(db: Any) -> None:
+def test_whitenoise_serves_static_files_over_asgi(db: Any, settings: Any) -> None:
+    # From static/ itself: a fresh clone has no collectstatic output, and pytest-django turns
+    # DEBUG (whitenoise's default for reading the finders) off.
+    settings.WHITENOISE_USE_FINDERS = True
     response = get("/static/css/backscore.css")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/css")
