@@ -7,6 +7,7 @@ field it concerns, naming the rule. The model methods write.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from django import forms
@@ -113,7 +114,38 @@ class PlainErrors(forms.Form):
     empty ("tricks is required") too; an engine refusal of a bridge rule keeps its rule
     ("… (RULES 3.6)."). A bad hidden `number` or `version` says the page is out of date, at the
     top of the form. The engine and the API are untouched: this is the page's translation.
+
+    `controls` (the game's and the house rules', `GamePages.entry_controls`) keeps only those of
+    the tapped fields: the page shows no other. A value a stale or tampered page still sends for
+    another is read as before and reaches the engine, which refuses it with its rule.
     """
+
+    def __init__(self, *args: Any, controls: Collection[str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.off_fields: dict[str, forms.Field] = {}
+        self.controls = controls
+
+    def keep_controls(self) -> None:
+        """Take the tapped fields not in `controls` out of the form (called once its fields are
+        all there)."""
+        if self.controls is None:
+            return
+        for name in [n for n, f in self.fields.items() if not f.widget.is_hidden]:
+            if name not in self.controls:
+                self.off_fields[name] = self.fields.pop(name)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        assert data is not None  # forms.Form.clean returns cleaned_data
+        for name, field in self.off_fields.items():
+            raw = field.widget.value_from_datadict(self.data, self.files, self.add_prefix(name))
+            if raw in field.empty_values:
+                continue
+            try:
+                data[name] = field.clean(raw)
+            except ValidationError:
+                self.add_error(None, self.choose(name))
+        return data
 
     def choose(self, name: str) -> str:
         """What to tap for the field `name`, in words."""
@@ -204,6 +236,7 @@ class DealEntryForm(PlainErrors):
         honours = self.fields["honours"]
         assert isinstance(honours, forms.ChoiceField)
         honours.choices = honours_choices(we_side)
+        self.keep_controls()
 
     def refusal(self, err: ScoringError, name: str | None) -> str:
         if err.template.startswith("{side} took {tricks} tricks"):
@@ -382,6 +415,8 @@ class TwoPlayerFields:
     cleared_on_correction: tuple[str, ...] = ()
     #: The match is one result, not deals (the entry says "Result", not "Deal n").
     one_result = False
+    #: The names of `fields` (the registry's `GamePages.controls`).
+    controls: tuple[str, ...] = ()
 
     def fields(self, players: list[str], order: tuple[int, int] = (0, 1)) -> dict[str, forms.Field]:
         raise NotImplementedError
@@ -404,6 +439,7 @@ class BridgeForTwoFields(TwoPlayerFields):
     """RULES 7.1: the declarer, the strain, a double, the declarer's tricks and honours."""
 
     cleared_on_correction = ("honours",)
+    controls = ("declarer", "strain", "doubled", "tricks", "honours")
 
     def fields(self, players: list[str], order: tuple[int, int] = (0, 1)) -> dict[str, forms.Field]:
         return {
@@ -436,6 +472,7 @@ class MiseryFields(TwoPlayerFields):
     """RULES 7.2: Bridge for Two's fields with a declaration instead of a double."""
 
     cleared_on_correction = ("honours",)
+    controls = ("declarer", "declaration", "strain", "tricks", "honours")
 
     def fields(self, players: list[str], order: tuple[int, int] = (0, 1)) -> dict[str, forms.Field]:
         return {
@@ -466,6 +503,7 @@ class TurnoverFields(TwoPlayerFields):
     """RULES 7.3: one result, the tricks each player won."""
 
     one_result = True
+    controls = ("tricks_0", "tricks_1")
 
     def fields(self, players: list[str], order: tuple[int, int] = (0, 1)) -> dict[str, forms.Field]:
         return {
@@ -491,6 +529,7 @@ class DrawDiscardFields(TwoPlayerFields):
 
     #: A passed deal has no declarer (RULES 3.8); for a contract the engine asks for one.
     optional_on_correction = ("declarer",)
+    controls = ("declarer", "level", "strain", "doubled", "tricks")
 
     def fields(self, players: list[str], order: tuple[int, int] = (0, 1)) -> dict[str, forms.Field]:
         return {
@@ -566,6 +605,7 @@ class TwoPlayerDealForm(PlainErrors):
         self.players = players
         self.order = order
         self.fields.update(entry.fields(players, order))
+        self.keep_controls()
 
     def choose(self, name: str) -> str:
         """As `PlainErrors.choose`, naming the players as the pad does."""
@@ -639,7 +679,8 @@ class TwoPlayerCorrectionForm(TwoPlayerDealForm):
     ) -> None:
         super().__init__(*args, kind=kind, entry=entry, players=players, **kwargs)
         for name in entry.optional_on_correction:
-            self.fields[name].required = False
+            if name in self.fields:
+                self.fields[name].required = False
 
     @classmethod
     def for_deal(

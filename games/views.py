@@ -491,27 +491,47 @@ def _game_name(kind: str) -> str:
     return str(_(game(kind).label))
 
 
+def _controls(rubber: Rubber) -> frozenset[str]:
+    """The entry controls the rubber's game allows under the house rules it is scored under."""
+    return registry.pages(rubber.kind).entry_controls(rubber.house_rules())
+
+
 def _entry_form(rubber: Rubber, viewer: Viewer, data: Any = None, **kwargs: Any) -> Any:
-    """The deal entry form of the rubber's game: contract and seats, or the game's own fields."""
+    """The deal entry form of the rubber's game: contract and seats, or the game's own fields;
+    only the controls its house rules allow."""
     entry = registry.pages(rubber.kind).entry
+    controls = _controls(rubber)
     if entry is not None:
         names = [player.name for player in rubber.players]
         return TwoPlayerDealForm(
-            data, kind=rubber.kind, entry=entry, players=names, order=_places(rubber), **kwargs
+            data,
+            kind=rubber.kind,
+            entry=entry,
+            players=names,
+            order=_places(rubber),
+            controls=controls,
+            **kwargs,
         )
-    return DealEntryForm(data, we_side=viewer.we_side, **kwargs)
+    return DealEntryForm(data, we_side=viewer.we_side, controls=controls, **kwargs)
 
 
 def _correction_form(rubber: Rubber, deal: Deal, viewer: Viewer, data: Any = None) -> Any:
     """The correction form of the rubber's game, filled from the deal as recorded: the entry's
     own buttons."""
     entry = registry.pages(rubber.kind).entry
+    controls = _controls(rubber)
     if entry is not None:
         names = [player.name for player in rubber.players]
         return TwoPlayerCorrectionForm.for_deal(
-            deal, kind=rubber.kind, entry=entry, players=names, order=_places(rubber), data=data
+            deal,
+            kind=rubber.kind,
+            entry=entry,
+            players=names,
+            order=_places(rubber),
+            data=data,
+            controls=controls,
         )
-    return DealCorrectionForm.for_deal(deal, data=data, we_side=viewer.we_side)
+    return DealCorrectionForm.for_deal(deal, data=data, we_side=viewer.we_side, controls=controls)
 
 
 def _code_changed(request: HttpRequest, rubber: Rubber | None = None) -> HttpResponse:
@@ -1120,7 +1140,9 @@ def _correction_line(rubber: Rubber, deal: Deal, viewer: Viewer, taps: Any) -> s
     prefix = f"deal{deal.pk}"
     data = taps.copy()
     data[f"{prefix}-version"] = "1"  # the line is of the taps, whatever version the form holds
-    form = DealCorrectionForm(data, prefix=prefix, we_side=viewer.we_side)
+    form = DealCorrectionForm(
+        data, prefix=prefix, we_side=viewer.we_side, controls=_controls(rubber)
+    )
     if not data.get(f"{prefix}-level"):
         return _("Tap the contract, the declarer and the result.")
     if form.is_valid():
@@ -1135,7 +1157,7 @@ def _preview_line(rubber: Rubber, viewer: Viewer, taps: Any) -> str:
     contract" over a filled form."""
     data = taps.copy()
     data["number"] = "1"  # the preview scores the deal as the next one, whatever the form says
-    form = DealEntryForm(data, we_side=viewer.we_side)
+    form = DealEntryForm(data, we_side=viewer.we_side, controls=_controls(rubber))
     if not data.get("level"):
         return _("Tap the contract, the declarer and the result.")
     if form.is_valid():
