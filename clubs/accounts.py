@@ -95,8 +95,10 @@ def reset_link_path(*, club: Club, player_id: int, director: Any) -> tuple[Playe
 
     Only a director of the club may ask (Http404 / PermissionDenied as for the club's other
     writes); a player of another club, or one with no login, is missing (Http404) whoever asks.
-    A login that also belongs to another club, or a staff login, is refused (ValidationError):
-    a director resets only the logins of their own club, never a way into anyone else's."""
+    Refused (ValidationError), with one message that names no other club: a login that also
+    belongs to another club, a staff login, a director's login (one director would set a
+    co-director's password and act in their name) and a login with an e-mail address (its holder
+    resets it by mail). A director resets only a player's login that has no other way back in."""
     check_club_access(director, club, director=True)
     player = Player.objects.select_related("user").filter(club=club, pk=player_id).first()
     if player is None or player.user is None:
@@ -106,11 +108,14 @@ def reset_link_path(*, club: Club, player_id: int, director: Any) -> tuple[Playe
         Membership.objects.filter(user=user).exclude(club=club).exists()
         or Player.objects.filter(user=user).exclude(club=club).exists()
     )
-    if elsewhere or user.is_staff or user.is_superuser:
+    directs = Membership.objects.filter(
+        user=user, club=club, role=Membership.Role.DIRECTOR
+    ).exists()
+    if elsewhere or directs or user.email or user.is_staff or user.is_superuser:
         raise ValidationError(
             _(
-                "The login %(username)s belongs to someone outside this club too: its holder "
-                "resets the password with “Forgot your password?” on the sign-in page."
+                "No link for the login %(username)s: its holder resets the password with "
+                "“Forgot your password?” on the sign-in page, or asks the site's administrator."
             )
             % {"username": user.get_username()}
         )

@@ -3,7 +3,7 @@
 The reset page answers the same for every address, one that no login has included: it counts
 the request, queues the mail task (`clubs.tasks.send_password_reset`, which looks the address
 up in a worker) and shows the same page, so neither the answer nor its time says whether the
-address exists. It is throttled per client address (`client_address`, as the other throttles)
+address exists. It is throttled per client (`client_key`, as the other throttles)
 and per address asked, in the throttles' cache; a throttled request answers 429 alike for
 every address. Wrong current passwords on the change page are throttled per login. A password
 changed here or by a reset link revokes the login's API tokens
@@ -28,7 +28,7 @@ from kombu.exceptions import OperationalError as BrokerUnavailable
 from clubs.tasks import send_password_reset
 from scoring.shared.i18n import visitor_chose_language
 
-from .throttling import client_address, count, throttle_cache
+from .throttling import client_key, count, throttle_cache
 
 logger = logging.getLogger(__name__)
 
@@ -90,7 +90,7 @@ class PasswordResetView(auth_views.PasswordResetView):
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if (
-            count(throttle_cache, f"password-reset-client:{client_address(request)}", CLIENT_WINDOW)
+            count(throttle_cache, f"password-reset-client:{client_key(request)}", CLIENT_WINDOW)
             > CLIENT_LIMIT
         ):
             return _throttled(request)

@@ -384,6 +384,9 @@ AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=0.25)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_CLIENT_IP_CALLABLE = "config.throttling.client_address"
+# What the counters (throttles, failed sign-ins per address, table-code misses) count: an IPv6
+# client by its /64.
+CLIENT_KEY_CALLABLE = "config.throttling.client_key"
 AXES_RESET_ON_SUCCESS = True
 # And failed sign-ins per client address, whatever the usernames (config/sign_in.py): at
 # SIGN_IN_FAILURES_PER_ADDRESS in one window of SIGN_IN_FAILURE_WINDOW_MINUTES, every sign-in from

@@ -3,10 +3,11 @@
 django-axes locks one username at one address after `AXES_FAILURE_LIMIT` failures; an address
 trying a few passwords for each of many usernames was never refused (an outside probe: 200 wrong
 passwords across 50 usernames in 63 s, issue 26). The failures of each client address
-(`config.throttling.client_address`, the real client behind the proxies) are counted too,
-`SIGN_IN_FAILURES_PER_ADDRESS` in each window of `SIGN_IN_FAILURE_WINDOW_MINUTES` aligned to the
-clock; from the failure that reaches it until the window ends, every sign-in from that address is
-refused, the right password included (else a guesser would simply go on).
+(`config.throttling.client_key`: the real client behind the proxies, an IPv6 one by its /64)
+are counted too, `SIGN_IN_FAILURES_PER_ADDRESS` in each window of
+`SIGN_IN_FAILURE_WINDOW_MINUTES` aligned to the clock; from the failure that reaches it until
+the window ends, every sign-in from that address is refused, the right password included (else
+a guesser would simply go on).
 
 The sign-in page, the admin's login and the API's token sign-in all authenticate through
 django-axes' backend, so the count lives in axes' handler (`AXES_HANDLER`) and the three share
@@ -32,7 +33,7 @@ from django.shortcuts import render
 from django.utils.translation import ngettext
 from rest_framework.request import Request
 
-from .throttling import client_address, count, throttle_cache, window
+from .throttling import client_key, count, throttle_cache, window
 
 KEY = "sign-in-failures"
 
@@ -47,7 +48,7 @@ def _seconds() -> int:
 
 def _key(request: HttpRequest | Request) -> tuple[str, float]:
     number, ends = window(_seconds(), now())
-    return f"{KEY}:{client_address(request)}:{number}", ends
+    return f"{KEY}:{client_key(request)}:{number}", ends
 
 
 def seconds_locked(request: HttpRequest | Request) -> float:

@@ -13,6 +13,7 @@ client that spends its allowance at the end of one window and again at the start
 gets up to twice the rate within one period, never more in any window.
 """
 
+import ipaddress
 from typing import Any
 
 from django.conf import settings
@@ -40,6 +41,23 @@ def client_address(request: HttpRequest | Request) -> str:
     if proxies and forwarded:
         return forwarded[-min(proxies, len(forwarded))]
     return str(meta.get("REMOTE_ADDR", ""))
+
+
+def client_key(request: HttpRequest | Request) -> str:
+    """The client as the throttles and limits count it: its address (`client_address`), or for
+    an IPv6 address its /64. A home or mobile IPv6 connection is handed a whole /64 and picks any
+    address in it, so a count per address would give one client unlimited tries (outside probe:
+    114 wrong passwords from six addresses of one /64, none refused)."""
+    address = client_address(request)
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return address
 
 
 #: Counts live in the "throttle" cache, which keeps counting without Redis (config/cache.py).
@@ -76,7 +94,7 @@ class CountingThrottle(SimpleRateThrottle):
     ends = 0.0
 
     def get_ident(self, request: Request) -> str:
-        return client_address(request)
+        return client_key(request)
 
     def allow_request(self, request: Request, view: Any) -> bool:
         if self.rate is None:

@@ -63,8 +63,9 @@ def normalise(code: str) -> str:
 
 
 def _miss_key(request: HttpRequest) -> str:
-    # The project's client address, named by setting (games sits below config in the layers).
-    address = str(import_string(settings.AXES_CLIENT_IP_CALLABLE)(request))
+    # The project's client as its counters count it, named by setting (games sits below config
+    # in the layers).
+    address = str(import_string(settings.CLIENT_KEY_CALLABLE)(request))
     return f"table-code-miss:{address}"
 
 

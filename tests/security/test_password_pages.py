@@ -418,13 +418,21 @@ def test_only_a_director_of_the_club_may_ask(world: World) -> None:
 
 def test_a_login_of_another_club_too_or_of_staff_gets_no_link(world: World) -> None:
     """A director resets only the logins of their own club: a login that also plays elsewhere
-    (or a staff login) could open another club, or the admin."""
+    (or a staff login) could open another club, or the admin; a co-director's would let one
+    director act in another's name (outside probe); a login with an address resets by mail."""
     mate = world.players["mate"]
     add_player(world.other_club, "Mate elsewhere", user=mate.user)
     staff = UserFactory(username="staffer", is_staff=True)
     staffer = add_player(world.club, "Staffer", user=staff)
-    for player in (mate, staffer):
+    codirector = add_player(
+        world.club, "Codirector", user=UserFactory(username="codir"), role="director"
+    )
+    mailed = add_player(
+        world.club, "Mailed", user=UserFactory(username="mailed", email="m@example.org")
+    )
+    for player in (mate, staffer, codirector, mailed):
         response = _as(world.users["director"]).post(_link_path(world, player))
         assert response.status_code == 400
         assert not LINK.search(response.content.decode())
         assert "Forgot your password?" in response.content.decode()
+        assert "outside" not in response.content.decode()

@@ -131,6 +131,25 @@ def test_failures_spread_over_many_usernames_lock_the_address(
     assert attempt(user, PASSWORD).status_code == signed_in
 
 
+@pytest.mark.parametrize("door", DOORS)
+def test_an_ipv6_client_is_counted_by_its_slash_64(
+    logins: None, clock: list[float], door: str
+) -> None:
+    """A home IPv6 connection owns a /64 and may use any address in it: failures from six of
+    them are one client's (outside probe: 114 wrong passwords, none refused)."""
+    attempt, failed, signed_in = DOORS[door]
+    names = _usernames()
+    for i in range(settings.SIGN_IN_FAILURES_PER_ADDRESS - 1):
+        assert (
+            attempt(next(names), "wrong", address=f"2001:db8:1:3::{i % 6 + 1:x}").status_code
+            == failed
+        )
+    assert attempt(next(names), "wrong", address="2001:db8:1:3:ffff::9").status_code == 429
+    # The next /64 is another connection.
+    user = "admin" if door == "admin" else "north"
+    assert attempt(user, PASSWORD, address="2001:db8:1:4::1").status_code == signed_in
+
+
 def test_the_three_doors_share_one_count(logins: None, clock: list[float]) -> None:
     names = _usernames()
     doors = [DOORS[d] for d in ("page", "admin", "api")]
