@@ -449,7 +449,7 @@ def table_leave_and_replan(
                 )
             )
         if not plan.dissolved:
-            services.table_start_next_rubber(
+            Rubber.objects.start_next(
                 table=Table.objects.select_related("session").get(pk=table.pk)
             )
     services._queue_refresh(session.pk)
@@ -524,9 +524,9 @@ def _new_tables(
         start += size
         table = Table.objects.select_related("session").get(pk=table.pk)
         if not session.is_two_player:
-            services.table_start_next_rubber(table=table)
+            Rubber.objects.start_next(table=table)
     if session.is_two_player:
-        services._start_ready_matches(session=session)
+        Rubber.objects.start_ready_matches(session=session)
     return changes
 
 

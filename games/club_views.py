@@ -42,7 +42,7 @@ from clubs.models import (
 )
 from clubs.permissions import is_director, signed_in_user
 from clubs.selectors import club_for_reader, session_for_reader
-from games import history, services
+from games import history, rotation, services
 from games.club_api import table_queryset
 from games.display import deal_words, two_player_order
 from games.history import entrants, who
@@ -364,7 +364,7 @@ def _tables(
                 }
         seatings = services.table_rotation(table=table, ahead=ahead)
         if full_history:
-            seatings = services.table_history(table)[:-1] + seatings
+            seatings = rotation.table_history(table)[:-1] + seatings
         views.append(
             TableView(
                 table=table,

@@ -33,11 +33,14 @@ from scoring.rules import (
     ScoringError,
     Side,
 )
+from scoring.rules.rotation import plan
+from scoring.rules.round_robin import pairing
 from scoring.shared.errors import Conflict as Conflict
 from scoring.shared.hooks import results_changed
 from scoring.shared.i18n import contract_display, strain_display
 
 from . import sheets
+from .rotation import table_history, table_pairs
 from .sheets import Sheet
 
 #: How a phone holding the table's code is named in the history of the deal it writes ("table
@@ -230,6 +233,71 @@ class RubberQuerySet(models.QuerySet["Rubber"]):
 
     def in_play(self) -> RubberQuerySet:
         return self.filter(status=Rubber.Status.IN_PLAY)
+
+    def start_next(self, *, table: Table) -> Rubber | None:
+        """Seat the next rubber (or Chicago) at a table by the rotation (RULES 6); at tables of two,
+        start every next match whose two players are free (`start_ready_matches`)."""
+        if table.session.is_two_player:
+            return self.start_ready_matches(session=table.session).get(table.pk)
+        history = table_history(table)
+        players = [p.pk for p in table.present_players()]
+        seating = plan(players, 1, movement=table.session.movement, history=history)[0]
+        seats = seating.seats
+        return Rubber.objects.create(
+            session_id=table.session_id,
+            table=table,
+            number=seating.rubber,
+            north_id=seats["N"],
+            east_id=seats["E"],
+            south_id=seats["S"],
+            west_id=seats["W"],
+            sitting_out=list(seating.sitting_out),
+            rules=table.session.rules,
+            kind=table.session.kind,
+        )
+
+    def start_ready_matches(self, *, session: Session) -> dict[int, Rubber]:
+        """Start the next match at every table of two that has none in play, when both of its
+        players are free; return the matches started, by table id.
+
+        The match numbered r at table t seats the pair of round r of the round robin
+        (`scoring.rules.round_robin.pairing`, the circle method over the tables as first set).
+        A table whose next pair includes a player still playing at another table waits; when that
+        match ends, this runs again and starts it. Player 0 sits at N, player 1 at E.
+        """
+        # Two tables ending at once must not each see the other still playing and both wait:
+        # the session lock makes the second wait for the first and then see it ended.
+        Session.objects.select_for_update(no_key=True).filter(pk=session.pk).first()
+        tables = list(session.tables.order_by("number"))
+        first = table_pairs(session)
+        in_play = list(Rubber.objects.filter(session=session).in_play())
+        busy = {pid for rubber in in_play for pid in rubber.seat_ids.values()}
+        playing = {rubber.table_id for rubber in in_play}
+        last = {
+            row["table_id"]: row["last"]
+            for row in Rubber.objects.filter(session=session)
+            .values("table_id")
+            .annotate(last=models.Max("number"))
+        }
+        started: dict[int, Rubber] = {}
+        for table in tables:
+            if table.pk in playing:
+                continue
+            number = last.get(table.pk, 0) + 1
+            zero, one = pairing(first, number, table.number)
+            if zero in busy or one in busy:
+                continue
+            started[table.pk] = Rubber.objects.create(
+                session=session,
+                table=table,
+                number=number,
+                kind=session.kind,
+                north_id=zero,
+                east_id=one,
+                rules=session.rules,
+            )
+            busy.update((zero, one))
+        return started
 
 
 class Rubber(models.Model):
@@ -630,9 +698,7 @@ class Rubber(models.Model):
         self.status = self.Status.COMPLETE
         self.ended_at = timezone.now()
         self.save(update_fields=["status", "ended_at"])
-        from games.services import table_start_next_rubber
-
-        return table_start_next_rubber(table=self.table)
+        return Rubber.objects.start_next(table=self.table)
 
     def _writer_seat(self, user: User | None, seat: str | None) -> str:
         """The seat a write comes from: `seat` when the caller knows it, else the seat of the

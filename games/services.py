@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -27,14 +26,13 @@ from clubs.models import (
     Session,
     Table,
     TableSeat,
-    is_prefetched,
 )
 from clubs.services import club_create as club_create
 from clubs.services import invitation_accept as invitation_accept
 from clubs.services import invitation_decline as invitation_decline
 from clubs.services import membership_set_role as membership_set_role
 from clubs.services import player_create as player_create
-from scoring.rules.rotation import Seating, plan
+from scoring.rules.rotation import plan
 from scoring.rules.round_robin import pairing
 from scoring.rules.seating import MAX_AT_TABLE as MAX_AT_TABLE
 from scoring.rules.seating import MIN_AT_TABLE as MIN_AT_TABLE
@@ -45,6 +43,7 @@ from scoring.shared.errors import Conflict
 from scoring.shared.hooks import results_changed
 
 from .models import Rubber
+from .rotation import Pairing, table_history, table_pairs
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -285,7 +284,7 @@ def session_start(*, session: Session, by: User | None = None) -> Session:
         _record(locked, "started", by)
         locked.save(update_fields=["status", "started_at"])
         for table in locked.tables.prefetch_related("seats__player"):
-            table_start_next_rubber(table=table)
+            Rubber.objects.start_next(table=table)
     _queue_refresh(locked.pk)
     session.refresh_from_db()
     return session
@@ -372,27 +371,6 @@ def session_delete(*, session: Session) -> None:
         locked.delete()
 
 
-@dataclass(frozen=True)
-class Pairing:
-    """A match at a table of two, shaped like a `Seating`: player 0 at N, player 1 at E."""
-
-    rubber: int
-    seats: dict[str, int]
-    sitting_out: tuple[int, ...] = ()
-
-
-def _table_pairs(session: Session) -> list[tuple[int, int]]:
-    pairs = []
-    if is_prefetched(session, "tables"):  # the console read them with their seats
-        tables = sorted(session.tables.all(), key=lambda t: t.number)
-    else:
-        tables = list(session.tables.order_by("number").prefetch_related("seats"))
-    for table in tables:
-        seats = sorted(table.seats.all(), key=lambda s: s.position)
-        pairs.append((seats[0].player_id, seats[1].player_id))
-    return pairs
-
-
 def _two_player_rotation(table: Table, ahead: int) -> list[Any]:
     """The match in play (or the last one) at a table of two, then the next `ahead` pairings of
     the round robin (RULES 7; `scoring.rules.round_robin`)."""
@@ -400,7 +378,7 @@ def _two_player_rotation(table: Table, ahead: int) -> list[Any]:
     current = history[-1:]
     if table.session.status == Session.Status.CLOSED:
         return current
-    pairs = _table_pairs(table.session)
+    pairs = table_pairs(table.session)
     last = history[-1].rubber if history else 0
     planned = []
     for number in range(last + 1, last + 1 + ahead):
@@ -413,7 +391,7 @@ def round_robin_opponents(*, session: Session, rounds: Sequence[int]) -> dict[in
     """Each player's opponent and table in each of ``rounds`` of a two-player session's round
     robin (RULES 7; `scoring.rules.round_robin`): ``{round: {player id: (opponent id, table
     number)}}``. One read of the tables as first set, none when the page prefetched them."""
-    pairs = _table_pairs(session)
+    pairs = table_pairs(session)
     found: dict[int, dict[int, Any]] = {}
     for number in rounds:
         found[number] = {}
@@ -422,20 +400,6 @@ def round_robin_opponents(*, session: Session, rounds: Sequence[int]) -> dict[in
             found[number][zero] = (one, table_number)
             found[number][one] = (zero, table_number)
     return found
-
-
-def table_history(table: Table) -> list[Any]:
-    """The seatings already played (or in play) at a table, as the rotation sees them (from
-    ``table.rubbers_in_order`` when a page prefetched it)."""
-    rubbers = getattr(table, "rubbers_in_order", None)
-    if rubbers is None:
-        rubbers = table.rubbers.order_by("number")
-    if table.session.is_two_player:
-        return [Pairing(r.number, r.seat_ids) for r in rubbers]
-    return [
-        Seating(rubber=r.number, seats=r.seat_ids, sitting_out=tuple(r.sitting_out))
-        for r in rubbers
-    ]
 
 
 def table_rotation(*, table: Table, ahead: int = 3) -> list[Any]:
@@ -451,73 +415,6 @@ def table_rotation(*, table: Table, ahead: int = 3) -> list[Any]:
         return current
     planned = plan(players, ahead, movement=session.movement, history=history)
     return current + planned
-
-
-def table_start_next_rubber(*, table: Table) -> Rubber | None:
-    """Seat the next rubber (or Chicago) at a table by the rotation (RULES 6); at tables of two,
-    start every next match whose two players are free (`_start_ready_matches`)."""
-    if table.session.is_two_player:
-        return _start_ready_matches(session=table.session).get(table.pk)
-    history = table_history(table)
-    players = [p.pk for p in table.present_players()]
-    seating = plan(players, 1, movement=table.session.movement, history=history)[0]
-    seats = seating.seats
-    return Rubber.objects.create(
-        session_id=table.session_id,
-        table=table,
-        number=seating.rubber,
-        north_id=seats["N"],
-        east_id=seats["E"],
-        south_id=seats["S"],
-        west_id=seats["W"],
-        sitting_out=list(seating.sitting_out),
-        rules=table.session.rules,
-        kind=table.session.kind,
-    )
-
-
-def _start_ready_matches(*, session: Session) -> dict[int, Rubber]:
-    """Start the next match at every table of two that has none in play, when both of its
-    players are free; return the matches started, by table id.
-
-    The match numbered r at table t seats the pair of round r of the round robin
-    (`scoring.rules.round_robin.pairing`, the circle method over the tables as first set).
-    A table whose next pair includes a player still playing at another table waits; when that
-    match ends, this runs again and starts it. Player 0 sits at N, player 1 at E.
-    """
-    # Two tables ending at once must not each see the other still playing and both wait:
-    # the session lock makes the second wait for the first and then see it ended.
-    Session.objects.select_for_update(no_key=True).filter(pk=session.pk).first()
-    tables = list(session.tables.order_by("number"))
-    first = _table_pairs(session)
-    in_play = list(Rubber.objects.filter(session=session).in_play())
-    busy = {pid for rubber in in_play for pid in rubber.seat_ids.values()}
-    playing = {rubber.table_id for rubber in in_play}
-    last = {
-        row["table_id"]: row["last"]
-        for row in Rubber.objects.filter(session=session)
-        .values("table_id")
-        .annotate(last=models.Max("number"))
-    }
-    started: dict[int, Rubber] = {}
-    for table in tables:
-        if table.pk in playing:
-            continue
-        number = last.get(table.pk, 0) + 1
-        zero, one = pairing(first, number, table.number)
-        if zero in busy or one in busy:
-            continue
-        started[table.pk] = Rubber.objects.create(
-            session=session,
-            table=table,
-            number=number,
-            kind=session.kind,
-            north_id=zero,
-            east_id=one,
-            rules=session.rules,
-        )
-        busy.update((zero, one))
-    return started
 
 
 def reopened_for_corrections() -> str:

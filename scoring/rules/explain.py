@@ -12,14 +12,30 @@ itself stays free of Django.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from scoring.rules.contract import Contract, Doubling, Strain
+from scoring.rules.contract import Contract, Doubling, Side, Strain
 
-if TYPE_CHECKING:
-    from scoring.rules.items import Item
+__all__ = ["SECTIONS", "TEMPLATES", "Explained", "cite", "explain", "rule_reference"]
 
-__all__ = ["SECTIONS", "TEMPLATES", "cite", "explain", "rule_reference"]
+
+class Explained(Protocol):
+    """The fields of a scoresheet item (``items.Item``) that ``explain`` reads: a protocol, so
+    that this module needs nothing from ``items``, which imports it (``Item.explanation``)."""
+
+    @property
+    def side(self) -> Side: ...
+    @property
+    def points(self) -> int: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def contract(self) -> Contract | None: ...
+    @property
+    def vulnerable(self) -> bool | None: ...
+    @property
+    def count(self) -> int | None: ...
+
 
 #: The RULES.md section each reason applies: every explanation names it (README: every figure
 #: "explains itself on tap, citing the rule"), "(RULES 3.2)", with the rule book's name in the
@@ -155,7 +171,7 @@ TEMPLATES: dict[str, dict[str, str]] = {
 }
 
 
-def _form(item: Item) -> str:
+def _form(item: Explained) -> str:
     reason, count = item.reason, item.count
     if reason == "insult":
         contract = item.contract
@@ -200,7 +216,7 @@ def cite(sentence: str, reason: str, words: Mapping[str, str] = TEMPLATES["_word
     return f"{sentence} ({rule_reference(SECTIONS[reason], words)})"
 
 
-def explain(item: Item, templates: Mapping[str, Mapping[str, str]] = TEMPLATES) -> str:
+def explain(item: Explained, templates: Mapping[str, Mapping[str, str]] = TEMPLATES) -> str:
     """A sentence a player understands, naming the rule it applies, e.g.
     "4♠ doubled made with an overtrick, vulnerable: 200 for the overtrick (RULES 3.2)".
     """

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from scoring.rules.contract import Contract, Side
+from scoring.rules.explain import explain
 
 __all__ = ["ABOVE", "BELOW", "REASONS", "Item"]
 
@@ -61,8 +62,6 @@ class Item(NamedTuple):
 
     @property
     def explanation(self) -> str:
-        from scoring.rules.explain import explain
-
         return explain(self)
 
     def to_dict(self) -> dict[str, Any]:

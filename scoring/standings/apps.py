@@ -13,6 +13,10 @@ class ScoringConfig(AppConfig):
     def ready(self) -> None:
         from scoring.shared import hooks
 
+        # Registers the Celery tasks in every process, the web's included: the services queue
+        # them by name (``services._publish``).
+        from . import tasks  # noqa: F401
+
         hooks.results_changed.connect(_queue_refresh, dispatch_uid="standings-results-changed")
         hooks.results_restored.connect(_refresh_now, dispatch_uid="standings-results-restored")
 

@@ -7,16 +7,18 @@ refresh, its coalescing and what counts.
 
 from __future__ import annotations
 
+import datetime
 from decimal import Decimal
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Count, Exists, F, OuterRef, Q, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from clubs.models import Club, Player, Session
+from clubs.models import Club, Player, Session, TableSeat
 
-from .managers import RefreshStateQuerySet, SessionStandingQuerySet
+from .managers import RefreshStateQuerySet
 
 
 class WorkerHeartbeat(models.Model):
@@ -195,6 +197,74 @@ class RubberResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} in rubber {self.rubber_id}: {self.hundreds:+d}"
+
+
+def _ties() -> Coalesce:
+    """A standing's ended matches that were tied (equal totals: no winner, RULES 8.3, 7.3)."""
+    ties = (
+        RubberResult.objects.filter(
+            session_id=OuterRef("session_id"),
+            player_id=OuterRef("player_id"),
+            provisional=False,
+            net=0,
+        )
+        .order_by()
+        .values("player_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(ties), 0)
+
+
+def _left_early() -> Exists:
+    """The player left the session early (RULES 6.3): their seat was given up (a substitute took
+    it, or the room was re-planned without them) and they were not seated again. Read with the
+    row, so a change at a table shows at once, whether or not it changed a result."""
+    return Exists(
+        TableSeat.objects.filter(
+            session_id=OuterRef("session_id"), player_id=OuterRef("player_id"), active=False
+        )
+    )
+
+
+class SessionStandingQuerySet(models.QuerySet["SessionStanding"]):
+    def for_session(self, session_id: int) -> SessionStandingQuerySet:
+        return (
+            self.filter(session_id=session_id)
+            .annotate(tied=_ties(), left_early=_left_early())
+            .select_related("player")
+            .order_by(F("rank").asc(nulls_last=True), "player_id")
+        )
+
+    def in_period(
+        self, club_id: int, start: datetime.date | None, end: datetime.date | None
+    ) -> SessionStandingQuerySet:
+        rows = self.filter(club_id=club_id)
+        if start is not None:
+            rows = rows.filter(date__gte=start)
+        if end is not None:
+            rows = rows.filter(date__lte=end)
+        return rows
+
+    def leaderboard(self) -> models.QuerySet[Any]:
+        """One row per player: sessions played, rubbers, won, hundreds and money, best first.
+
+        Only sessions where the player finished a rubber count as played.
+        """
+        return (
+            self.values("player_id", "player__name")
+            .annotate(
+                sessions=Count("id", filter=Q(rubbers__gt=0)),
+                total_rubbers=Coalesce(Sum("rubbers"), 0),
+                total_won=Coalesce(Sum("won"), 0),
+                total_tied=Coalesce(Sum(_ties()), 0),
+                total_hundreds=Coalesce(Sum("hundreds"), 0),
+                total_net=Coalesce(Sum("net"), 0),
+                total_money=Sum("money"),
+            )
+            .filter(sessions__gt=0)
+            .order_by("-total_hundreds", "-total_net", "player_id")
+        )
 
 
 class SessionStanding(models.Model):

@@ -34,6 +34,7 @@ from decimal import Decimal
 from functools import lru_cache, partial
 from typing import Any, NamedTuple
 
+from celery import current_app
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.db.models import F, Q, Subquery
@@ -80,15 +81,19 @@ def _broker_backoff() -> float:
 class _Derived:
     """Rows derived from the deals that the one refresh mechanism keeps: the state model whose
     rows track them (keyed by the id of the object they are derived for), the task that
-    refreshes one object's rows, and what they are called in the logs."""
+    refreshes one object's rows, by its registered name (the tasks call these services, so this
+    module imports none of them; the app registers them, ``ScoringConfig.ready``), and what they
+    are called in the logs."""
 
     states: type[RefreshState]
     task: str
     label: str
 
 
-STANDINGS = _Derived(SessionStandingsState, "refresh_session_standings", "standings of session")
-RATINGS = _Derived(ClubRatingsState, "refresh_club_ratings", "ratings of club")
+STANDINGS = _Derived(
+    SessionStandingsState, "scoring.tasks.refresh_session_standings", "standings of session"
+)
+RATINGS = _Derived(ClubRatingsState, "scoring.tasks.refresh_club_ratings", "ratings of club")
 
 
 def queue_session_refresh(session_id: int) -> None:
@@ -161,13 +166,11 @@ def _publish(derived: _Derived, key: int) -> bool:
     writer. The rows stay stale; the next write, the sweeper or the nightly rebuild retry.
     """
     global _broker_down_until
-    from . import tasks
-
     if time.monotonic() < _broker_down_until:
         _release_quietly(derived, key)
         return False
     try:
-        getattr(tasks, derived.task).apply_async((key,))
+        current_app.tasks[derived.task].apply_async((key,))
     except Exception as exc:
         # Only an unreachable broker trips the back-off; with eager Celery (no REDIS_URL) the
         # task runs right here, and its own failure must not stop later refreshes.

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from games.services import table_start_next_rubber
+from games.models import Rubber
 from scoring.standings import ratings, services
 from scoring.standings.models import PlayerRating
 from tests.factories import UserFactory, add_player, make_club, make_session
@@ -28,7 +28,7 @@ def night(club, table_of_four, director):
     down_one(rubber, 1, declarer="N", by=director)
     down_one(rubber, 2, declarer="E", by=director)
     rubber.close_unfinished()
-    rubber = table_start_next_rubber(table=rubber.table)
+    rubber = Rubber.objects.start_next(table=rubber.table)
     rubber = win_rubber(rubber, "EW", by=director)
     rubber.record_deal(number=1, contract="2H", declarer="E", tricks=8, entered_by=director)
     services.standings_refresh(session_id=session.pk)

@@ -15,7 +15,7 @@ from openskill.models import PlackettLuce
 
 from clubs.models import Session
 from games.models import Rubber
-from games.services import session_close, table_start_next_rubber
+from games.services import session_close
 from scoring.standings import ratings, services
 from scoring.standings.models import ClubRatingsState, PlayerRating, RatingStep
 from tests.factories import UserFactory, add_player, make_club, make_session
@@ -110,7 +110,7 @@ def drawn_unfinished(rubber: Any, by: Any, start: int = 1) -> Any:
     down_one(rubber, start, declarer="N", by=by)
     down_one(rubber, start + 1, declarer="E", by=by)
     rubber.close_unfinished()
-    return table_start_next_rubber(table=rubber.table)
+    return Rubber.objects.start_next(table=rubber.table)
 
 
 @pytest.fixture
@@ -317,7 +317,7 @@ def test_the_standings_refresh_queues_one_ratings_refresh_for_ended_results(
     win_rubber(rubber, "NS", by=director)
     with django_capture_on_commit_callbacks(execute=True):
         services.standings_refresh(session_id=session.pk)
-    assert queued == [("refresh_club_ratings", club.pk)]
+    assert queued == [("scoring.tasks.refresh_club_ratings", club.pk)]
     state = ClubRatingsState.objects.get(pk=club.pk)
     assert state.stale and state.pending_since is not None
     # A second change while the first refresh is queued coalesces into it.
@@ -325,7 +325,7 @@ def test_the_standings_refresh_queues_one_ratings_refresh_for_ended_results(
     deal.correct(version=deal.version, changed_by=director, tricks=11)
     with django_capture_on_commit_callbacks(execute=True):
         services.standings_refresh(session_id=session.pk)
-    assert queued == [("refresh_club_ratings", club.pk)]
+    assert queued == [("scoring.tasks.refresh_club_ratings", club.pk)]
     assert ClubRatingsState.objects.get(pk=club.pk).dirty == 2
 
 
@@ -360,7 +360,7 @@ def test_the_minute_sweep_queues_clubs_with_stale_ratings(club, monkeypatch):
     ClubRatingsState.objects.mark_stale(club.pk)
     assert tasks.refresh_stale_standings() == 1  # what beat runs every minute
     assert services.ratings_queue_stale() == 0  # a live claim covers it now
-    assert queued == [("refresh_club_ratings", club.pk)]
+    assert queued == [("scoring.tasks.refresh_club_ratings", club.pk)]
     assert tasks.refresh_club_ratings.acks_late
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import logging
 import os
+import subprocess
+import sys
 from datetime import timedelta
 
 import pytest
@@ -22,6 +24,7 @@ from scoring.standings.tasks import (
     rebuild_all_standings,
     refresh_session_standings,
 )
+from tests.conftest import ROOT
 from tests.scoring.standings.conftest import down_one, win_rubber
 
 
@@ -33,6 +36,31 @@ def sent(monkeypatch):
         refresh_session_standings, "apply_async", lambda args, **kw: messages.append(args)
     )
     return messages
+
+
+def test_a_web_process_knows_the_refresh_tasks_it_queues_by_name():
+    """The services queue the refreshes by task name (they import no task module); a web
+    process, which imports no task itself, must still find them, or every write's refresh would
+    be dropped until the minute sweep."""
+    script = (
+        "import config.wsgi\n"
+        "from celery import current_app\n"
+        "from scoring.standings.services import RATINGS, STANDINGS\n"
+        "print(sorted({STANDINGS.task, RATINGS.task} - set(current_app.tasks)))\n"
+    )
+    env = {**os.environ, "DEBUG": "true", "SECRET_KEY": "test-only-key"}
+    env.pop("DATABASE_URL", None)
+    env.pop("REDIS_URL", None)
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
 
 
 def state(session) -> SessionStandingsState:
