@@ -204,12 +204,13 @@ class PrivateAnswersMiddleware:
     shared computer could bring back (docs/security.md, "7. Smaller ones").
 
     Credentials are a session cookie (a signed-in user), an ``Authorization`` header (an API
-    token) or a table code's cookie (a phone at the table), sent with the request or set by the
-    answer (a sign-in, a code opened). Reading the cookies needs no query, and no visitor's user
-    is loaded for this. An answer whose view chose its own ``Cache-Control`` keeps it, made
-    ``private`` unless it is ``public`` on purpose (a static file): the live pad's ``no-cache``
-    is what lets its poll be answered 304 (games.views.rubber_live). The rubber page a phone
-    keeps for offline use is kept by the service worker in its own storage, which ``no-store``
+    token), a table code's cookie (a phone at the table), sent with the request or set by the
+    answer (a sign-in, a code opened), or a table code in the path (``/t/<code>``). Reading the
+    cookies needs no query, and no visitor's user is loaded for this. An answer whose view chose
+    its own ``Cache-Control`` keeps it, made ``private`` unless it is ``public`` on purpose (a
+    static file): the live pad's ``no-cache`` is what lets its poll be answered 304
+    (games.views.rubber_live). The rubber page a phone keeps for offline use is kept by the
+    service worker in its own storage, which ``no-store``
     does not reach (docs/offline.md). First in ``MIDDLEWARE``: it sees every answer last.
     """
 
@@ -231,7 +232,9 @@ class PrivateAnswersMiddleware:
 def _carries_credentials(request: HttpRequest, response: HttpResponse) -> bool:
     names = (settings.SESSION_COOKIE_NAME, codes.COOKIE)
     return (
-        "Authorization" in request.headers
+        # A table code in the path is the credential itself: its seat picker names the players.
+        request.path.startswith("/t/")
+        or "Authorization" in request.headers
         or any(name in request.COOKIES for name in names)
         or any(name in response.cookies for name in names)
     )

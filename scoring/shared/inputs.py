@@ -50,11 +50,16 @@ UNKNOWN_FIELD = _("Unknown field: this request does not take it.")
 CSRF_FIELD = "csrfmiddlewaretoken"
 
 
+def _plain(text: str) -> bool:
+    """Written in ASCII, without the underscores Python's ``int()`` skips (``"1_0"`` is 10)."""
+    return text.isascii() and "_" not in text
+
+
 def refuse_other_digits(value: object) -> None:
     """A number or date given as text must be ASCII: anything else would be read only because
     Python reads every script's digits. Values of other types are left to the field. No error
     code: the sentence is already the page's own (games.forms.PlainErrors keeps it)."""
-    if isinstance(value, str) and not value.isascii():
+    if isinstance(value, str) and not _plain(value):
         raise ValidationError(OTHER_DIGITS)
 
 
@@ -63,7 +68,7 @@ def refuse_other_digits(value: object) -> None:
 
 class _AsciiInput:
     def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, str) and not data.isascii():
+        if isinstance(data, str) and not _plain(data):
             raise serializers.ValidationError(str(OTHER_DIGITS), code="invalid")
         return super().to_internal_value(data)  # type: ignore[misc]
 

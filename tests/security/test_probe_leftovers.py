@@ -118,6 +118,12 @@ def test_an_api_answer_to_a_token_or_a_session_is_private_and_not_stored(world: 
 def test_a_table_code_phone_gets_private_pages(running_session: Any) -> None:
     rubber = running_session.rubbers.get(number=1)
     phone = Client()
+    # The seat picker, before any cookie: the code in the path is the credential, and the page
+    # names the seated players (outside probe); an unknown code answers alike.
+    picker = phone.get(f"/t/{rubber.table.code}")
+    assert picker.status_code == 200
+    assert picker["Cache-Control"] == PRIVATE
+    assert Client().get("/t/ZZZZ2222")["Cache-Control"] == PRIVATE
     picked = phone.post(f"/t/{rubber.table.code}", {"seat": "S"})
     assert picked.status_code == 302
     assert picked["Cache-Control"] == PRIVATE  # the answer that sets the code's cookie
@@ -285,6 +291,8 @@ def test_the_api_refuses_numbers_and_dates_in_other_digits(world: World) -> None
         answers = {
             "tricks": client.post(deals, {**game, "number": 2, "tricks": "١٠"}, format="json"),
             "number": client.post(deals, {**game, "number": "２", "tricks": 10}, format="json"),
+            # int() skips underscores: "1_0" was read as 10 (outside probe).
+            "underscore": client.post(deals, {**game, "number": 2, "tricks": "1_0"}, format="json"),
             "default_stake": client.post(
                 "/api/v1/clubs/",
                 {"slug": "newclub", "name": "N", "default_stake": "١"},
@@ -302,6 +310,7 @@ def test_the_api_refuses_numbers_and_dates_in_other_digits(world: World) -> None
             ),
         }
     for field, response in answers.items():
+        field = "tricks" if field == "underscore" else field
         assert response.status_code == 400, (field, response.content)
         assert IN_DIGITS in str(response.json()["errors"][field]), (field, response.json())
 
