@@ -214,3 +214,19 @@ def test_a_shared_place_keeps_its_note_and_the_hundreds_their_minus(
     in_english(evening.club)
     raw = html.unescape(client.get(f"/sessions/{evening.pk}/standings/").content.decode())
     assert "Equal players share a place" in raw and ">−9<" in raw and ">-9<" not in raw
+
+
+@pytest.mark.parametrize("where", ["pad", "leaderboard", "history"])
+def test_negative_hundreds_have_a_true_minus_on_every_page(
+    client: Client, evening: Any, table_of_four: dict[str, Any], director: Any, where: str
+) -> None:
+    """North–South lost the rubber by 9 hundreds: "−9" on the pad, the club's leaderboard and
+    North's full history, as the pad writes a result ("−1")."""
+    client.force_login(director)
+    url = {
+        "pad": f"/rubbers/{evening.rubbers.get(status='complete').pk}/",
+        "leaderboard": f"/clubs/{evening.club.slug}/leaderboard/",
+        "history": f"/players/{table_of_four['north'].pk}/history/",
+    }[where]
+    raw = html.unescape(client.get(url).content.decode())
+    assert re.search(r'class="num">\s*−9\s*<', raw) and not re.search(r'class="num">\s*-\d', raw)
