@@ -8,6 +8,7 @@ from typing import Any, cast
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django.utils.html import escape
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
@@ -88,7 +89,8 @@ class ClubForm(forms.Form):
     slug = forms.SlugField(
         label=_("Web address"),
         max_length=50,
-        help_text=_("Letters, digits and hyphens: /clubs/<address>/"),
+        # A form renders its help text as HTML: the placeholder is text, not a tag.
+        help_text=escape(_("Letters, digits and hyphens: /clubs/<address>/")),
     )
     public = forms.BooleanField(
         label=_("Public: anyone may read the sessions and leaderboard"),

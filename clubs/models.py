@@ -103,6 +103,19 @@ class Club(models.Model):
     def is_director(self, user: User | AnonymousUser) -> bool:
         return policy.may_direct(self.role_of(user))
 
+    def language_for(self, user: User | AnonymousUser) -> str:
+        """The language this club's pages speak to `user` when no switch was used: their player's
+        own, else the club's (docs/i18n.md, rungs 2 and 3). One query for a signed-in user."""
+        own = None
+        if user.is_authenticated:
+            own = (
+                self.players.filter(user=user)
+                .exclude(language="")
+                .values_list("language", flat=True)
+                .first()
+            )
+        return own or self.language
+
     def is_member(self, user: User | AnonymousUser) -> bool:
         return self.role_of(user) is not None
 

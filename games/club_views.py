@@ -22,6 +22,7 @@ from django.db.models import Count, Max, Prefetch, Q, QuerySet, Sum, prefetch_re
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext
@@ -47,6 +48,7 @@ from games.club_api import table_queryset
 from games.display import deal_words, two_player_order
 from games.history import entrants, who
 from games.models import Conflict, Deal, Rubber
+from scoring.shared.i18n import next_club_page_language
 from scoring.shared.numbers import small_number
 
 #: What the `<slug:...>` of a club's URLs accepts (Django's slug converter).
@@ -596,7 +598,9 @@ def club_create(request: HttpRequest) -> HttpResponse:
         except ValidationError as err:
             form.add_error(None, err)
         else:
-            messages.success(request, _("Club created. You are its director."))
+            # Stored as text: in the language of the club's home, which shows it.
+            with translation.override(next_club_page_language(request, club)):
+                messages.success(request, _("Club created. You are its director."))
             return redirect(club)
     return render(request, "clubs/create.html", {"form": form})
 

@@ -33,6 +33,7 @@ __all__ = [
     "contract_display",
     "explain_item",
     "localize_explanations",
+    "next_club_page_language",
     "speak_club_language",
     "strain_display",
     "templates_for",
@@ -472,6 +473,16 @@ def visitor_chose_language(request: Any) -> bool:
 
     chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
     return bool(chosen) and translation.check_for_language(chosen)
+
+
+def next_club_page_language(request: Any, club: Any) -> str:
+    """The language the club's next page will speak to this visitor: the switch's, else their
+    player's own, else the club's (docs/i18n.md). A flash message added before a redirect is
+    written in it, so it reads in the language of the page that shows it."""
+    if visitor_chose_language(request):
+        return translation.get_language()
+    language: str = club.language_for(request.user)
+    return language
 
 
 def speak_club_language(request: Any, language: str | None) -> None:

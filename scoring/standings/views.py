@@ -13,7 +13,8 @@ from django.db.models.functions import ExtractYear
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import formats, timezone
+from django.utils import formats, timezone, translation
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -23,6 +24,7 @@ from clubs.permissions import check_club_access
 from clubs.selectors import club_for_reader, session_for_reader
 from scoring.rules.games import game
 from scoring.shared import inputs
+from scoring.shared.i18n import next_club_page_language
 
 from . import queries, ratings
 from .charts import Point, cumulative_chart, line_chart
@@ -85,6 +87,8 @@ def _standings_context(session: Session) -> dict[str, object]:
         # RULES 6.3: listed apart, unranked.
         "unranked": [p for p in data["players"] if p["rank"] is None],
         "prizes_shared": any(prize["shared"] for prize in data["prizes"]),
+        # The note on shared places, only when one is (RULES 6.3).
+        "places_shared": any(p["place_shared"] for p in data["players"] if p["rank"] is not None),
     }
 
 
@@ -217,7 +221,9 @@ def player_language(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _player_page(request, player, form, status=400)
     player.choose_language(form.cleaned_data["language"], by=request.user)
-    messages.success(request, _("Language saved."))
+    # The message is stored as text: write it in the language of the page that shows it.
+    with translation.override(next_club_page_language(request, player.club)):
+        messages.success(request, gettext("Language saved."))
     return redirect("scoring:player", player.pk)
 
 

@@ -4,8 +4,9 @@
 (``{{ item|explain:player_names }}`` names the players of a two-player game),
 ``{{ deal.contract|contract }}`` for a contract ("4♠", "3SA" in Italian) and
 ``{{ amount|money:club.currency }}`` for an amount of money ("€12.50", "12,50 €"),
-``{{ seat|seat }}`` for a seat letter ("W", "O" in Italian) and ``{{ side|side }}`` for a side
-("EW", "EO" in Italian).
+``{{ seat|seat }}`` for a seat letter ("W", "O" in Italian), ``{{ side|side }}`` for a side
+("EW", "EO" in Italian) and ``{{ hundreds|signed }}`` for a score with a true minus ("−3", as the
+pad writes it; ``|signed:"+"`` gives "+3" too).
 """
 
 from __future__ import annotations
@@ -52,6 +53,21 @@ def side(value: Any) -> str:
 def contract(value: str) -> str:
     """A contract as players read it: suits as symbols, NT as "SA" in Italian ("4♠", "3SAX")."""
     return contract_display(value)
+
+
+@register.filter
+def signed(value: Any, plus: str = "") -> str:
+    """An integer score as the pad writes it: a true minus sign (U+2212), not a hyphen; with
+    `plus` ("+"), a positive one says so. Anything else is shown as it is."""
+    if value is None or value == "":
+        return ""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return str(value)
+    if number < 0:
+        return f"\u2212{-number}"
+    return f"{plus}{number}" if number > 0 else "0"
 
 
 @register.filter
