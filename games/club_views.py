@@ -47,6 +47,7 @@ from games.club_api import table_queryset
 from games.display import deal_words, two_player_order
 from games.history import entrants, who
 from games.models import Conflict, Deal, Rubber
+from games.registry import pages
 from scoring.shared.numbers import small_number
 
 #: What the `<slug:...>` of a club's URLs accepts (Django's slug converter).
@@ -1009,6 +1010,9 @@ def session_close(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                     "closed": rubber.unfinished_sheet(deals).result if deals else None,
                 }
             )
+        # The game's own rule for a match stopped, with the figures the engine scores under
+        # the session's house rules (games/registry.py): the words match the figures shown.
+        closing = pages(session.kind).closing
         return render(
             request,
             "clubs/close.html",
@@ -1017,6 +1021,8 @@ def session_close(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 "club": session.club,
                 "previews": previews,
                 "unconfirmed": waiting,
+                "closing": closing.sentence(session.house_rules()),
+                "closing_row": closing.row_words(),
             },
         )
     if waiting and not request.POST.get("anyway") and session.status == Session.Status.RUNNING:
