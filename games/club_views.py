@@ -48,6 +48,7 @@ from games.club_api import table_queryset
 from games.display import deal_words, two_player_order
 from games.history import entrants, who
 from games.models import Conflict, Deal, Rubber
+from games.registry import pages
 from scoring.shared.i18n import next_club_page_language
 from scoring.shared.numbers import small_number
 
@@ -1013,6 +1014,9 @@ def session_close(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                     "closed": rubber.unfinished_sheet(deals).result if deals else None,
                 }
             )
+        # The game's own rule for a match stopped, with the figures the engine scores under
+        # the session's house rules (games/registry.py): the words match the figures shown.
+        closing = pages(session.kind).closing
         return render(
             request,
             "clubs/close.html",
@@ -1021,6 +1025,8 @@ def session_close(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 "club": session.club,
                 "previews": previews,
                 "unconfirmed": waiting,
+                "closing": closing.sentence(session.house_rules()),
+                "closing_row": closing.row_words(),
             },
         )
     if waiting and not request.POST.get("anyway") and session.status == Session.Status.RUNNING:

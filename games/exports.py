@@ -10,25 +10,38 @@ from __future__ import annotations
 
 from typing import Any
 
-from clubs.models import Session
+from clubs.models import Player, Session
 from scoring.shared.i18n import contract_display, strain_display
 
 from .models import Deal, Rubber
 
 
 def session_deals(session: Session) -> dict[str, Any]:
-    rubbers = (
+    rubbers = list(
         Rubber.objects.with_deals().filter(session=session).order_by("table__number", "number")
     )
     rows = []
+    names = _two_player_names(rubbers)
     for rubber in rubbers:
         deals = rubber.ordered_deals()
         for deal, (_, first, second) in zip(deals, rubber.running_totals(deals), strict=True):
-            rows.append(_row(rubber, deal, first, second))
+            rows.append(_row(rubber, deal, first, second, names.get(rubber.pk)))
     return {"session": session.pk, "deals": rows}
 
 
-def _row(rubber: Rubber, deal: Deal, first: int, second: int) -> dict[str, Any]:
+def _two_player_names(rubbers: list[Rubber]) -> dict[int, list[str]]:
+    """Each two-player match's players' names (player 0's, player 1's), read in one query for
+    the whole session: a summary says "by Luca" as the pad does, never "by player 0"."""
+    two = [r for r in rubbers if r.is_two_player]
+    if not two:
+        return {}
+    found = Player.objects.in_bulk({pk for r in two for pk in (r.north_id, r.east_id)})
+    return {r.pk: [found[r.north_id].name, found[r.east_id].name] for r in two}
+
+
+def _row(
+    rubber: Rubber, deal: Deal, first: int, second: int, names: list[str] | None = None
+) -> dict[str, Any]:
     data = deal.data or {}
     played = deal.contract if deal.data is None else data.get("contract") or data.get("strain")
     if played is None:
@@ -48,7 +61,7 @@ def _row(rubber: Rubber, deal: Deal, first: int, second: int) -> dict[str, Any]:
         "declarer": deal.declarer if deal.data is None else data.get("declarer"),
         "tricks": deal.tricks if deal.data is None else data.get("tricks"),
         "result": deal.result,
-        "summary": deal.summary(),
+        "summary": deal.summary(names),
         "honours_side": deal.honours_side or None,
         "honours_points": deal.honours_points,
         "total_0": first,

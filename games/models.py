@@ -1373,7 +1373,7 @@ def _two_player_summary(data: dict[str, Any], names: Sequence[str] | None = None
             "%(played)s by player %(player)s, %(count)s trick",
             "%(played)s by player %(player)s, %(count)s tricks",
             count,
-        ) % {"played": played, "player": player, "count": tricks}
+        ) % {"played": played, "player": _counted(player), "count": tricks}
     declaration = data.get("declaration", "ordinary")
     if declaration in DECLARATION_NAMES:
         # Translators: a two-player declaration ("misery"), then the deal it was made on.
@@ -1394,9 +1394,14 @@ def _two_player_summary(data: dict[str, Any], names: Sequence[str] | None = None
         else:
             parts.append(
                 pgettext("deal summary", "honours %(points)s to player %(player)s")
-                % {"points": data["honours"]["points"], "player": holder}
+                % {"points": data["honours"]["points"], "player": _counted(holder)}
             )
     return ", ".join(parts)
+
+
+def _counted(player: Any) -> Any:
+    """A player with no name known, as people count: the engine's player 0 is "player 1"."""
+    return player + 1 if player in (0, 1) else player
 
 
 def _two_player_result(data: dict[str, Any]) -> str:

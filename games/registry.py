@@ -13,10 +13,19 @@ render those and no other (tests/games/test_entry_controls.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 
-from scoring.rules import HouseRules
+from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from scoring.rules.explain import SECTIONS, rule_reference
 from scoring.rules.games import game
+from scoring.rules.options import HouseRules
+from scoring.rules.rubber import unfinished_bonuses
+from scoring.rules.two_player import two_player_unfinished_bonuses
+from scoring.shared.i18n import templates_for
 
 from .forms import (
     BridgeForTwoFields,
@@ -26,10 +35,103 @@ from .forms import (
     TwoPlayerFields,
 )
 
-__all__ = ["FOUR_PLAYER_CONTROLS", "PAGES", "GamePages", "pages", "register_pages"]
+__all__ = ["FOUR_PLAYER_CONTROLS", "PAGES", "Closing", "GamePages", "pages", "register_pages"]
 
 #: The four-player games' entry controls: `games.forms.DealEntryForm`'s taps.
 FOUR_PLAYER_CONTROLS = ("level", "strain", "doubling", "declarer", "result", "honours")
+
+
+@dataclass(frozen=True)
+class Closing:
+    """What closing the session does to a match of this game still in play (RULES 8.4), in
+    the close page's words: the rule it applies and, where the game has them, the figures of its
+    unfinished bonuses, both the engine's (the section its explanations cite, `explain.SECTIONS`,
+    and the bonuses it scores), so the page says what the figures beside it show."""
+
+    #: The RULES.md section, "RULES 2.6"; cited in the reader's language ("REGOLE 2.6").
+    rule: str
+    #: The sentence, with %(rule)s and, for a game with unfinished bonuses, %(game)s and
+    #: %(partscore)s.
+    words: Promise
+    #: The few words of each match's row ("Closes unfinished (REGOLE 2.6)"), with %(rule)s.
+    row: Promise
+    #: The engine's unfinished bonuses under the session's house rules: (the only completed
+    #: game, a lone part score); None for a game that has none.
+    bonuses: Callable[[HouseRules], tuple[int, int]] | None = None
+    #: The sentence when the part-score bonus is 0 (RULES 7.1 with the 100 rubber bonus).
+    words_no_partscore: Promise | None = None
+
+    def _rule(self) -> str:
+        words = templates_for(translation.get_language() or "en")["_words"]
+        return rule_reference(self.rule, words)
+
+    def sentence(self, options: HouseRules) -> str:
+        """The sentence in the active language, with the figures `options` give."""
+        values: dict[str, object] = {"rule": self._rule()}
+        words = self.words
+        if self.bonuses is not None:
+            game_bonus, partscore = self.bonuses(options)
+            values.update(game=game_bonus, partscore=partscore)
+            if partscore == 0 and self.words_no_partscore is not None:
+                words = self.words_no_partscore
+        return str(words) % values
+
+    def row_words(self) -> str:
+        return str(self.row) % {"rule": self._rule()}
+
+
+_CLOSES_UNFINISHED = _("Closes unfinished (%(rule)s)")
+_CLOSES_AS_IT_STANDS = _("Closes as it stands (%(rule)s)")
+
+RUBBER_CLOSING = Closing(
+    rule=SECTIONS["unfinished_game"],
+    words=_(
+        "Each rubber still in play closes as unfinished and is scored by %(rule)s: %(game)s to "
+        "a side with the only completed game, %(partscore)s to a side with a part score in the "
+        "unfinished game when the other side has none there. A rubber without a deal is "
+        "withdrawn."
+    ),
+    row=_CLOSES_UNFINISHED,
+    bonuses=unfinished_bonuses,
+)
+CHICAGO_CLOSING = Closing(
+    rule="RULES 5",
+    words=_(
+        "Each Chicago still in play closes as it stands and is counted on its running totals, "
+        "with no bonus for the deals not played (%(rule)s). A Chicago without a deal is "
+        "withdrawn."
+    ),
+    row=_CLOSES_AS_IT_STANDS,
+)
+TWO_PLAYER_RUBBER_CLOSING = Closing(
+    rule=SECTIONS["two_player_unfinished_game"],
+    words=_(
+        "Each match still in play closes as unfinished and is scored by %(rule)s: %(game)s to "
+        "the player with the only completed game, %(partscore)s to a player with a part score "
+        "in the unfinished game when the other has none there. A match without a deal is "
+        "withdrawn."
+    ),
+    words_no_partscore=_(
+        "Each match still in play closes as unfinished and is scored by %(rule)s: %(game)s to "
+        "the player with the only completed game, nothing for a part score. A match without a "
+        "deal is withdrawn."
+    ),
+    row=_CLOSES_UNFINISHED,
+    bonuses=two_player_unfinished_bonuses,
+)
+TURNOVER_CLOSING = Closing(
+    rule="RULES 7.3",
+    words=_("A Turnover game ends with its one result (%(rule)s): one without it is withdrawn."),
+    row=_CLOSES_AS_IT_STANDS,
+)
+DRAW_DISCARD_CLOSING = Closing(
+    rule="RULES 7.4",
+    words=_(
+        "Each game still in play closes as it stands: the player with more points wins it, and "
+        "equal points are a tie (%(rule)s). A game without a deal is withdrawn."
+    ),
+    row=_CLOSES_AS_IT_STANDS,
+)
 
 
 @dataclass(frozen=True)
@@ -41,6 +143,8 @@ class GamePages:
     pad_template: str
     #: The deal entry template (four-player taps, or the two-player game's own fields).
     entry_template: str
+    #: What closing the session does to a match still in play (the close page).
+    closing: Closing
     #: A two-player game's deal fields; None for the four-player games (`DealEntryForm`).
     entry: TwoPlayerFields | None = None
     #: Controls a house rule turns off: (control, the `HouseRules` option that must be on for
@@ -83,13 +187,17 @@ def pages(kind: str) -> GamePages:
     return PAGES[kind]
 
 
-register_pages("rubber", GamePages(pad="rubber", pad_template=_PAD, entry_template=_ENTRY))
+register_pages(
+    "rubber",
+    GamePages(pad="rubber", pad_template=_PAD, entry_template=_ENTRY, closing=RUBBER_CLOSING),
+)
 register_pages(
     "chicago",
     GamePages(
         pad="chicago",
         pad_template=_PAD,
         entry_template=_ENTRY,
+        closing=CHICAGO_CLOSING,
         needs=(("honours", "chicago_honours"),),  # RULES 5
     ),
 )
@@ -99,13 +207,18 @@ register_pages(
         pad="two_player_rubber",
         pad_template=_PAD,
         entry_template=_ENTRY_TWO,
+        closing=TWO_PLAYER_RUBBER_CLOSING,
         entry=BridgeForTwoFields(),
     ),
 )
 register_pages(
     "misery",
     GamePages(
-        pad="two_player_rubber", pad_template=_PAD, entry_template=_ENTRY_TWO, entry=MiseryFields()
+        pad="two_player_rubber",
+        pad_template=_PAD,
+        entry_template=_ENTRY_TWO,
+        closing=TWO_PLAYER_RUBBER_CLOSING,
+        entry=MiseryFields(),
     ),
 )
 register_pages(
@@ -114,6 +227,7 @@ register_pages(
         pad="tricks",
         pad_template="games/_turnover.html",
         entry_template=_ENTRY_TWO,
+        closing=TURNOVER_CLOSING,
         entry=TurnoverFields(),
     ),
 )
@@ -123,6 +237,7 @@ register_pages(
         pad="race",
         pad_template="games/_race.html",
         entry_template=_ENTRY_TWO,
+        closing=DRAW_DISCARD_CLOSING,
         entry=DrawDiscardFields(),
     ),
 )

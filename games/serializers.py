@@ -336,7 +336,10 @@ class RubberSerializer(serializers.Serializer[Any]):
 
     @extend_schema_field(OpenApiTypes.OBJECT)
     def get_scoresheet(self, rubber: Rubber) -> dict[str, Any]:
-        return rubber.scoresheet().to_dict()  # explained in the active language (games/sheets.py)
+        # Explained in the active language (games/sheets.py), a two-player match's sentences by
+        # its players' names, as the pad says them (the players are read with the rubber).
+        names = [p.name for p in rubber.players] if rubber.is_two_player else None
+        return rubber.scoresheet().to_dict(names)
 
     @extend_schema_field(DealSerializer(many=True))
     def get_deals(self, rubber: Rubber) -> list[dict[str, Any]]:

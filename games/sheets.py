@@ -60,10 +60,12 @@ class Sheet:
     def has_back_score(self) -> bool:
         return game(self.kind).back_score
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, names: Sequence[str] | None = None) -> dict[str, Any]:
+        """The engine's JSON, explained in the active language; a two-player match's sentences
+        name its players with `names` (player 0's and player 1's), else count them from 1."""
         if self.score is None:  # a Turnover match before its result is entered
             return {"tricks": None, "winner": None, "tie": False}
-        data: dict[str, Any] = localize_explanations(self.score.to_dict())
+        data: dict[str, Any] = localize_explanations(self.score.to_dict(), names)
         return data
 
 

@@ -17,7 +17,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["Entry", "Placing", "place_label", "rank_entries", "shared", "sort_key"]
+__all__ = [
+    "Entry",
+    "Placing",
+    "competition_ranks",
+    "place_label",
+    "rank_entries",
+    "shared",
+    "sort_key",
+]
 
 Ranking = Literal["net", "gross"]
 
@@ -73,6 +81,16 @@ def shared(ranks: Iterable[int | None]) -> set[int]:
     return twice
 
 
+def competition_ranks(keys: Sequence[object]) -> list[int]:
+    """Standard competition ranking ("1224") of keys already in order, best first: equal keys
+    share a rank and the next is skipped (RULES 6.3). Who comes first among equal keys is the
+    caller's order (by id, never by name)."""
+    ranks: list[int] = []
+    for position, key in enumerate(keys, start=1):
+        ranks.append(ranks[-1] if ranks and keys[position - 2] == key else position)
+    return ranks
+
+
 def sort_key(ranking: Ranking) -> Callable[[Entry], tuple[int, ...]]:
     """The figures players are ranked by, best first when sorted ascending (RULES 4.3, 6.3).
 
@@ -90,13 +108,7 @@ def _ranked(
     """Standard competition ranking ("1224"): equal figures share a rank. Players who share one
     are listed by their id, which says nothing of their names (RULES 6.3)."""
     ordered = sorted(entries, key=lambda e: (key(e), e.player))
-    ranked: list[tuple[int, Entry]] = []
-    for position, entry in enumerate(ordered, start=1):
-        if ranked and key(ranked[-1][1]) == key(entry):
-            ranked.append((ranked[-1][0], entry))
-        else:
-            ranked.append((position, entry))
-    return ranked
+    return list(zip(competition_ranks([key(e) for e in ordered]), ordered, strict=True))
 
 
 def rank_entries(entries: Iterable[Entry], ranking: Ranking = "net") -> list[Placing]:

@@ -35,7 +35,15 @@ __all__ = [
     "score_rubber",
     "score_rubber_keys",
     "score_rubbers",
+    "unfinished_bonuses",
 ]
+
+
+def unfinished_bonuses(options: HouseRules) -> tuple[int, int]:
+    """RULES 2.6: what a rubber closed before two games gives a side with the only completed
+    game and a side with a lone part score in the unfinished game, under ``options``."""
+    return (300, options.unfinished_partscore)
+
 
 # Enum members are read through the class on every access: keep them in module constants.
 NS = Side.NS
@@ -477,7 +485,7 @@ def _unfinished(
     ``unfinished_partscore`` (``unfinished[1]``) to a side with a part score in the unfinished
     game when the other has none there. A bonus of 0 writes no item (RULES 7.1).
     """
-    game_bonus, partscore_bonus = unfinished or (300, options.unfinished_partscore)
+    game_bonus, partscore_bonus = unfinished or unfinished_bonuses(options)
     bonuses = [0, 0]
     end_items: list[Item] = []
     if closed:

@@ -48,6 +48,7 @@ from scoring.rules.rubber import (
     hundreds,
     make_entry,
     play_rubbers,
+    unfinished_bonuses,
 )
 
 __all__ = [
@@ -72,6 +73,7 @@ __all__ = [
     "score_two_player_deal",
     "turnover_from_json",
     "two_player_deals_from_json",
+    "two_player_unfinished_bonuses",
 ]
 
 #: The two players, as numbered in the API and in JSON.
@@ -99,6 +101,16 @@ _STRAIN_NAMES = {
     "NT": Strain.NT,
     "N": Strain.NT,
 }
+
+
+def two_player_unfinished_bonuses(options: HouseRules) -> tuple[int, int]:
+    """RULES 7.1: what a two-player rubber closed before two games gives the player with the
+    only completed game and a player with a lone part score. The bonuses scale with the rubber
+    bonus, so that stopping is never worth more than finishing: with 100, 50 for the only game
+    and nothing for a part score; with the RULES 2.4 values, RULES 2.6 as written."""
+    if options.rubber_bonus_two_player == 100:
+        return (50, 0)
+    return unfinished_bonuses(options)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -693,13 +705,8 @@ def _play(deals: Sequence[TwoPlayerDeal], *, closed: bool, options: HouseRules) 
     scores = [score_two_player_deal(deal) for deal in deals]
     # Nothing here depends on vulnerability: the entry is the same in all four states.
     table = [entry for score in scores for entry in (_entry(score),) * 4]
-    # RULES 7.1: the unfinished bonuses scale with the rubber bonus, so that stopping is never
-    # worth more than finishing: with 100, 50 for the only game and nothing for a part score;
-    # with the RULES 2.4 values, RULES 2.6 as written.
-    if options.rubber_bonus_two_player == 100:
-        bonus, unfinished = (100, 100), (50, 0)
-    else:
-        bonus, unfinished = STANDARD_BONUS, (300, options.unfinished_partscore)
+    bonus = (100, 100) if options.rubber_bonus_two_player == 100 else STANDARD_BONUS
+    unfinished = two_player_unfinished_bonuses(options)
     rubber = next(
         play_rubbers(
             range(len(scores)),

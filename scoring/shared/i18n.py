@@ -391,14 +391,22 @@ def _named_templates(language: str) -> Templates:
     return {**templates_for(language), **named}
 
 
+#: Where a two-player match's names are not known, its players are numbered as people count,
+#: from 1 ("Player 1" is the engine's player 0): nobody is "player 0" to a reader.
+COUNTED = ("1", "2")
+
+
+def _explain_player(item: PlayerItem, language: str, names: Sequence[str] | None) -> str:
+    if names:
+        return explain_player_item(item, named_templates_for(language), names)
+    return explain_player_item(item, templates_for(language), COUNTED)
+
+
 def explain_item(item: Item | PlayerItem, names: Sequence[str] | None = None) -> str:
     """The sentence for one scoresheet item, in the active language; a two-player item names
-    its player when ``names`` (player 0's and player 1's) are given."""
+    its player when ``names`` (player 0's and player 1's) are given, else counts from 1."""
     if isinstance(item, PlayerItem):
-        if names:
-            language = translation.get_language() or "en"
-            return explain_player_item(item, named_templates_for(language), names)
-        return explain_player_item(item, _active_templates())
+        return _explain_player(item, translation.get_language() or "en", names)
     return explain(item, _active_templates())
 
 
@@ -429,42 +437,46 @@ def _item_from_dict(data: Mapping[str, Any]) -> Item | PlayerItem:
     )
 
 
-def localize_explanations(data: Any) -> Any:
+def localize_explanations(data: Any, names: Sequence[str] | None = None) -> Any:
     """``data`` (an engine ``to_dict()``, or any JSON built from them) with each item's
-    ``"explanation"`` rewritten in the active language; the figures are left as they are."""
-    return _localize(data, translation.get_language() or "en")
+    ``"explanation"`` rewritten in the active language; the figures are left as they are.
+    A two-player item names its player with ``names`` (player 0's and player 1's), as the pad
+    does, else counts the players from 1."""
+    return _localize(data, translation.get_language() or "en", tuple(names) if names else None)
 
 
-def _localize(data: Any, language: str) -> Any:
+def _localize(data: Any, language: str, names: tuple[str, ...] | None) -> Any:
     if isinstance(data, dict):
         out = {
-            key: _localize(value, language) if isinstance(value, dict | list) else value
+            key: _localize(value, language, names) if isinstance(value, dict | list) else value
             for key, value in data.items()
         }
         if "explanation" in data and "reason" in data:
             fields = tuple(item for item in data.items() if item[0] != "explanation")
             try:
-                out["explanation"] = _explanation(language, fields)
+                out["explanation"] = _explanation(language, fields, names)
             except TypeError:  # a field that cannot be a cache key: explain it directly
-                out["explanation"] = explain_item(_item_from_dict(data))
+                with translation.override(language):
+                    out["explanation"] = explain_item(_item_from_dict(data), names)
         return out
     if isinstance(data, list):
         return [
-            _localize(value, language) if isinstance(value, dict | list) else value
+            _localize(value, language, names) if isinstance(value, dict | list) else value
             for value in data
         ]
     return data
 
 
 @lru_cache(maxsize=4096)
-def _explanation(language: str, fields: tuple[tuple[str, Any], ...]) -> str:
+def _explanation(
+    language: str, fields: tuple[tuple[str, Any], ...], names: tuple[str, ...] | None
+) -> str:
     """One item's sentence in ``language``, remembered: a scoresheet repeats each item (in its
     column and under its deal) and a rubber's answer is rendered after every deal entered."""
     item = _item_from_dict(dict(fields))
-    templates = templates_for(language)
     if isinstance(item, PlayerItem):
-        return explain_player_item(item, templates)
-    return explain(item, templates)
+        return _explain_player(item, language, names)
+    return explain(item, templates_for(language))
 
 
 def visitor_chose_language(request: Any) -> bool:

@@ -26,6 +26,7 @@ from django.utils import timezone
 from clubs.models import Club
 from games import sheets
 from games.models import Deal
+from scoring.rules.ranking import competition_ranks, place_label, shared
 from scoring.rules.ratings import Match, replay
 
 from .models import ClubRatingsState, PlayerRating, RatingStep, RubberResult, SessionStandingsState
@@ -206,19 +207,27 @@ def ratings_freshness(club_id: int) -> RatingsFreshness:
 
 
 def club_ratings(club_id: int, pool: str) -> dict[str, Any]:
-    """The pool's ratings, highest ordinal first (then name, id). Three queries."""
+    """The pool's ratings, highest ordinal first, each with its `place`: equal ratings share it
+    ("=2") and are listed by player id, never by name (as the standings, RULES 6.3). Three
+    queries."""
     freshness = ratings_freshness(club_id)
-    rows = (
+    rows = list(
         PlayerRating.objects.filter(club_id=club_id, pool=pool)
         .select_related("player")
-        .order_by("-ordinal", "player__name", "player_id")
+        .order_by("-ordinal", "player_id")
     )
+    # Equal ratings by player id (the query's order holds for exactly equal floats; this, for
+    # ratings equal but for the replay's last bits).
+    rows.sort(key=lambda r: (_rating_key(r), r.player_id))
+    ranks = competition_ranks([_rating_key(r) for r in rows])
+    tied = shared(ranks)
     return {
         "pool": pool,
         "stale": freshness.stale,
         "computed_at": freshness.computed_at,
         "ratings": [
             {
+                "place": place_label(rank, rank in tied),
                 "player": r.player_id,
                 "name": r.player.name,
                 "mu": r.mu,
@@ -229,9 +238,16 @@ def club_ratings(club_id: int, pool: str) -> dict[str, Any]:
                 "lost": r.lost,
                 "drawn": r.drawn,
             }
-            for r in rows
+            for rank, r in zip(ranks, rows, strict=True)
         ],
     }
+
+
+def _rating_key(rating: PlayerRating) -> float:
+    """Best first when sorted ascending: the rating (`ordinal`) to 9 decimals, far below what
+    any page or export rounds to and far above the replay's float noise, so two partners with
+    one history are equal."""
+    return -round(rating.ordinal, 9)
 
 
 def player_ratings(player_id: int) -> list[dict[str, Any]]:

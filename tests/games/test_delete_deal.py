@@ -14,7 +14,7 @@ from tests.conftest import unchanged
 from tests.factories import UserFactory, add_player, make_club, make_session
 from tests.games.conftest import SIX_DEALS, record_deals
 from tests.games.test_chicago_at_tables import as_engine_input
-from tests.games.two_player.conftest import engine, play
+from tests.games.two_player.conftest import engine, named, play
 from tests.games.two_player.test_api import BRIDGE_FOR_TWO, TURNOVER, first_match
 
 pytestmark = pytest.mark.django_db
@@ -318,7 +318,7 @@ def test_a_two_player_matchs_last_deal_is_deleted_and_its_end_is_corrected(
     assert delete(api, match.deals.get(number=2), east).status_code == 204
     answer = api.get(f"/api/v1/rubbers/{match.pk}/").json()
     expected = engine("bridge-for-two", {"deals": BRIDGE_FOR_TWO[:1], "preset": "acbl"})
-    assert answer["scoresheet"] == expected
+    assert answer["scoresheet"] == named(expected)
     turnover = first_match(
         make_session(club, [[table_of_four["south"], table_of_four["west"]]], kind="turnover")
     )

@@ -198,3 +198,29 @@ def test_no_code_or_template_switches_on_a_games_code():
     assert not found, "ask the registry (scoring.rules.games, games/registry.py):\n" + "\n".join(
         found
     )
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_every_game_says_what_closing_does_to_it_in_both_languages(kind, language):
+    """The close page's sentence is the game's own (issue 30): it cites the rule that scores a
+    match stopped (the engine's own section for its unfinished bonuses where it has them) and
+    formats with the house rules' figures, translated."""
+    from django.utils import translation
+
+    from scoring.rules.explain import SECTIONS
+
+    closing = registry.pages(kind).closing
+    book = "RULES" if language == "en" else "REGOLE"
+    with translation.override(language):
+        sentence = closing.sentence(HouseRules())
+        row = closing.row_words()
+    assert f"({book} " in row or f" {book} " in sentence
+    assert closing.rule.removeprefix("RULES") in sentence
+    if closing.bonuses is not None:
+        game_bonus, _ = closing.bonuses(HouseRules())
+        assert str(game_bonus) in sentence
+        unfinished = "two_player_unfinished_game" if GAMES[kind].two_player else "unfinished_game"
+        assert closing.rule == SECTIONS[unfinished]
+    if language == "it":
+        assert "RULES" not in sentence + row

@@ -68,7 +68,7 @@ def test_a_two_player_deal_already_recorded_is_summed_up_in_italian(api, directo
         )
     assert response.status_code == 409
     assert (
-        "già registrata come miseria: SA giocato dal giocatore 1, 1 presa;"
+        "già registrata come miseria: SA giocato dal giocatore 2, 1 presa;"
         in (response.json()["detail"])
     )
 
@@ -84,19 +84,19 @@ def test_a_two_player_deal_already_recorded_is_summed_up_in_italian(api, directo
         ({"contract": "pass"}, "passed out", "passata"),
         (
             {"data": {"declarer": 0, "strain": "H", "tricks": 9, "doubled": 1}},
-            "♥ by player 0, 9 tricks, doubled",
-            "♥ giocato dal giocatore 0, 9 prese, contrato",
+            "♥ by player 1, 9 tricks, doubled",
+            "♥ giocato dal giocatore 1, 9 prese, contrato",
         ),
         (
             {"data": {"declarer": 1, "declaration": "eight", "strain": "S", "tricks": 7}},
-            "eight ♠ by player 1, 7 tricks",
-            "otto prese: ♠ giocato dal giocatore 1, 7 prese",
+            "eight ♠ by player 2, 7 tricks",
+            "otto prese: ♠ giocato dal giocatore 2, 7 prese",
         ),
         ({"data": {"tricks": [14, 10]}}, "tricks 14–10", "prese 14–10"),
         (
             {"data": {"contract": "3NT", "declarer": 1, "tricks": 1}},
-            "3NT by player 1, 1 trick",
-            "3SA giocato dal giocatore 1, 1 presa",
+            "3NT by player 2, 1 trick",
+            "3SA giocato dal giocatore 2, 1 presa",
         ),
         ({"data": {"contract": "pass"}}, "passed", "passata"),
     ],

@@ -99,7 +99,8 @@ def test_a_two_player_item_is_translated_too() -> None:
         doubling=Doubling.DOUBLED,
     )
     text = explain_item(item)
-    assert text.startswith("Il giocatore 1") and "contrato" in text and "120" in text
+    # Player 1 of the engine is the second player: counted from 1, nobody is "giocatore 0".
+    assert text.startswith("Il giocatore 2") and "contrato" in text and "120" in text
     data = localize_explanations({"items": [item.to_dict()]})
     assert data["items"][0]["explanation"] == text
 

@@ -68,6 +68,10 @@ WHOLE_CONTEST = {
     "Game unfinished.",
     "a Turnover game has one result",
     "player {player} reached the target of {target} at deal {number}; the game is over",
+    # The close page's words for the two games (games/registry.py).
+    "A Turnover game ends with its one result (%(rule)s): one without it is withdrawn.",
+    "Each game still in play closes as it stands: the player with more points wins it, and "
+    "equal points are a tie (%(rule)s). A game without a deal is withdrawn.",
 }
 
 

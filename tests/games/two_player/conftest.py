@@ -48,3 +48,19 @@ def engine(command: str, request: dict[str, Any]) -> dict[str, Any]:
     assert status == 0, err.getvalue()
     result: dict[str, Any] = json.loads(out.getvalue())
     return result
+
+
+#: The players of the first match at table 1 of `two_player_session`: player 0, player 1.
+SEATED = ("North", "East")
+
+
+def named(sheet: dict[str, Any], names: tuple[str, str] = SEATED) -> dict[str, Any]:
+    """The engine's sheet as the API gives it: the same figures and numbering, each explanation
+    naming the match's players (in English) as the pad does."""
+    from django.utils import translation
+
+    from scoring.shared.i18n import localize_explanations
+
+    with translation.override("en"):
+        result: dict[str, Any] = localize_explanations(sheet, names)
+    return result

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import unchanged
-from tests.games.two_player.conftest import engine, play, post_deal
+from tests.games.two_player.conftest import engine, named, play, post_deal
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +48,7 @@ def test_bridge_for_two_through_the_api_equals_the_engine(api, two_player_sessio
     assert rubber["kind"] == "bridge_for_two"
     assert [p["name"] for p in rubber["match_players"]] == ["North", "East"]
     expected = engine("bridge-for-two", {"deals": BRIDGE_FOR_TWO, "preset": "acbl"})
-    assert rubber["scoresheet"] == expected
+    assert rubber["scoresheet"] == named(expected)
     assert expected["winner"] == 0 and expected["rubber_complete"]
     assert rubber["status"] == "complete"
 
@@ -58,7 +58,7 @@ def test_misery_through_the_api_equals_the_engine(api, two_player_session, east)
     match = first_match(session)
     data = play(api, match, MISERY, as_user=east)
     expected = engine("misery", {"deals": MISERY, "preset": "acbl"})
-    assert data["rubber"]["scoresheet"] == expected
+    assert data["rubber"]["scoresheet"] == named(expected)
     assert data["rubber"]["status"] == "complete"
     assert [d["data"]["declaration"] for d in data["rubber"]["deals"]] == [
         "eight",
@@ -83,7 +83,7 @@ def test_draw_and_discard_through_the_api_equals_the_engine(api, two_player_sess
     match = first_match(session)
     data = play(api, match, DRAW_DISCARD, as_user=north)
     expected = engine("draw-discard", {"deals": DRAW_DISCARD, "preset": "acbl"})
-    assert data["rubber"]["scoresheet"] == expected
+    assert data["rubber"]["scoresheet"] == named(expected)
     assert expected["scores"] == [0, 500] and expected["winner"] == 1
     assert data["rubber"]["status"] == "complete"
 
@@ -107,7 +107,7 @@ def test_a_correction_rescores_the_match(api, two_player_session, north):
     assert response.status_code == 200, response.json()
     corrected = [{**BRIDGE_FOR_TWO[0], "tricks": 9}]
     sheet = response.json()["rubber"]["scoresheet"]
-    assert sheet == engine("bridge-for-two", {"deals": corrected, "preset": "acbl"})
+    assert sheet == named(engine("bridge-for-two", {"deals": corrected, "preset": "acbl"}))
     history = api.get(f"/api/v1/deals/{data['id']}/history").json()
     assert [entry["kind"] for entry in history] == ["entered", "changed"]
 
@@ -163,7 +163,7 @@ def test_closing_the_session_closes_a_match_in_play_as_unfinished(
     closed = engine(
         "bridge-for-two", {"deals": BRIDGE_FOR_TWO[:2], "closed": True, "preset": "acbl"}
     )
-    assert data["scoresheet"] == closed
+    assert data["scoresheet"] == named(closed)
     # RULES 2.3: player 0 won a game, but no deal follows in a closed rubber: nobody vulnerable.
     assert data["scoresheet"]["games"] == [1, 0]
     assert data["scoresheet"]["vulnerable"] == [False, False]

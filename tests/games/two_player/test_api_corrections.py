@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from games.models import Deal
-from tests.games.two_player.conftest import engine, play
+from tests.games.two_player.conftest import engine, named, play
 from tests.games.two_player.test_api import BRIDGE_FOR_TWO, DRAW_DISCARD, TURNOVER, first_match
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +34,7 @@ def test_a_turnover_result_is_corrected(api, two_player_session, north):
     assert response.status_code == 200, response.json()
     assert response.json()["data"] == {"tricks": [5, 14]}
     expected = engine("turnover", {"tricks": [5, 14]})
-    assert response.json()["rubber"]["scoresheet"] == expected
+    assert response.json()["rubber"]["scoresheet"] == named(expected)
     assert response.json()["rubber"]["scoresheet"]["winner"] == 1
 
 
@@ -70,7 +70,7 @@ def test_two_player_honours_are_corrected_kept_or_removed(api, two_player_sessio
     without = {k: v for k, v in BRIDGE_FOR_TWO[1].items() if k != "honours"}
     deals = [BRIDGE_FOR_TWO[0], {**without, "tricks": 11}]
     expected = engine("bridge-for-two", {"deals": deals, "preset": "acbl"})
-    assert response.json()["rubber"]["scoresheet"] == expected
+    assert response.json()["rubber"]["scoresheet"] == named(expected)
 
 
 def test_a_draw_discard_pass_drops_the_stored_declarer_and_tricks_only(

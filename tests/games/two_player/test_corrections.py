@@ -17,7 +17,7 @@ import pytest
 
 from games import registry, services, sheets
 from games.forms import TwoPlayerCorrectionForm
-from tests.games.two_player.conftest import engine, play
+from tests.games.two_player.conftest import engine, named, play
 from tests.games.two_player.test_api import (
     BRIDGE_FOR_TWO,
     DRAW_DISCARD,
@@ -130,7 +130,7 @@ def test_a_correction_on_the_page_rescores_the_match_and_keeps_history(
     assert deal.version == 2
     expected = sheet_of(kind, [corrected if n == number else d for n, d in enumerate(deals, 1)])
     api.force_authenticate(None)
-    assert api.get(f"/api/v1/rubbers/{match.pk}/").json()["scoresheet"] == expected
+    assert api.get(f"/api/v1/rubbers/{match.pk}/").json()["scoresheet"] == named(expected)
     page = client.get(f"/rubbers/{match.pk}/").content.decode()
     for shown in totals_on_the_page(kind, expected):
         assert shown in page

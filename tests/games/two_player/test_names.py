@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from tests.factories import add_player, make_session
-from tests.games.two_player.conftest import engine, play
-from tests.games.two_player.test_api import BRIDGE_FOR_TWO, DRAW_DISCARD
+from tests.games.two_player.conftest import engine, named, play
+from tests.games.two_player.test_api import BRIDGE_FOR_TWO, DRAW_DISCARD, MISERY
 
 pytestmark = pytest.mark.django_db
 
@@ -64,13 +64,61 @@ def test_the_pad_of_bridge_for_two_names_both_players(client, director, club, an
     assert f"Ann leads on points by {margin}." in text
 
 
-def test_the_api_keeps_the_engines_numbering(api, director, club, ann_and_bea):
-    """API.md: the scoresheet is the engine's JSON, as `python -m scoring` prints it."""
+def test_the_api_keeps_the_engines_figures_and_names_the_players(api, director, club, ann_and_bea):
+    """API.md: the scoresheet is the engine's JSON, as `python -m scoring` prints it, figures
+    and numbering alike; its explanations are text and name the players as the pad does."""
     match = night(club, ann_and_bea, "bridge_for_two").rubbers.get(number=1)
     body = play(api, match, BRIDGE_FOR_TWO, as_user=director)
     expected = engine("bridge-for-two", {"deals": BRIDGE_FOR_TWO, "preset": "acbl"})
-    assert body["rubber"]["scoresheet"] == expected
+    assert body["rubber"]["scoresheet"] == named(expected, ("Ann", "Bea"))
     assert [p["name"] for p in body["rubber"]["match_players"]] == ["Ann", "Bea"]
+    said = [i["explanation"] for p in body["rubber"]["scoresheet"]["players"] for i in p["above"]]
+    assert "Ann won the rubber by two games to none: 100 rubber bonus (RULES 7.1)" in said
+
+
+def explanations(sheet: Any) -> list[str]:
+    return [
+        i["explanation"] for p in sheet["players"] for line in ("above", "below") for i in p[line]
+    ]
+
+
+def test_the_api_and_the_csv_name_the_players_in_italian(api, director, club, ann_and_bea):
+    """Issue 30: "Il giocatore 0 ha dichiarato SA" named nobody; the pad says "Ann"."""
+    session = night(club, ann_and_bea, "misery")
+    match = session.rubbers.get(number=1)
+    play(api, match, MISERY, as_user=director)
+    api.force_authenticate(director)
+    body = api.get(f"/api/v1/rubbers/{match.pk}/", HTTP_ACCEPT_LANGUAGE="it").json()
+    said = explanations(body["scoresheet"])
+    won = "Ann ha vinto il rubber per due manche a zero: 100 di premio di rubber (REGOLE 7.1)"
+    assert won in said, said
+    assert not [s for s in said if re.search(r"[Gg]iocatore [01]\b", s)], said
+    csv = api.get(
+        f"/api/v1/sessions/{session.pk}/deals?format=csv", HTTP_ACCEPT_LANGUAGE="it"
+    ).content.decode()
+    assert "miseria: SA giocato da Bea, 1 presa" in csv, csv
+    assert "giocatore 0" not in csv and "giocatore 1" not in csv
+    english = api.get(f"/api/v1/sessions/{session.pk}/deals?format=csv").content.decode()
+    assert "misery NT by Bea, 1 trick" in english, english
+
+
+def test_a_two_player_deal_without_names_counts_its_players_from_one(club, ann_and_bea):
+    """Where no name is known, the engine's player 0 is "player 1": nobody is player 0."""
+    from django.utils import translation
+
+    from games.models import Deal
+    from scoring.rules.two_player import PlayerItem
+    from scoring.shared.i18n import explain_item
+
+    deal = Deal(
+        data={"declarer": 0, "strain": "S", "tricks": 10, "honours": {"player": 1, "points": 100}}
+    )
+    assert deal.summary() == "♠ by player 1, 10 tricks, honours 100 to player 2"
+    item = PlayerItem(player=0, line="above", points=100, reason="two_player_rubber_bonus", count=0)
+    with translation.override("it"):
+        assert explain_item(item).startswith("Il giocatore 1 ha vinto il rubber"), explain_item(
+            item
+        )
 
 
 def client_api() -> Any:

@@ -8,7 +8,7 @@ import dataclasses
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.rules.ranking import Entry, place_label, rank_entries
+from scoring.rules.ranking import Entry, competition_ranks, place_label, rank_entries
 
 
 def entry(
@@ -204,3 +204,10 @@ def test_property_rules_6_3_each_table_with_an_ended_rubber_has_its_prize(entrie
             assert len({placings[e.player].prize_choice for e in winners}) == 1
         else:
             assert not winners
+
+
+def test_competition_ranks_share_a_place_and_skip_the_next():
+    """RULES 6.3: "1, =2, =2, 4"; the order of equal keys is the caller's (by id)."""
+    assert competition_ranks([]) == []
+    assert competition_ranks([-9.0, -2.4, -2.4, -1.0]) == [1, 2, 2, 4]
+    assert competition_ranks([(1, 2), (1, 2), (1, 2)]) == [1, 1, 1]

@@ -437,3 +437,29 @@ def test_the_ratings_csv_has_the_json_rows_to_the_last_decimal(api, club, evenin
             assert float(line[field]) == row[field]
         for field in ("matches", "won", "lost", "drawn"):
             assert int(line[field]) == row[field]
+
+
+def test_equal_ratings_share_a_place_and_are_listed_by_id_not_name(
+    api, client, club, table_of_four, director
+):
+    """Issue 30 (outside tester): two players rated alike were placed 2 and 3, the first by
+    name first. Partners of one rubber are rated alike: they share the place ("=1"), as the
+    standings do (RULES 6.3), and are listed by player id, never by name."""
+    import re
+
+    north = table_of_four["north"]
+    north.name = "Zoe"  # last by name, first by id of the winners
+    north.save(update_fields=["name"])
+    session = make_session(club, [list(table_of_four.values())])
+    win_rubber(session.rubbers.get(), "NS", by=director)
+    refresh_all(club)
+    south, east, west = (table_of_four[seat] for seat in ("south", "east", "west"))
+
+    body = api.get(f"/api/v1/clubs/{club.slug}/ratings").json()
+    assert [row["player"] for row in body["ratings"]] == [north.pk, south.pk, east.pk, west.pk]
+
+    client.force_login(director)
+    html = client.get(f"/clubs/{club.slug}/ratings/").content.decode()
+    table = html[html.index('class="data ratings"') :]
+    rows = re.findall(r'<td class="num">([^<]*)</td>\s*<td><a [^>]*>([^<]*)</a>', table)
+    assert rows == [("=1", "Zoe"), ("=1", "South"), ("=3", "East"), ("=3", "West")]
