@@ -451,6 +451,15 @@ def _close_browser_contexts(request: pytest.FixtureRequest) -> Iterator[None]:
             context.close()
 
 
+def csv_cell(value: Any) -> str:
+    """A JSON value as the API's CSV writes it: null empty, booleans as JSON spells them."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def sign_in(page: Any, base_url: str, username: str, next_path: str = "/") -> None:
     """Sign in through the login page and land on `next_path` (every browser test starts so)."""
     from tests.factories import PASSWORD

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from scoring.standings import services as scoring_services
-from tests.conftest import sign_in
+from tests.conftest import csv_cell, sign_in
 from tests.factories import UserFactory, add_player, make_club, make_session
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -89,7 +89,7 @@ def test_a_directors_night_in_the_browser(
         assert len(rows) == len(items) > 0
         for row, item in zip(rows, items, strict=True):
             for key, value in row.items():
-                assert value == ("" if item[key] is None else str(item[key])), (key, row)
+                assert value == csv_cell(item[key]), (key, row)
 
     # Close asks first, shows what will happen, then closes.
     page.goto(f"{live_server.url}/clubs/riverside/sessions/{one.pk}/")

@@ -19,7 +19,7 @@ import pytest
 from clubs.models import Club, Session
 from games import services
 from scoring.standings import services as scoring_services
-from tests.conftest import sign_in
+from tests.conftest import csv_cell, sign_in
 from tests.factories import add_player, make_session
 from tests.pages.test_director_night_browser import (
     SHOTS,
@@ -171,7 +171,7 @@ def test_settings_in_both_languages_and_the_settlement_and_leaderboard_csv(
         assert len(rows) == len(items) > 0, path
         for row, item in zip(rows, items, strict=True):
             for key, value in row.items():
-                assert value == ("" if item[key] is None else str(item[key])), (key, row)
+                assert value == csv_cell(item[key]), (key, row)
     context.close()
 
 
