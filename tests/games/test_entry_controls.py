@@ -144,6 +144,7 @@ def test_a_rule_for_a_control_the_game_lacks_is_refused():
                 pad="tricks",
                 pad_template="games/_turnover.html",
                 entry_template="games/_entry_two.html",
+                closing=registry.TURNOVER_CLOSING,
                 entry=TurnoverFields(),
                 needs=(("honours", "chicago_honours"),),
             ),
