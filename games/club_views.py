@@ -833,6 +833,11 @@ def suggest(request: HttpRequest, slug: str) -> HttpResponse:
     count = len(request.GET.getlist("players"))
     kind = request.GET.get("kind", Session.Kind.RUBBER)
     movement = request.GET.get("movement", Session.Movement.PIVOT)
+    # A crafted value is refused by listing the valid ones, never by sending it back.
+    for value, choices in ((kind, Session.Kind.values), (movement, Session.Movement.values)):
+        if value not in choices:
+            refusal = _("Choose one of: %(choices)s.") % {"choices": ", ".join(choices)}
+            return HttpResponse(refusal, status=400, content_type="text/plain")
     return render(
         request, "clubs/_suggestion.html", {"suggestion": _suggestion(count, kind, movement)}
     )
