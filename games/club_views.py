@@ -1143,10 +1143,19 @@ def session_reseat(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def session_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    """Delete a planned session (nothing was played in it)."""
+    """GET: what deleting a planned session removes (its tables and who sits at them), and a
+    button. POST: delete it (nothing was played in it). Directors only, as for close."""
     session = _director_post(request, slug, pk)
+    if request.method == "GET":
+        tables = session.tables.order_by("number").prefetch_related("seats__player")
+        seated = [{"table": t, "players": t.present_players()} for t in tables]
+        return render(
+            request,
+            "clubs/delete.html",
+            {"session": session, "club": session.club, "seated": seated},
+        )
     try:
         services.session_delete(session=session)
     except Conflict as err:
