@@ -833,6 +833,11 @@ def suggest(request: HttpRequest, slug: str) -> HttpResponse:
     count = len(request.GET.getlist("players"))
     kind = request.GET.get("kind", Session.Kind.RUBBER)
     movement = request.GET.get("movement", Session.Movement.PIVOT)
+    # A crafted value is refused by listing the valid ones, never by sending it back.
+    for value, choices in ((kind, Session.Kind.values), (movement, Session.Movement.values)):
+        if value not in choices:
+            refusal = _("Choose one of: %(choices)s.") % {"choices": ", ".join(choices)}
+            return HttpResponse(refusal, status=400, content_type="text/plain")
     return render(
         request, "clubs/_suggestion.html", {"suggestion": _suggestion(count, kind, movement)}
     )
@@ -1138,10 +1143,19 @@ def session_reseat(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def session_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    """Delete a planned session (nothing was played in it)."""
+    """GET: what deleting a planned session removes (its tables and who sits at them), and a
+    button. POST: delete it (nothing was played in it). Directors only, as for close."""
     session = _director_post(request, slug, pk)
+    if request.method == "GET":
+        tables = session.tables.order_by("number").prefetch_related("seats__player")
+        seated = [{"table": t, "players": t.present_players()} for t in tables]
+        return render(
+            request,
+            "clubs/delete.html",
+            {"session": session, "club": session.club, "seated": seated},
+        )
     try:
         services.session_delete(session=session)
     except Conflict as err:

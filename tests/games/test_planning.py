@@ -109,3 +109,21 @@ def test_the_hint_and_the_submit_say_the_same(
     assert says in hint
     assert hint in _errors(html).replace("&#x27;", "'")
     assert _text(html) == hint
+
+
+def test_an_unknown_kind_for_the_hint_is_refused_without_echoing_it(
+    client: Client, director: Any, club: Any
+) -> None:
+    """Issue 31: `?kind=` on the console's hint is a query string anyone can craft; an unknown
+    one is a 400 that lists the kinds, never a hint planned for it nor the value sent back."""
+    client.force_login(director)
+    ids = [p.pk for p in add_players(club, "P", 4)]
+    sent = "zz<b>bogus</b>zz"
+    for query in ({"kind": sent}, {"kind": "rubber", "movement": sent}):
+        response = client.get(reverse("clubs:suggest", args=[club.slug]), {"players": ids, **query})
+        assert response.status_code == 400
+        body = response.content.decode()
+        assert "bogus" not in body
+        assert "Choose one of:" in body
+    listed = client.get(reverse("clubs:suggest", args=[club.slug]), {"players": ids, "kind": sent})
+    assert all(kind in listed.content.decode() for kind in Session.Kind.values)

@@ -72,6 +72,26 @@ def test_a_planned_session_can_be_deleted(
     assert not Session.objects.filter(pk=planned.pk).exists()
 
 
+def test_deleting_a_planned_session_asks_first(
+    director_client: Client, club: Any, table_of_four: dict[str, Any]
+) -> None:
+    """Issue 31: the session's page offered a button that deleted at once; like close and
+    reopen, it now links to a page that says what goes, and only its button deletes."""
+    planned = make_session(club, [list(table_of_four.values())], start=False)
+    delete = f"/clubs/riverside/sessions/{planned.pk}/delete/"
+    html = director_client.get(f"/clubs/riverside/sessions/{planned.pk}/").content.decode()
+    assert f'href="{delete}"' in html
+    assert f'action="{delete}"' not in html
+    page = director_client.get(delete)
+    assert page.status_code == 200
+    assert f'action="{delete}"' in page.content.decode()
+    assert "North" in page.content.decode()  # who was seated: the page says what goes
+    assert Session.objects.filter(pk=planned.pk).exists()
+    club.language = "it"
+    club.save(update_fields=["language"])
+    assert "Eliminare la serata in programma del" in director_client.get(delete).content.decode()
+
+
 def test_a_started_session_cannot_be_deleted(
     director_client: Client, running_session: Session
 ) -> None:

@@ -65,6 +65,7 @@ def night(director: Any) -> dict[str, str]:
         "settings": f"/clubs/{club.slug}/settings/",
         "close": f"/clubs/{club.slug}/sessions/{session.pk}/close/",
         "reseat": f"/clubs/{club.slug}/sessions/{planned.pk}/seat/",
+        "delete": f"/clubs/{club.slug}/sessions/{planned.pk}/delete/",
         "closed session": f"/clubs/{club.slug}/sessions/{closed.pk}/",
         "reopen": f"/clubs/{club.slug}/sessions/{closed.pk}/reopen/",
         "api docs": "/api/docs/",

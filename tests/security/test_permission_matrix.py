@@ -342,7 +342,7 @@ MATRIX: dict[str, Case] = {
     ),
     "clubs:session_delete": Case(
         lambda w: f"/clubs/{w.club.slug}/sessions/{w.planned.pk}/delete/",
-        {"POST": (302, 404, 403, 403, 404, 302)},
+        {"GET": (302, 404, 403, 403, 404, 200), "POST": (302, 404, 403, 403, 404, 302)},
         # Past the warning about unconfirmed deals (tests/games/test_confirmation.py).
         {"POST": lambda w: {"anyway": "1"}},
     ),
