@@ -1056,11 +1056,16 @@ class Deal(models.Model):
                 deals, nxt, move_next_deals=move_next_deals, changed_by=changed_by
             )
             deal.version += 1
-            # A confirmation, a dispute or a ruling was of the old content; the writer's
-            # opponents confirm the new one.
+            # A confirmation, a dispute or a ruling was of the old content. A player's
+            # correction is confirmed by the writer's opponents; a director's is the ruling
+            # itself: it settles the deal, disputed or awaiting, for both sides (issue 29).
             deal.confirmed_by = None
             deal.disputed = False
-            deal.ruled = False
+            deal.ruled = (
+                changed_by is not None
+                and session.asks_confirmation
+                and session.club.is_director(changed_by)
+            )
             deal._written(rubber, changed_by, seat, phone)
             deal._note(_reason("correction"), changed_by)
             deal.save()

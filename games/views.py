@@ -1217,7 +1217,7 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         sent = form.cleaned_data["version"]
         try:
-            # A corrected deal is a new one to confirm: Deal.correct clears a dispute too.
+            # A player's correction is to confirm again; a director's settles it (Deal.correct).
             with change_note(_code_note(deal.rubber, viewer)):
                 corrected = deal.correct(
                     version=sent,

@@ -197,6 +197,77 @@ def test_without_confirmation_closing_does_not_ask(client, running_session, dire
     assert running_session.status == "closed"
 
 
+def disputed_slam(client, session, director, east):
+    """Issue 29, item 2: North records 6♠× N = with "We 100" and East disputes it."""
+    client.force_login(director)
+    switch(client, session, "on")
+    rubber = session.rubbers.get()
+    deal = rubber.record_deal(
+        number=1,
+        contract="6SX",
+        declarer="N",
+        tricks=12,
+        honours_side="NS",
+        honours_points=100,
+        entered_by=rubber.north.user,
+    )[0]
+    client.force_login(east)
+    assert client.post(f"/deals/{deal.pk}/dispute", {"version": 1}).status_code == 302
+    return rubber, deal
+
+
+def assert_settled_everywhere(client, session, rubber, deal, director, north, east):
+    deal.refresh_from_db()
+    assert not deal.disputed and deal.settled
+    for player in (north, east):
+        client.force_login(player)
+        assert (
+            "awaiting your confirmation"
+            not in client.get(f"/rubbers/{rubber.pk}/").content.decode()
+        )
+    client.force_login(director)
+    html = console(client, session)
+    assert "Deals awaiting confirmation" not in html and "Table 1, rubber 1, deal 1" not in html
+    # The close asks nothing: no deal is left awaiting or disputed.
+    close = client.post(f"/clubs/{session.club.slug}/sessions/{session.pk}/close/")
+    assert close.status_code == 302
+
+
+def test_a_directors_correction_on_the_page_settles_the_dispute(
+    client, running_session, director, north, east
+):
+    from games.forms import entry_initial
+
+    rubber, deal = disputed_slam(client, running_session, director, east)
+    taps = {**entry_initial(deal), "honours": "", "version": deal.version}
+    client.force_login(director)
+    answer = client.post(
+        f"/deals/{deal.pk}/correct", {f"deal{deal.pk}-{k}": v for k, v in taps.items()}
+    )
+    assert answer.status_code == 302
+    deal.refresh_from_db()
+    assert deal.honours_side == "" and deal.version == 2
+    html = client.get(f"/rubbers/{rubber.pk}/").content.decode()
+    # The dispute's line changes nothing and says so once; the correction's shows what changed.
+    disputed = "6♠X by N, 12 tricks, honours 100 to NS"
+    assert f"{disputed} → {disputed}" not in html
+    assert f"{disputed} → 6♠X by N, 12 tricks</li>" in html
+    assert_settled_everywhere(client, running_session, rubber, deal, director, north, east)
+
+
+def test_a_directors_correction_through_the_api_settles_the_dispute(
+    api, client, running_session, director, north, east
+):
+    rubber, deal = disputed_slam(client, running_session, director, east)
+    api.force_authenticate(director)
+    body = {"version": 1, "honours": None}
+    assert api.patch(f"/api/v1/deals/{deal.pk}/", body, format="json").status_code == 200
+    entries = api.get(f"/api/v1/deals/{deal.pk}/history").json()
+    last = entries[-1] if isinstance(entries, list) else entries["results"][-1]
+    assert last["reason"] == "correction"
+    assert_settled_everywhere(client, running_session, rubber, deal, director, north, east)
+
+
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_confirmation_round_trip_on_two_phones(live_server, browser, running_session):
