@@ -215,10 +215,11 @@ def test_a_ruling_and_a_close_at_once_never_change_a_closed_session() -> None:
 
 
 def test_a_ruling_and_a_correction_at_once_never_leave_a_stale_ruling() -> None:
-    """A disputed deal: the director rules on version 1 as a player corrects it. Either the
-    ruling lands first and the correction clears it, or the correction lands first and the
-    ruling is refused as of a version corrected since; never a ruling on the corrected deal,
-    and never a deal both ruled and disputed."""
+    """A disputed deal: the director rules on version 1 in one tab as he corrects it in another.
+    Either the ruling lands first and the correction replaces it, or the correction lands first
+    and the ruling is refused as of a version corrected since; never a ruling on the corrected
+    deal, and never a deal both ruled and disputed. A director's correction itself settles the
+    dispute (tests/games/test_confirmation.py), so the corrected deal ends settled either way."""
     director = UserFactory(username="td")
     club = make_club(director=director, slug="rule-race")
     rng = random.Random(23)
@@ -242,7 +243,7 @@ def test_a_ruling_and_a_correction_at_once_never_leave_a_stale_ruling() -> None:
         )
         assert isinstance(results["correct"], Deal), results
         final = Deal.objects.get(pk=deal.pk)
-        assert (final.version, final.tricks, final.ruled, final.disputed) == (2, 9, False, False)
+        assert (final.version, final.tricks, final.ruled, final.disputed) == (2, 9, True, False)
         reasons = list(
             final.history.order_by("history_date", "history_id").values_list(
                 "history_change_reason", flat=True
