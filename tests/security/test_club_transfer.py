@@ -371,7 +371,7 @@ def test_any_database_error_while_writing_is_a_refusal_and_rolls_back(
     def broken(**_kwargs: Any) -> None:
         raise DataError("A string literal cannot contain NUL (0x00) characters.")
 
-    monkeypatch.setattr("games.transfer.club_restore_standings", broken)
+    monkeypatch.setattr("games.transfer.importing.club_restore_standings", broken)
     message = _refused(data, tmp_path)
     assert "the database refused a row" in message and "NUL" in message
 
