@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from scoring.rules.errors import ScoringError
 
-__all__ = ["DEFAULT", "PRESETS", "HouseRules"]
+__all__ = ["DEFAULT", "PRESETS", "TURNS_OFF", "HouseRules"]
 
 #: The allowed values of each option, and the RULES section that defines it.
 _CHOICES: dict[str, tuple[tuple[object, object], str]] = {
@@ -25,6 +25,23 @@ _CHOICES: dict[str, tuple[tuple[object, object], str]] = {
     "rubber_bonus_two_player": ((100, "standard"), "RULES 7.1"),
 }
 _TARGET_RULE = "RULES 7.4"
+
+#: What each option takes off a deal's entry when it is off (false), by game: the deal inputs
+#: the engine then refuses (Chicago's honours without ``chicago_honours``, RULES 5). Every
+#: option has its row, ``{}`` for one that changes only the score; the entry and correction
+#: forms show no control for such an input (games/registry.py, ``GamePages.needs``), and
+#: tests/games/test_house_rules_forms.py fails for an option without a row or a registry that
+#: disagrees.
+TURNS_OFF: dict[str, dict[str, tuple[str, ...]]] = {
+    "unfinished_partscore": {},  # the bonus of an unfinished rubber
+    "insult_redoubled": {},  # XX is still tapped; a made one scores less
+    "old_undertricks": {},  # the price of undertricks
+    "pivot_ranking": {},  # how the standings rank a pivot table
+    "chicago_vulnerable": {},  # computed from the deal's number, never tapped
+    "chicago_honours": {"chicago": ("honours",)},  # a claim is refused (RULES 5)
+    "rubber_bonus_two_player": {},  # the rubber bonus of Bridge for Two and Misery
+    "draw_and_discard_target": {},  # the score that wins Draw and Discard
+}
 
 
 @dataclass(frozen=True, slots=True)

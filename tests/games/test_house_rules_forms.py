@@ -1,13 +1,13 @@
 """Every house rule, classified by the entry controls it turns off, and each rule × game shown on
 the forms (issue 27: house rules reach the forms).
 
-`RESTRICTS` is the table: for each option of `HouseRules`, a value other than its default and the
-controls that value takes off the entry and correction forms, by game ({} = none: the option
-changes the score, never what is tapped). A new option fails
-`test_every_house_rule_is_classified` until it has a row here; a row turning a control off fails
-`test_the_registry_turns_off_what_the_table_says` until the game's `needs` in games/registry.py
-say so. Each (option × game) case then renders the pad's entry form and a recorded deal's
-correction form under that value and compares their controls with the game's, less the table's.
+`scoring.rules.options.TURNS_OFF` is the table: for each option of `HouseRules`, the deal inputs
+it takes off each game's entry when it is off ({} = none: the option changes the score, never
+what is tapped). A new option fails `test_every_house_rule_is_classified` until it has a row; a
+row turning an input off fails `test_the_registry_turns_off_what_the_table_says` until the
+game's `needs` in games/registry.py say so. Each (option × game) case then renders the pad's
+entry form and a recorded deal's correction form with the option at a value other than its
+default, and compares their controls with the game's, less those the table turns off.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 import pytest
 
@@ -23,29 +23,33 @@ from games import registry
 from games.models import Deal
 from scoring.rules import HouseRules
 from scoring.rules.games import GAMES
+from scoring.rules.options import DEFAULT, TURNS_OFF
 from tests.factories import make_session
 
 ROOT = Path(__file__).resolve().parents[2]
+OPTIONS = [f.name for f in dataclasses.fields(HouseRules)]
 
-#: option → (a value other than the default, {game: the controls that value turns off}).
-RESTRICTS: dict[str, tuple[Any, dict[str, frozenset[str]]]] = {
-    # RULES 2.6: the bonus of an unfinished rubber; nothing tapped differs.
-    "unfinished_partscore": (50, {}),
-    # RULES 3.3: a made redoubled contract scores 50; XX is still tapped.
-    "insult_redoubled": (50, {}),
-    # RULES 3.4: the price of undertricks; nothing tapped differs.
-    "old_undertricks": (True, {}),
-    # RULES 4.3: how the standings rank a pivot table; not a deal's control.
-    "pivot_ranking": ("gross", {}),
-    # RULES 5: who is vulnerable is computed from the deal's number, never tapped.
-    "chicago_vulnerable": ("non_dealer", {}),
-    # RULES 5: honours do not count in a Chicago without them (the engine refuses a claim).
-    "chicago_honours": (False, {"chicago": frozenset({"honours"})}),
-    # RULES 7.1: the rubber bonus of Bridge for Two and Misery; nothing tapped differs.
-    "rubber_bonus_two_player": ("standard", {}),
-    # RULES 7.4: the score that wins Draw and Discard; nothing tapped differs.
-    "draw_and_discard_target": (300, {}),
-}
+
+def other_value(option: str) -> Any:
+    """A value of `option` other than its default, by its type: the other of a yes/no or of a
+    choice, or a different number."""
+    hint = get_type_hints(HouseRules)[option]
+    default = getattr(DEFAULT, option)
+    if get_origin(hint) is Literal:
+        return next(value for value in get_args(hint) if value != default)
+    if hint is bool:
+        return not default
+    if hint is int:
+        return default + 1
+    raise AssertionError(f"{option}: say here which other value of a {hint} to try")
+
+
+def turned_off(option: str, kind: str) -> set[str]:
+    """The controls of `kind` that `option` at its other value takes off the forms."""
+    if getattr(HouseRules(**{option: other_value(option)}), option):
+        return set()  # the table's inputs go only when the option is off
+    return set(TURNS_OFF[option].get(kind, ()))
+
 
 #: A first deal of each game, as the API takes it.
 FIRST_DEAL: dict[str, dict[str, Any]] = {
@@ -84,28 +88,28 @@ def no_empty_group(html: str) -> str:
 
 
 def test_every_house_rule_is_classified() -> None:
-    options = [f.name for f in dataclasses.fields(HouseRules)]
-    assert sorted(RESTRICTS) == sorted(options), "classify the new option in RESTRICTS"
-    for option, (value, by_game) in RESTRICTS.items():
-        default = getattr(HouseRules(), option)
-        assert value != default, option
+    assert sorted(TURNS_OFF) == sorted(OPTIONS), "give the new option its row in TURNS_OFF"
+    for option in OPTIONS:
+        value = other_value(option)
+        assert value != getattr(DEFAULT, option), option
         assert getattr(HouseRules(**{option: value}), option) == value
-        assert set(by_game) <= set(GAMES), option
+        assert set(TURNS_OFF[option]) <= set(GAMES), option
+        if TURNS_OFF[option]:
+            # "Off" is false: only a yes/no option can turn an input off.
+            assert isinstance(getattr(DEFAULT, option), bool), option
 
 
 @pytest.mark.parametrize("kind", list(GAMES))
 def test_the_registry_turns_off_what_the_table_says(kind: str) -> None:
     expected = {
-        (control, option)
-        for option, (_value, by_game) in RESTRICTS.items()
-        for control in by_game.get(kind, ())
+        (control, option) for option in OPTIONS for control in TURNS_OFF[option].get(kind, ())
     }
     assert set(registry.pages(kind).needs) == expected
 
 
 def test_every_house_rule_is_in_the_rules_doc() -> None:
     doc = (ROOT / "docs" / "rules.md").read_text()
-    assert [option for option in RESTRICTS if f"`{option}" not in doc] == []
+    assert [option for option in OPTIONS if f"`{option}" not in doc] == []
 
 
 def forms_under(client: Any, api: Any, club: Any, players: dict[str, Any], kind: str) -> Any:
@@ -134,21 +138,20 @@ def forms_under(client: Any, api: Any, club: Any, players: dict[str, Any], kind:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("kind", list(GAMES))
-@pytest.mark.parametrize("option", [None, *RESTRICTS])
+@pytest.mark.parametrize("option", [None, *OPTIONS])
 def test_the_forms_offer_the_controls_the_game_and_the_house_rule_allow(
     client: Any, api: Any, club: Any, table_of_four: dict[str, Any], option: str | None, kind: str
 ) -> None:
     """With the default rules (`option` None) every control of the game; with `option` at its
-    other value, those less the ones `RESTRICTS` says it turns off, on both forms."""
-    off: frozenset[str] = frozenset()
+    other value, those less the ones `TURNS_OFF` says it turns off, on both forms."""
+    off: set[str] = set()
     if option is not None:
-        value, by_game = RESTRICTS[option]
-        off = by_game.get(kind, frozenset())
-        club.rules_overrides = {option: value}
+        off = turned_off(option, kind)
+        club.rules_overrides = {option: other_value(option)}
         club.save()
     rubber, entry, correction = forms_under(client, api, club, table_of_four, kind)
     if option is not None:
-        assert getattr(rubber.house_rules(), option) == RESTRICTS[option][0]
+        assert getattr(rubber.house_rules(), option) == other_value(option)
     expected = set(registry.pages(kind).controls) - off
     assert entry == expected
     assert correction == expected
