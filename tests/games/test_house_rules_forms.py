@@ -171,3 +171,17 @@ def test_a_rule_turning_off_any_control_reaches_both_forms(
     assert HouseRules().old_undertricks is False
     _rubber, entry, correction = forms_under(client, api, club, table_of_four, "rubber")
     assert entry == correction == set(page.controls) - {"doubling"}
+
+
+def test_the_add_a_house_rule_recipe_names_real_tests() -> None:
+    """docs/architecture.md's recipe: six numbered steps, and every test it names exists."""
+    doc = (ROOT / "docs" / "architecture.md").read_text()
+    start = doc.index("### Add a house rule")
+    recipe = doc[start : doc.index("\n## ", start)]
+    assert re.findall(r"^(\d)\. ", recipe, re.MULTILINE) == ["1", "2", "3", "4", "5", "6"]
+    sources = "".join(path.read_text() for path in (ROOT / "tests").rglob("test_*.py"))
+    named = set(re.findall(r"::(test_\w+)", recipe))
+    assert named
+    assert [name for name in sorted(named) if f"def {name}(" not in sources] == []
+    for path in re.findall(r"`(tests/[\w/]+\.py)", recipe):
+        assert (ROOT / path).exists(), path
