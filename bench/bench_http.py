@@ -83,7 +83,7 @@ def _setup() -> None:
 
     from clubs.models import Club, Membership, Player, Session
     from games.models import Rubber
-    from games.services import session_close, session_create, session_start
+    from games.sessions.lifecycle import session_close, session_create, session_start
     from scoring.standings.models import SessionStanding
     from scoring.standings.services import standings_rebuild_all
 

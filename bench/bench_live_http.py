@@ -96,7 +96,7 @@ def _setup() -> None:
     from knox.models import AuthToken
 
     from clubs.models import Club, Membership, Player, Session
-    from games.services import session_close, session_create, session_start
+    from games.sessions.lifecycle import session_close, session_create, session_start
 
     users = get_user_model().objects
     director, _ = users.get_or_create(username="live-director")

@@ -215,7 +215,7 @@ def _live_session() -> int:
     """A running session of 5 tables, each with ended rubbers and one in play (made once)."""
     from clubs.models import Club, Player, Session
     from games.models import Rubber
-    from games.services import session_create, session_start
+    from games.sessions.lifecycle import session_create, session_start
 
     club = Club.objects.filter(slug__startswith="syn").order_by("pk").first()
     assert club is not None, "seed the database first"

@@ -1,6 +1,6 @@
 """Clubs, players, roles, sessions and tables (DESIGN.md: clubs/).
 
-Writes that change state go through named methods here or through `games.services`; views,
+Writes that change state go through named methods here or through `games.sessions`; views,
 serializers, admin and seeds call them.
 """
 

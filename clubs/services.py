@@ -2,7 +2,7 @@
 
 Each function is keyword-only, runs in one transaction and raises `ValidationError` (bad input,
 HTTP 400 with field messages) or `scoring.shared.errors.Conflict` (a state conflict, HTTP 409).
-Sessions and their tables live in `games.services`.
+Sessions and their tables live in `games.sessions`.
 """
 
 from __future__ import annotations

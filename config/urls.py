@@ -6,7 +6,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games import club_views
+from games.club import home
 
 from . import accounts
 from .api import TokenView
@@ -27,7 +27,7 @@ api_v1: list[URLPattern | URLResolver] = [
 api_docs = SpectacularSwaggerSplitView.as_view(url_name="schema")
 
 urlpatterns = [
-    path("", club_views.home, name="home"),
+    path("", home.home, name="home"),
     path("healthz", healthz, name="healthz"),
     # Browsers ask for /favicon.ico whatever the page links; answer with the static icon.
     path("favicon.ico", favicon, name="favicon"),

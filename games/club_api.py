@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from clubs import services as club_services
 from clubs.models import Club, Invitation, Player, Session, Table, TableSeat
 from clubs.permissions import (
     IsClubDirectorOrReadOnly,
@@ -44,8 +45,8 @@ from clubs.serializers import (
     TableOut,
     TablePlayerIn,
 )
-from games import changes, services
 from games.models import Rubber
+from games.sessions import ahead, arrivals, lifecycle, table_changes
 from scoring.shared import inputs
 from scoring.shared.inputs import NoBodyIn
 
@@ -134,7 +135,7 @@ class ClubListView(APIView):
     def post(self, request: Request) -> Response:
         data = ClubIn(data=request.data)
         data.is_valid(raise_exception=True)
-        club = services.club_create(
+        club = club_services.club_create(
             slug=data.validated_data["slug"],
             name=data.validated_data["name"],
             public=data.validated_data["public"],
@@ -185,7 +186,7 @@ class PlayerListView(APIView):
         club = club_for_reader(request.user, slug, director=True)
         data = PlayerIn(data=request.data)
         data.is_valid(raise_exception=True)
-        player = services.player_create(
+        player = club_services.player_create(
             club=club,
             name=data.validated_data["name"],
             username=data.validated_data.get("username") or None,
@@ -228,7 +229,7 @@ class InvitationAcceptView(APIView):
     def post(self, request: Request, pk: int) -> Response:
         NoBodyIn.check(request.data)
         try:
-            player = services.invitation_accept(invitation_id=pk, user=signed_in_user(request))
+            player = club_services.invitation_accept(invitation_id=pk, user=signed_in_user(request))
         except Invitation.DoesNotExist as err:
             raise Http404("No such invitation.") from err
         return Response(PlayerOut(player).data)
@@ -246,7 +247,7 @@ class InvitationDeclineView(APIView):
     def post(self, request: Request, pk: int) -> Response:
         NoBodyIn.check(request.data)
         try:
-            services.invitation_decline(invitation_id=pk, user=signed_in_user(request))
+            club_services.invitation_decline(invitation_id=pk, user=signed_in_user(request))
         except Invitation.DoesNotExist as err:
             raise Http404("No such invitation.") from err
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -278,7 +279,7 @@ class SessionListView(APIView):
         club = club_for_reader(request.user, slug, director=True)
         data = SessionIn(data=request.data, context={"club": club})
         data.is_valid(raise_exception=True)
-        session = services.session_create(
+        session = lifecycle.session_create(
             club=club,
             date=data.validated_data["date"],
             kind=data.validated_data["kind"],
@@ -318,7 +319,7 @@ class SessionDetailView(APIView):
         session = _session(request, pk, director=True)
         data = SessionIn(data=request.data, partial=True, context={"club": session.club})
         data.is_valid(raise_exception=True)
-        services.session_reseat(session=session, by=signed_in_user(request), **data.validated_data)
+        lifecycle.session_reseat(session=session, by=signed_in_user(request), **data.validated_data)
         return Response(_session_out(session.pk))
 
 
@@ -334,7 +335,7 @@ class SessionStartView(APIView):
     def post(self, request: Request, pk: int) -> Response:
         session = _session(request, pk, director=True)
         NoBodyIn.check(request.data)
-        services.session_start(session=session, by=signed_in_user(request))
+        lifecycle.session_start(session=session, by=signed_in_user(request))
         return Response(_session_out(session.pk))
 
 
@@ -350,7 +351,7 @@ class SessionCloseView(APIView):
     def post(self, request: Request, pk: int) -> Response:
         session = _session(request, pk, director=True)
         NoBodyIn.check(request.data)
-        services.session_close(session=session, by=signed_in_user(request))
+        lifecycle.session_close(session=session, by=signed_in_user(request))
         return Response(_session_out(session.pk))
 
 
@@ -371,7 +372,7 @@ class SessionReopenView(APIView):
     def post(self, request: Request, pk: int) -> Response:
         session = _session(request, pk, director=True)
         NoBodyIn.check(request.data)
-        services.session_reopen(session=session, by=signed_in_user(request))
+        lifecycle.session_reopen(session=session, by=signed_in_user(request))
         return Response(_session_out(session.pk))
 
 
@@ -397,7 +398,7 @@ class TableRotationView(APIView):
         table = _table(session, number)
         params = AheadIn(data=request.query_params)
         params.is_valid(raise_exception=True)
-        seatings = services.table_rotation(table=table, ahead=params.validated_data["ahead"])
+        seatings = ahead.table_rotation(table=table, ahead=params.validated_data["ahead"])
         return Response(SeatingOut(seatings, many=True).data)
 
 
@@ -422,7 +423,7 @@ class TablePlayersView(APIView):
         session = _session(request, pk, director=True)
         table = _table(session, number)
         player = self._parse(request, session)
-        services.table_add_player(table=table, player=player)
+        table_changes.table_add_player(table=table, player=player)
         return Response(TableOut(_table(session, number)).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -440,7 +441,7 @@ class TablePlayersView(APIView):
         session = _session(request, pk, director=True)
         table = _table(session, number)
         player = self._parse(request, session)
-        services.table_remove_player(table=table, player=player)
+        table_changes.table_remove_player(table=table, player=player)
         return Response(TableOut(_table(session, number)).data)
 
 
@@ -461,7 +462,7 @@ class TableSubstituteView(APIView):
         table = _table(session, number)
         data = SubstituteIn(data=request.data, context={"club": session.club})
         data.is_valid(raise_exception=True)
-        change = changes.table_substitute(
+        change = table_changes.table_substitute(
             table=table,
             leaver=data.validated_data["leaver"],
             substitute=data.validated_data["substitute"],
@@ -488,7 +489,7 @@ class TableLeaveView(APIView):
         table = _table(session, number)
         data = LeaverIn(data=request.data, context={"club": session.club})
         data.is_valid(raise_exception=True)
-        made = changes.table_leave_and_replan(
+        made = table_changes.table_leave_and_replan(
             table=table, leaver=data.validated_data["leaver"], by=signed_in_user(request)
         )
         return Response(TableChangeOut(made, many=True).data)
@@ -509,7 +510,7 @@ class SessionArrivalsView(APIView):
         session = _session(request, pk, director=True)
         data = ArrivalsIn(data=request.data, context={"club": session.club})
         data.is_valid(raise_exception=True)
-        made = changes.session_add_arrivals(
+        made = arrivals.session_add_arrivals(
             session=session,
             players=data.validated_data["players"],
             names=data.validated_data["names"],

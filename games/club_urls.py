@@ -2,33 +2,34 @@
 
 from django.urls import path
 
-from . import change_views, login_views
-from . import club_views as views
+from . import login_views
+from .club import console, home, session_page, setup
+from .sessions import views, views_changes
 
 app_name = "clubs"
 
 urlpatterns = [
-    path("new/", views.club_create, name="create"),
-    path("invitations/<int:pk>/accept/", views.invitation_accept, name="invitation_accept"),
-    path("invitations/<int:pk>/decline/", views.invitation_decline, name="invitation_decline"),
-    path("<slug:slug>/", views.club_home, name="home"),
-    path("<slug:slug>/players/", views.players, name="players"),
+    path("new/", setup.club_create, name="create"),
+    path("invitations/<int:pk>/accept/", home.invitation_accept, name="invitation_accept"),
+    path("invitations/<int:pk>/decline/", home.invitation_decline, name="invitation_decline"),
+    path("<slug:slug>/", home.club_home, name="home"),
+    path("<slug:slug>/players/", setup.players, name="players"),
     path(
         "<slug:slug>/players/<int:pk>/reset-link/",
         login_views.player_reset_link,
         name="player_reset_link",
     ),
-    path("<slug:slug>/settings/", views.club_settings, name="settings"),
-    path("<slug:slug>/console/", views.console, name="console"),
-    path("<slug:slug>/console/suggest/", views.suggest, name="suggest"),
-    path("<slug:slug>/console/live/", views.console_live, name="console_live"),
+    path("<slug:slug>/settings/", setup.club_settings, name="settings"),
+    path("<slug:slug>/console/", console.console, name="console"),
+    path("<slug:slug>/console/suggest/", console.suggest, name="suggest"),
+    path("<slug:slug>/console/live/", console.console_live, name="console_live"),
     path(
         "<slug:slug>/console/confirmation/",
-        views.confirmation_setting,
+        console.confirmation_setting,
         name="confirmation_setting",
     ),
-    path("<slug:slug>/sessions/<int:pk>/", views.session_detail, name="session"),
-    path("<slug:slug>/sessions/<int:pk>/cards/", views.session_cards, name="session_cards"),
+    path("<slug:slug>/sessions/<int:pk>/", session_page.session_detail, name="session"),
+    path("<slug:slug>/sessions/<int:pk>/cards/", session_page.session_cards, name="session_cards"),
     path("<slug:slug>/sessions/<int:pk>/start/", views.session_start, name="session_start"),
     path("<slug:slug>/sessions/<int:pk>/close/", views.session_close, name="session_close"),
     path("<slug:slug>/sessions/<int:pk>/reopen/", views.session_reopen, name="session_reopen"),
@@ -47,17 +48,17 @@ urlpatterns = [
     ),
     path(
         "<slug:slug>/sessions/<int:pk>/tables/<int:number>/leaver/",
-        change_views.table_leaver,
+        views_changes.table_leaver,
         name="table_leaver",
     ),
     path(
         "<slug:slug>/sessions/<int:pk>/arrivals/",
-        change_views.session_arrivals,
+        views_changes.session_arrivals,
         name="session_arrivals",
     ),
     path(
         "<slug:slug>/sessions/<int:pk>/arrivals/suggest/",
-        change_views.arrivals_suggest,
+        views_changes.arrivals_suggest,
         name="arrivals_suggest",
     ),
 ]

@@ -2,7 +2,7 @@
 round robin's first pairs (RULES 6, 7; `scoring.rules.rotation`, `scoring.rules.round_robin`).
 
 Below `games.models`, which seats the next rubber from them (`RubberQuerySet.start_next`), and
-below `games.services`, which shows the rotation ahead (`table_rotation`).
+below `games.sessions.ahead`, which shows the rotation ahead (`table_rotation`).
 """
 
 from __future__ import annotations

@@ -10,8 +10,9 @@ from typing import Any
 import factory
 from django.contrib.auth import get_user_model
 
+from clubs import services as club_services
 from clubs.models import Club, Membership, Player, Session
-from games import services
+from games.sessions import lifecycle
 
 PASSWORD = "correct-horse-battery"
 
@@ -44,7 +45,7 @@ class PlayerFactory(factory.django.DjangoModelFactory):
 
 
 def make_club(*, director: Any, slug: str = "riverside", public: bool = True, **kw: Any) -> Club:
-    return services.club_create(
+    return club_services.club_create(
         slug=slug, name=slug.title(), director=director, public=public, **kw
     )
 
@@ -71,7 +72,7 @@ def make_session(
     stake: Decimal | None = None,
     date: datetime.date | None = None,
 ) -> Session:
-    session = services.session_create(
+    session = lifecycle.session_create(
         club=club,
         date=date or datetime.date(2026, 11, 30),
         kind=kind,
@@ -80,7 +81,7 @@ def make_session(
         tables=tables,
     )
     if start:
-        services.session_start(session=session)
+        lifecycle.session_start(session=session)
     return session
 
 

@@ -209,7 +209,7 @@ def test_a_login_created_by_another_clubs_director_cannot_take_the_invitation(
 ) -> None:
     """The probe's route: the outsider directs a club of their own and creates the invited
     username there with a password, then accepts."""
-    from games.services import club_create, player_create
+    from clubs.services import club_create, player_create
 
     night.club.public = False
     night.club.save()

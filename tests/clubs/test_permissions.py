@@ -55,7 +55,7 @@ def _close(n: Night) -> tuple[str, str, dict[str, Any] | None]:
 
 
 def _reopen(n: Night) -> tuple[str, str, dict[str, Any] | None]:
-    from games.services import session_close
+    from games.sessions.lifecycle import session_close
 
     session_close(session=n.running)
     return "post", f"/api/v1/sessions/{n.running.pk}/reopen", None

@@ -110,7 +110,7 @@ def test_opponent_confirmation_and_table_codes_are_club_settings(
     take them (the console still turns either on or off for one running session)."""
     import datetime
 
-    from games import services
+    from games.sessions import lifecycle
 
     client = Client()
     client.force_login(director)
@@ -128,14 +128,14 @@ def test_opponent_confirmation_and_table_codes_are_club_settings(
     assert client.post(URL, form).status_code == 302  # table_codes left unticked: off
     club.refresh_from_db()
     assert (club.confirm_entries, club.table_codes) == (True, False)
-    session = services.session_create(
+    session = lifecycle.session_create(
         club=club, date=datetime.date(2026, 12, 1), tables=[list(table_of_four.values())]
     )
     assert session.table_codes is False and session.asks_confirmation is True
 
     assert client.post(URL, {**form, "table_codes": "on"}).status_code == 302
     club.refresh_from_db()
-    later = services.session_create(
+    later = lifecycle.session_create(
         club=club, date=datetime.date(2026, 12, 2), tables=[list(table_of_four.values())]
     )
     assert later.table_codes is True

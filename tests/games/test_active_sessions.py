@@ -116,10 +116,10 @@ def test_a_player_who_left_a_running_table_may_sit_elsewhere(
     fifth = add_player(club, "Eve")
     first = evening["first"]
     table = first.tables.get()
-    from games import services
+    from games.sessions import table_changes
 
-    services.table_add_player(table=table, player=fifth)
-    services.table_remove_player(table=table, player=fifth)
+    table_changes.table_add_player(table=table, player=fifth)
+    table_changes.table_remove_player(table=table, player=fifth)
     api.force_authenticate(director)
     response = api.post(
         f"/api/v1/sessions/{evening['second'].pk}/tables/1/players",

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from clubs.models import Session
-from games import selectors, services, views
+from games import selectors, views
 from games.models import Conflict
+from games.sessions import lifecycle, table_changes
 from tests.conftest import unchanged
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +31,7 @@ def deal(running_session: Any) -> Any:
 
 
 def test_a_closed_sessions_deal_takes_no_dispute(deal: Any) -> None:
-    services.session_close(session=deal.rubber.session)
+    lifecycle.session_close(session=deal.rubber.session)
     with unchanged(), pytest.raises(Conflict, match=CLOSED):
         deal.dispute()
     deal.refresh_from_db()
@@ -45,7 +46,7 @@ def closes_as_read(monkeypatch: pytest.MonkeyPatch) -> None:
     def read_then_close(request: Any, pk: int) -> Any:
         found = original(request, pk)
         # Another request closes it: the page's own copy of the session still says running.
-        services.session_close(session=Session.objects.get(pk=found[0].rubber.session_id))
+        lifecycle.session_close(session=Session.objects.get(pk=found[0].rubber.session_id))
         return found
 
     monkeypatch.setattr(views, "deal_for_request", read_then_close)
@@ -79,12 +80,12 @@ def test_a_seat_change_read_before_the_close_is_refused_after_it(
 
     table = Table.objects.select_related("session").get(session=running_session)
     fifth = add_player(club, "Fifth")
-    services.table_add_player(table=table, player=fifth)  # five at the table: one may leave
+    table_changes.table_add_player(table=table, player=fifth)  # five at the table: one may leave
     stale = Table.objects.select_related("session").get(pk=table.pk)  # read while running
-    services.session_close(session=Session.objects.get(pk=running_session.pk))
+    lifecycle.session_close(session=Session.objects.get(pk=running_session.pk))
     late = add_player(club, "Late")
     with unchanged(), pytest.raises(Conflict):
-        services.table_add_player(table=stale, player=late)
+        table_changes.table_add_player(table=stale, player=late)
     with unchanged(), pytest.raises(Conflict):
-        services.table_remove_player(table=stale, player=fifth)
+        table_changes.table_remove_player(table=stale, player=fifth)
     assert TableSeat.objects.get(table=table, player=fifth).active

@@ -15,8 +15,9 @@ from django.core import signing
 from django.test import Client
 
 from clubs.models import Player
-from games import codes, services
+from games import codes
 from games.models import Conflict, Deal
+from games.sessions import lifecycle
 from tests.conftest import unchanged
 from tests.factories import add_player, make_session
 
@@ -512,7 +513,7 @@ def test_a_handed_over_phone_of_a_closed_session_is_told_its_code_no_longer_work
 ):
     phone = handed_to(rubber, "S")
     deal = Deal.objects.get(rubber=rubber)
-    services.session_close(session=running_session)
+    lifecycle.session_close(session=running_session)
     with unchanged():
         answer = phone.post(f"/t/{rubber.table.code}/back", {"rubber": rubber.pk})
         assert answer.status_code == 403 and "table_code" not in answer.cookies

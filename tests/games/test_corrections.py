@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import services
 from games.models import Deal, Rubber
+from games.sessions import lifecycle
 from scoring.rules import DealInput, Honours, Side, score_rubber
 from tests.conftest import unchanged
 from tests.games.conftest import SIX_DEALS, seated_user
@@ -126,7 +126,7 @@ def test_a_correction_that_would_end_the_rubber_early_is_refused(api, rubber, en
 
 def test_a_correction_in_a_closed_session_is_refused(api, rubber, enter, running_session, north):
     enter(SIX_DEALS[:1])
-    services.session_close(session=running_session)
+    lifecycle.session_close(session=running_session)
     deal = rubber.deals.get(number=1)
     assert patch(api, deal, north, version=1, tricks=8).status_code == 409
 

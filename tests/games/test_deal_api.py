@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from games import services
 from games.models import Deal, Rubber
+from games.sessions import lifecycle
 from tests.conftest import unchanged
 from tests.games.conftest import SIX_DEALS, seated_user
 
@@ -121,7 +121,7 @@ def test_a_deal_for_a_finished_rubber_is_a_conflict(api, rubber, enter):
 
 def test_a_deal_in_a_closed_session_is_a_conflict(api, rubber, running_session, enter):
     enter(SIX_DEALS[:1])
-    services.session_close(session=running_session)
+    lifecycle.session_close(session=running_session)
     response = post(api, rubber, 2, SIX_DEALS[1])
     assert response.status_code == 409
     assert "closed" in response.json()["detail"]

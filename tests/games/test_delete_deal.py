@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games import services
 from games.models import Conflict, Deal, Rubber
+from games.sessions import lifecycle
 from tests.conftest import unchanged
 from tests.factories import UserFactory, add_player, make_club, make_session
 from tests.games.conftest import SIX_DEALS, record_deals
@@ -201,12 +201,12 @@ def test_a_body_with_other_fields_leaves_the_query_strings_version(api, rubber, 
 
 def test_a_closed_sessions_deals_are_never_deleted(api, rubber, running_session, director):
     false = four_and_a_false_fifth(rubber)
-    services.session_close(session=running_session)
+    lifecycle.session_close(session=running_session)
     with unchanged():
         response = delete(api, false, director)
     assert response.status_code == 409
     assert response.json()["detail"] == "The session is closed: its results are final."
-    services.session_reopen(session=running_session)
+    lifecycle.session_reopen(session=running_session)
     with unchanged():
         response = delete(api, false, director)
     assert response.status_code == 409  # reopened for corrections only: no rubber in play

@@ -209,7 +209,7 @@ def test_the_correction_form_is_given_only_where_a_correction_may_be_saved(
 ):
     """GET /deals/<id>/correct: a hidden deal answers as a missing one, a visitor is sent to
     sign in, and a closed session's deals have no form (its results are final)."""
-    from games import services
+    from games.sessions import lifecycle
 
     enter(SIX_DEALS[:1])
     deal = rubber.deals.get(number=1)
@@ -223,7 +223,7 @@ def test_the_correction_form_is_given_only_where_a_correction_may_be_saved(
     assert hidden.content == missing.content
     client.force_login(south)
     assert client.get(url).status_code == 200
-    services.session_close(session=running_session)
+    lifecycle.session_close(session=running_session)
     closed = client.get(url)
     assert closed.status_code == 403
     assert "The session is closed" in closed.content.decode()
@@ -241,7 +241,7 @@ def test_a_table_link_opens_its_rubber_in_play(client, rubber, enter):
 
 
 def test_home_shows_a_seated_player_their_table_first(client, running_session, north, outsider):
-    from games import services
+    from games.sessions import lifecycle
 
     rubber = running_session.rubbers.get(number=1)
     client.force_login(north)
@@ -250,7 +250,7 @@ def test_home_shows_a_seated_player_their_table_first(client, running_session, n
     assert html.index('id="your-table"') < html.index("<h1>")
     client.force_login(outsider)
     assert 'id="your-table"' not in client.get("/").content.decode()
-    services.session_close(session=running_session)
+    lifecycle.session_close(session=running_session)
     client.force_login(north)
     assert 'id="your-table"' not in client.get("/").content.decode()
 

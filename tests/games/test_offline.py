@@ -11,7 +11,7 @@ from django.contrib.staticfiles import finders
 
 from games.models import Deal, DealFields
 from games.permissions import Viewer
-from games.services import session_close
+from games.sessions.lifecycle import session_close
 from tests.conftest import unchanged
 from tests.games.conftest import SIX_DEALS
 from tests.games.test_pages import TAP_4S_MADE

@@ -613,7 +613,7 @@ def test_a_phone_whose_session_closed_keeps_its_deals_for_the_director(
     "not yet sent" for good, with no way to drop it)."""
     from django.core.cache import caches
 
-    from games import services
+    from games.sessions import lifecycle
 
     caches["throttle"].clear()
     club = running_session.club
@@ -635,8 +635,8 @@ def test_a_phone_whose_session_closed_keeps_its_deals_for_the_director(
     record(page, FOUR_SPADES, 3)
     page.locator("#offline-pending li[data-number='3']").wait_for()
 
-    services.session_close(session=running_session, by=director)
-    services.session_reopen(session=running_session, by=director)
+    lifecycle.session_close(session=running_session, by=director)
+    lifecycle.session_reopen(session=running_session, by=director)
     kept = page.locator("#offline-pending li.closed")
     lines = [
         "Deal 2 3 NT E −1 — not sent, kept on this phone Drop it",

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from games.models import Deal
-from games.services import session_close
+from games.sessions.lifecycle import session_close
 from tests.conftest import unchanged
 from tests.games.conftest import SIX_DEALS
 

@@ -13,8 +13,8 @@ from django.test import Client
 from django.urls import reverse
 
 from clubs.models import TWO_PLAYER_KINDS, Session
-from games.services import plan_tables
 from scoring.rules import seating
+from scoring.rules.seating import plan_tables
 from tests.conftest import unchanged
 from tests.factories import add_players
 

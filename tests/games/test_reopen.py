@@ -17,8 +17,8 @@ import pytest
 from django.test import Client
 
 from clubs.models import Session
-from games import services
 from games.models import Conflict, Deal, Rubber
+from games.sessions import lifecycle, table_changes
 from scoring.standings.models import SessionStandingsState
 from tests.factories import make_session
 
@@ -53,7 +53,7 @@ def closed_unfinished(running_session: Session, director: Any) -> Rubber:
     rubber = running_session.rubbers.get()
     rubber.record_deal(number=1, contract="4S", declarer="N", tricks=10, entered_by=director)
     rubber.record_deal(number=2, contract="2H", declarer="E", tricks=8, entered_by=director)
-    services.session_close(session=running_session, by=director)
+    lifecycle.session_close(session=running_session, by=director)
     rubber.refresh_from_db()
     assert rubber.status == Rubber.Status.UNFINISHED
     assert rubber.scoresheet().result.totals == (420, 160)
@@ -177,7 +177,7 @@ def test_a_corrected_deal_rescores_its_unfinished_rubber_and_closing_again_recom
     # The fixture's close claimed a refresh whose commit never came (tests run in a transaction).
     SessionStandingsState.objects.filter(session=running_session).update(pending_since=None)
     with django_capture_on_commit_callbacks(execute=True):
-        services.session_reopen(session=running_session, by=director)
+        lifecycle.session_reopen(session=running_session, by=director)
     with django_capture_on_commit_callbacks(execute=True):
         corrected = api.patch(
             f"/api/v1/deals/{deal.pk}/", {"version": 1, "tricks": 7}, format="json"
@@ -200,7 +200,7 @@ def test_a_corrected_deal_rescores_its_unfinished_rubber_and_closing_again_recom
 def test_no_deal_can_be_entered_into_a_reopened_session(
     director: Any, running_session: Session, closed_unfinished: Rubber
 ) -> None:
-    services.session_reopen(session=running_session, by=director)
+    lifecycle.session_reopen(session=running_session, by=director)
     before = state(running_session)
     with pytest.raises(Conflict):
         closed_unfinished.record_deal(
@@ -214,7 +214,7 @@ def test_a_correction_that_wins_an_unfinished_rubber_completes_it_and_starts_non
 ) -> None:
     """2H by E corrected to 4S by N made: NS win their second game at the last deal, so the
     rubber was won (RULES 2.5): complete, 120 + 120 + 700; no rubber starts."""
-    services.session_reopen(session=running_session, by=director)
+    lifecycle.session_reopen(session=running_session, by=director)
     deal = closed_unfinished.deals.get(number=2)
     deal.correct(version=1, changed_by=director, contract="4S", declarer="N", tricks=10)
     closed_unfinished.refresh_from_db()
@@ -233,9 +233,9 @@ def test_a_correction_that_uncompletes_the_last_rubber_leaves_it_unfinished(
     for number in (1, 2):
         first.record_deal(number=number, contract="4S", declarer="N", tricks=10, entered_by=None)
     assert Rubber.objects.filter(session=running_session).count() == 2
-    services.session_close(session=running_session, by=director)
+    lifecycle.session_close(session=running_session, by=director)
     assert list(Rubber.objects.filter(session=running_session)) == [first]
-    services.session_reopen(session=running_session, by=director)
+    lifecycle.session_reopen(session=running_session, by=director)
     first.deals.get(number=2).correct(version=1, changed_by=director, tricks=9)
     first.refresh_from_db()
     assert first.status == Rubber.Status.UNFINISHED
@@ -248,7 +248,7 @@ def test_a_reopened_session_does_not_hold_its_players(
 ) -> None:
     """One player, one running session of a day (docs/api.md): a session reopened only for
     corrections seats nobody, so its players may start another session that day."""
-    services.session_reopen(session=running_session, by=director)
+    lifecycle.session_reopen(session=running_session, by=director)
     players = list(running_session.club.players.order_by("pk")[:4])
     later = make_session(club, [players], date=running_session.date)
     assert later.status == Session.Status.RUNNING
@@ -258,7 +258,7 @@ def test_a_reopened_session_does_not_hold_its_players(
 def test_the_admin_shows_the_sessions_history(
     django_user_model: Any, director: Any, running_session: Session, closed_unfinished: Rubber
 ) -> None:
-    services.session_reopen(session=running_session, by=director)
+    lifecycle.session_reopen(session=running_session, by=director)
     staff = django_user_model.objects.create_superuser("staff", "staff@example.com", "x-pass-1")
     page = signed_in(staff).get(f"/admin/clubs/session/{running_session.pk}/history/")
     assert page.status_code == 200
@@ -275,7 +275,7 @@ def test_a_reopened_session_takes_corrections_only_not_table_changes(
     from tests.conftest import unchanged
 
     session = closed_unfinished.session
-    services.session_reopen(session=session, by=director)
+    lifecycle.session_reopen(session=session, by=director)
     session.refresh_from_db()
     table = Table.objects.get(session=session)
     east = Player.objects.get(pk=closed_unfinished.east_id)
@@ -292,6 +292,6 @@ def test_a_reopened_session_takes_corrections_only_not_table_changes(
             assert response.status_code == 409, (path, response.content)
             assert "reopened for corrections only" in response.json()["detail"]
         with pytest.raises(Conflict, match="reopened for corrections only"):
-            services.table_remove_player(table=table, player=east)
+            table_changes.table_remove_player(table=table, player=east)
         with pytest.raises(Conflict, match="reopened for corrections only"):
-            services.table_add_player(table=table, player=late)
+            table_changes.table_add_player(table=table, player=late)

@@ -1,8 +1,8 @@
 """Re-seating a planned session (issue 18): the director plans its tables again with the
-console's form, the same live hint and submit answer (`services.plan_tables`) and the same
-checks as planning (`services.session_create`); the API takes the same fields with PATCH. A
-started session, a player or a bad plan changes nothing. The race of a re-seat with a start runs
-on PostgreSQL in tests/integration/test_reopen_race.py."""
+console's form, the same live hint and submit answer (`scoring.rules.seating.plan_tables`) and
+the same checks as planning (`games.sessions.lifecycle.session_create`); the API takes the same
+fields with PATCH. A started session, a player or a bad plan changes nothing. The race of a
+re-seat with a start runs on PostgreSQL in tests/integration/test_reopen_race.py."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ import pytest
 from django.test import Client
 
 from clubs.models import Session, TableSeat
-from games import services
-from games.club_views import _suggestion
 from games.models import Conflict
+from games.sessions import lifecycle
+from games.sessions.planning import plan_in_words
 from tests.factories import Night, add_player, make_club
 
 pytestmark = pytest.mark.django_db
@@ -54,7 +54,7 @@ def test_the_page_shows_the_seated_players_and_replans_the_tables(
     page = client.get(url).content.decode()
     ticked = re.findall(r'<input type="checkbox" name="players" value="(\d+)"[^>]*checked', page)
     assert sorted(map(int, ticked)) == sorted(players_of(night, "Kim", "Lou", "Max", "Ned", "Eve"))
-    assert _suggestion(5)["text"] in page  # the live hint for the five seated
+    assert plan_in_words(5)["text"] in page  # the live hint for the five seated
     eight = players_of(night, "Kim", "Lou", "Max", "Ned", "Eve", "Fay", "Gus", "Hal")
     response = client.post(
         url,
@@ -109,7 +109,7 @@ def test_a_plan_that_cannot_be_seated_gets_the_hints_words_and_changes_nothing(
         },
     )
     assert response.status_code == 200
-    text = _suggestion(count, "rubber", movement)["text"]
+    text = plan_in_words(count, "rubber", movement)["text"]
     assert response.context["form"].errors["players"] == [text]
     assert seating(night.planned) == before
 
@@ -191,7 +191,7 @@ def test_a_player_of_a_running_session_may_be_named_but_starting_refuses(
     html = response.content.decode()
     assert "North already sits at table 1 of the running session of" in html
     with pytest.raises(Conflict, match="North already sits"):
-        services.session_start(session=night.planned)
+        lifecycle.session_start(session=night.planned)
     night.planned.refresh_from_db()
     assert night.planned.status == Session.Status.PLANNED
 
@@ -226,13 +226,13 @@ def test_a_session_deleted_right_after_its_reseat_answers_as_a_missing_one(
     """PATCH answers with the session read again: a planned session another director deleted
     before that read answers what the same PATCH answers once it is gone."""
     planned = night.planned
-    reseat = services.session_reseat
+    reseat = lifecycle.session_reseat
 
     def deleted_after(*, session: Session, **changes: Any) -> None:
         reseat(session=session, **changes)
         Session.objects.filter(pk=session.pk).delete()
 
-    monkeypatch.setattr(services, "session_reseat", deleted_after)
+    monkeypatch.setattr(lifecycle, "session_reseat", deleted_after)
     api.force_authenticate(director)
     url, body = f"/api/v1/sessions/{planned.pk}/", {"date": "2026-12-03"}
     raced = api.patch(url, body, format="json")

@@ -13,9 +13,9 @@ from django.core.cache import cache
 from django.db.models import F
 from rest_framework import serializers
 
-from games import services
 from games.models import Deal, Rubber
 from games.serializers import DealSerializer, RubberSerializer
+from games.sessions import lifecycle
 from scoring.shared.cache import cache_seconds
 from tests.factories import make_session
 from tests.games.conftest import SIX_DEALS, seated_user
@@ -184,7 +184,7 @@ def test_closing_the_session_changes_the_cached_answer(
 ) -> None:
     enter(SIX_DEALS[:2])
     after = _changes_the_cached_answer(
-        api, rubber, lambda: services.session_close(session=running_session)
+        api, rubber, lambda: lifecycle.session_close(session=running_session)
     )
     assert after["status"] == "unfinished"
 
@@ -294,7 +294,7 @@ def test_the_written_out_serializers_equal_drfs_generic_output(
     enter(SIX_DEALS)  # honours, a pass, a doubled contract
     deal = rubber.deals.get(number=2)
     deal.confirm(by=rubber.east)  # entered by North: an opponent confirms
-    services.session_close(session=running_session)
+    lifecycle.session_close(session=running_session)
     Deal.objects.filter(rubber=rubber, number=3).update(entered_by=None)
     found = Rubber.objects.with_deals().get(pk=rubber.pk)
     found.fetch_players()

@@ -12,8 +12,8 @@ import pytest
 from django.test import Client
 
 from clubs.models import Session
-from games import services
 from games.models import Conflict, Deal
+from games.sessions import lifecycle
 from tests.conftest import unchanged
 from tests.factories import UserFactory
 
@@ -279,7 +279,7 @@ def test_a_ruling_without_the_version_seen_is_refused(
 def test_a_closed_sessions_deal_is_not_ruled_on(
     client: Any, deal: Deal, director: Any, htmx: bool
 ) -> None:
-    services.session_close(session=deal.rubber.session)
+    lifecycle.session_close(session=deal.rubber.session)
     client.force_login(director)
     assert IT_STANDS not in pad(client, deal)
     headers = {"HX-Request": "true"} if htmx else {}
@@ -396,7 +396,7 @@ def test_the_api_refuses_in_words(api: Any, deal: Deal, director: Any, north: An
         assert undisputed.status_code == 409
         assert "not disputed" in undisputed.json()["detail"]
     Deal.objects.filter(pk=deal.pk).update(disputed=True)
-    services.session_close(session=deal.rubber.session)
+    lifecycle.session_close(session=deal.rubber.session)
     with unchanged():
         closed = api_rule(api, deal, director, {"version": 2})
     assert (closed.status_code, closed.json()["detail"]) == (409, CLOSED)

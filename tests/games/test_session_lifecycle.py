@@ -11,8 +11,8 @@ import pytest
 from django.test import Client
 
 from clubs.models import Session
-from games import services
 from games.models import Rubber
+from games.sessions import lifecycle, table_changes
 from tests.factories import add_player, make_session
 
 pytestmark = pytest.mark.django_db
@@ -117,8 +117,8 @@ def test_a_closed_session_lists_every_rubber_and_who_played(
     assert second is not None
     second.record_deal(number=1, contract="2H", declarer="E", tricks=8, entered_by=director)
     late = add_player(club, "Latecomer")
-    services.table_add_player(table=session.tables.get(), player=late)
-    services.session_close(session=session)
+    table_changes.table_add_player(table=session.tables.get(), player=late)
+    lifecycle.session_close(session=session)
     html = director_client.get(f"/clubs/riverside/sessions/{session.pk}/").content.decode()
     for rubber in session.rubbers.all():
         assert f'href="/rubbers/{rubber.pk}/"' in html

@@ -12,8 +12,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from clubs.models import Player, Session, Table, TableChange, TableSeat
-from games import changes
 from games.models import Conflict, Deal, Rubber
+from games.sessions import arrivals, table_changes
 from tests.factories import add_player, make_session
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +58,7 @@ def test_a_substitute_takes_the_seat_at_once_when_no_deal_was_played(
 ) -> None:
     ann = add_player(running_session.club, "Ann")
     rubber = in_play(running_session)
-    change = changes.table_substitute(
+    change = table_changes.table_substitute(
         table=table(running_session), leaver=table_of_four["east"], substitute=ann, by=director
     )
     rubber.refresh_from_db()
@@ -83,7 +83,7 @@ def test_a_substitute_comes_from_the_next_rubber_and_the_deals_stay(
 ) -> None:
     rubber = in_play(running_session)
     rubber.record_deal(number=1, **GAME, entered_by=director)
-    change = changes.table_substitute(
+    change = table_changes.table_substitute(
         table=table(running_session),
         leaver=table_of_four["east"],
         new_name="Zoe",
@@ -121,7 +121,7 @@ def test_a_refused_substitute_changes_nothing(
     players = {**table_of_four, "ann": add_player(running_session.club, "Ann")}
     before = state(running_session)
     with pytest.raises(ValidationError) as err:
-        changes.table_substitute(
+        table_changes.table_substitute(
             table=table(running_session),
             leaver=table_of_four["east"],
             substitute=players[who] if who else None,
@@ -139,7 +139,7 @@ def test_a_substitute_seated_in_another_running_session_is_refused_naming_it(
     make_session(club, [other])
     before = state(running_session)
     with pytest.raises(ValidationError) as err:
-        changes.table_substitute(
+        table_changes.table_substitute(
             table=table(running_session), leaver=table_of_four["east"], substitute=other[0]
         )
     assert "Kim already sits at table 1 of the running session of" in str(err.value)
@@ -152,12 +152,12 @@ def test_a_leaver_who_does_not_sit_there_or_a_closed_session_is_refused(
     ann, bob = (add_player(running_session.club, n) for n in ("Ann", "Bob"))
     before = state(running_session)
     with pytest.raises(ValidationError, match="Ann does not sit at this table"):
-        changes.table_substitute(table=table(running_session), leaver=ann, substitute=bob)
+        table_changes.table_substitute(table=table(running_session), leaver=ann, substitute=bob)
     assert state(running_session) == before
     Session.objects.filter(pk=running_session.pk).update(status=Session.Status.CLOSED)
     before = state(running_session)
     with pytest.raises(Conflict, match="this one is closed"):
-        changes.table_substitute(
+        table_changes.table_substitute(
             table=table(running_session), leaver=table_of_four["east"], substitute=bob
         )
     assert state(running_session) == before
@@ -181,7 +181,7 @@ def test_closing_for_a_leaver_keeps_the_deals_and_moves_the_waiting_player_in(
     rubber.record_deal(number=1, **GAME, entered_by=director)
     waiting = Player.objects.get(pk=in_play(room, 1).sitting_out[0])
     leaver = rubber.south
-    made = changes.table_leave_and_replan(table=table(room, 2), leaver=leaver, by=director)
+    made = table_changes.table_leave_and_replan(table=table(room, 2), leaver=leaver, by=director)
     rubber.refresh_from_db()
     # RULES 2.6: NS have the only game: 300 more when the rubber stops (120 + 300).
     assert rubber.status == Rubber.Status.UNFINISHED
@@ -201,7 +201,7 @@ def test_a_table_that_cannot_keep_four_breaks_up_into_the_others(club: Any) -> N
     tables = [[add_player(club, f"{t}{i}") for i in range(1, 5)] for t in "ABC"]
     session = make_session(club, tables)
     leaver = tables[2][0]
-    changes.table_leave_and_replan(table=table(session, 3), leaver=leaver)
+    table_changes.table_leave_and_replan(table=table(session, 3), leaver=leaver)
     assert not Rubber.objects.filter(table=table(session, 3)).exists()  # no deal: withdrawn
     assert table(session, 3).present_players() == []
     sizes = sorted(len(table(session, n).present_players()) for n in (1, 2))
@@ -216,7 +216,7 @@ def test_a_broken_up_table_still_shows_on_every_page(
     tables = [[add_player(club, f"{t}{i}") for i in range(1, 5)] for t in "ABC"]
     session = make_session(club, tables)
     in_play(session, 3).record_deal(number=1, **GAME, entered_by=director)
-    changes.table_leave_and_replan(table=table(session, 3), leaver=tables[2][0])
+    table_changes.table_leave_and_replan(table=table(session, 3), leaver=tables[2][0])
     for url in (
         "/clubs/riverside/console/",
         f"/clubs/riverside/sessions/{session.pk}/",
@@ -237,14 +237,14 @@ def test_closing_for_a_leaver_is_refused_when_the_room_cannot_be_seated(
     in_play(session, 2).record_deal(number=1, **GAME, entered_by=director)
     before = state(session)
     with pytest.raises(ValidationError) as err:
-        changes.table_leave_and_replan(table=table(session, 2), leaver=tables[1][0])
+        table_changes.table_leave_and_replan(table=table(session, 2), leaver=tables[1][0])
     assert "7 players would remain" in str(err.value)
     assert state(session) == before
 
 
 def test_the_replan_preview_says_who_moves(room: Session) -> None:
     leaver = in_play(room, 2).north
-    plan = changes.replan_for_leaver(table=table(room, 2), leaver=leaver)
+    plan = table_changes.replan_for_leaver(table=table(room, 2), leaver=leaver)
     assert plan.remaining == 8 and not plan.dissolved and not plan.refusal
     assert [(m.from_table, m.to_table) for m in plan.moves] == [(1, 2)]
 
@@ -257,9 +257,9 @@ def test_four_arrivals_make_a_new_table_that_starts_at_once(
 ) -> None:
     club = running_session.club
     late = [add_player(club, n) for n in ("Kim", "Lou", "Max")]
-    plan = changes.arrival_plan(session=running_session, count=4)
+    plan = arrivals.arrival_plan(session=running_session, count=4)
     assert (plan.suggested, plan.new_tables, plan.cut_in) == ("table", [4], [])
-    made = changes.session_add_arrivals(
+    made = arrivals.session_add_arrivals(
         session=running_session, players=late, names=["Ned"], by=director
     )
     assert {c.kind for c in made} == {"new_table"} and len(made) == 4
@@ -272,10 +272,10 @@ def test_one_arrival_cuts_in_from_the_next_rubber(
     running_session: Session, director: Any, table_of_four: dict[str, Player]
 ) -> None:
     ann = add_player(running_session.club, "Ann")
-    plan = changes.arrival_plan(session=running_session, count=1)
+    plan = arrivals.arrival_plan(session=running_session, count=1)
     assert (plan.suggested, plan.new_tables, plan.cut_in) == ("cut_in", [], [1])
     rubber = in_play(running_session)
-    [change] = changes.session_add_arrivals(session=running_session, players=[ann], by=director)
+    [change] = arrivals.session_add_arrivals(session=running_session, players=[ann], by=director)
     assert (change.kind, change.from_rubber) == ("arrive", rubber.number + 1)
     rubber.refresh_from_db()
     assert ann.pk not in rubber.seat_ids.values()  # the rubber in play keeps its four
@@ -290,7 +290,7 @@ def test_two_arrivals_at_a_two_player_session_make_a_table_of_two(club: Any) -> 
     pair = [add_player(club, n) for n in ("Ann", "Bob")]
     session = make_session(club, [pair], kind="bridge_for_two")
     late = [add_player(club, n) for n in ("Cy", "Di")]
-    changes.session_add_arrivals(session=session, players=late)
+    arrivals.session_add_arrivals(session=session, players=late)
     rubber = in_play(session, 2)
     assert {rubber.north_id, rubber.east_id} == {p.pk for p in late}
 
@@ -310,7 +310,7 @@ def test_refused_arrivals_change_nothing(
     late = [add_player(club, f"Late {i}") for i in range(count)]
     before = state(running_session)
     with pytest.raises(ValidationError) as err:
-        changes.session_add_arrivals(
+        arrivals.session_add_arrivals(
             session=running_session,
             players=late,
             names=["New One"] if count == 3 else [],
@@ -329,7 +329,7 @@ def test_an_arrival_already_playing_elsewhere_is_refused_naming_the_session(
     make_session(club, [other], date=running_session.date)
     before = state(running_session)
     with pytest.raises(ValidationError) as err:
-        changes.session_add_arrivals(session=running_session, players=[other[1]])
+        arrivals.session_add_arrivals(session=running_session, players=[other[1]])
     assert "Lou already sits at table 1 of the running session of" in str(err.value)
     assert state(running_session) == before
 
@@ -337,9 +337,9 @@ def test_an_arrival_already_playing_elsewhere_is_refused_naming_the_session(
 def test_fixed_partnerships_take_arrivals_only_as_a_new_table(club: Any) -> None:
     four = [add_player(club, f"F{i}") for i in range(4)]
     session = make_session(club, [four], movement="fixed", date=datetime.date(2026, 12, 1))
-    plan = changes.arrival_plan(session=session, count=1)
+    plan = arrivals.arrival_plan(session=session, count=1)
     assert plan.refusal and not plan.cut_in
-    assert changes.arrival_plan(session=session, count=4).new_tables == [4]
+    assert arrivals.arrival_plan(session=session, count=4).new_tables == [4]
 
 
 # --- the pages ----------------------------------------------------------------------------------
@@ -566,7 +566,7 @@ def test_the_api_answers_409_once_the_session_is_closed(
 def test_fixed_partnerships_cannot_close_a_table_for_a_leaver(club: Any) -> None:
     tables = [[add_player(club, f"{t}{i}") for i in range(1, 5)] for t in "AB"]
     session = make_session(club, tables, movement="fixed")
-    plan = changes.replan_for_leaver(table=table(session, 1), leaver=tables[0][0])
+    plan = table_changes.replan_for_leaver(table=table(session, 1), leaver=tables[0][0])
     assert "fixed partnerships need exactly four at every table" in plan.refusal
 
 
@@ -577,7 +577,7 @@ def test_the_admin_lists_the_changes_read_only(
 
     from tests.factories import UserFactory
 
-    changes.table_substitute(
+    table_changes.table_substitute(
         table=table(running_session), leaver=table_of_four["east"], new_name="Zoe"
     )
     client = Client()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from clubs.models import CODE_ALPHABET, CODE_LENGTH
-from games import services
 from games.models import Deal
+from games.sessions import lifecycle
 from tests.conftest import unchanged
 
 TAPS = {"number": 1, "level": "4", "strain": "S", "declarer": "N", "result": "0"}
@@ -117,7 +117,7 @@ def test_the_code_phone_corrects_and_its_side_is_we(client, rubber, enter):
 def test_the_code_stops_working_when_the_session_closes(client, rubber, running_session):
     code = at_table(client, rubber)
     assert client.post(f"/rubbers/{rubber.pk}/deals/", TAPS).status_code == 302
-    services.session_close(session=running_session)
+    lifecycle.session_close(session=running_session)
     assert client.get(f"/t/{code}").status_code == 404
     with unchanged():
         response = client.post(f"/rubbers/{rubber.pk}/deals/", {**TAPS, "number": 2})

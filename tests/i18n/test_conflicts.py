@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.services import session_close
+from games.sessions.lifecycle import session_close
 from tests.conftest import unchanged
 
 pytestmark = pytest.mark.django_db

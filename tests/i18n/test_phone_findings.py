@@ -13,7 +13,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from games.changes import table_substitute
+from games.sessions.table_changes import table_substitute
 from scoring.standings import ratings, services
 from tests.factories import make_session
 from tests.games.two_player.conftest import play

@@ -33,8 +33,8 @@ from typing import Any
 import pytest
 
 from clubs.models import Session
-from games import services
 from games.models import Deal, Rubber
+from games.sessions import lifecycle
 from scoring.shared.errors import Conflict
 from tests.factories import UserFactory, add_player, make_club, make_session
 from tests.integration.test_table_change_race import run_together
@@ -69,7 +69,7 @@ def deals_of(session: Session) -> dict[int, tuple[Any, ...]]:
 def close_and_read(session: Session) -> dict[int, tuple[Any, ...]]:
     """Close the session, then read its deals at once: what the standings refresh that the close
     queued reads at the earliest."""
-    services.session_close(session=session)
+    lifecycle.session_close(session=session)
     return deals_of(session)
 
 

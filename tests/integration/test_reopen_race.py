@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from clubs.models import Session
-from games import services
+from games.sessions import lifecycle
 from tests.integration.test_concurrency import call
 from tests.integration.test_correction_race import director_signs_in, sign_in, table
 from tests.integration.test_integrity_race import AT_ONCE, at_once
@@ -34,7 +34,7 @@ def reasons(session: Session) -> Counter[str]:
 def test_reopens_and_closes_at_once_are_one_each(table: Session, web: str) -> None:
     token = sign_in(web, "td")
     url = f"{web}/api/v1/sessions/{table.pk}"
-    services.session_close(session=table)
+    lifecycle.session_close(session=table)
 
     def reopen(i: int, r: int) -> tuple[int, Any]:
         return call("POST", f"{url}/reopen", token)
@@ -62,7 +62,7 @@ def test_a_reseat_and_a_start_at_once_never_mix_two_seatings(table: Session, web
     players = list(table.club.players.order_by("pk").values_list("pk", flat=True))
     outcomes: Counter[tuple[int, int]] = Counter()
     for r in range(ROUNDS * 2):
-        planned = services.session_create(
+        planned = lifecycle.session_create(
             club=table.club,
             date=table.date.replace(day=1 + r),
             tables=[list(table.club.players.order_by("pk"))],

@@ -2,11 +2,11 @@
 
 On PostgreSQL, ROUNDS times, two threads released together: one enters the deal that wins the
 rubber (the next rubber is seated by the rotation), the other replaces East by a substitute
-(`games.changes.table_substitute`). Whichever lands first, the deal is kept, the rubber is
-complete, exactly one rubber is in play and East does not sit in it: the substitute does (from
-the next rubber, or at once in a rubber with no deal yet). Without the lock on the rubber in
-play, read again until it is the one in play, the change read the finished rubber, missed the
-next one and left East seated in it.
+(`games.sessions.table_changes.table_substitute`). Whichever lands first, the deal is kept, the
+rubber is complete, exactly one rubber is in play and East does not sit in it: the substitute
+does (from the next rubber, or at once in a rubber with no deal yet). Without the lock on the
+rubber in play, read again until it is the one in play, the change read the finished rubber,
+missed the next one and left East seated in it.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import pytest
 from django.db import connection
 
 from clubs.models import Player, Table, TableChange
-from games import changes
 from games.models import Rubber
+from games.sessions import table_changes
 from tests.factories import UserFactory, add_player, make_club, make_session
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -71,7 +71,7 @@ def test_a_substitute_and_the_last_deal_at_once_lose_nothing() -> None:
             ),
             (
                 "substitute",
-                lambda table=table, east=east, r=r: changes.table_substitute(
+                lambda table=table, east=east, r=r: table_changes.table_substitute(
                     table=table, leaver=east, new_name=f"Sub {r}", by=director
                 ),
             ),

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from clubs.models import Club, Session
-from games import services
+from games.sessions import lifecycle
 from scoring.standings import services as scoring_services
 from tests.conftest import csv_cell, sign_in
 from tests.factories import add_player, make_session
@@ -53,7 +53,7 @@ def test_reopen_correct_and_close_again_then_reseat_a_planned_session(
     world = _club_with_two_running_sessions()
     one, rubber = world["one"], world["rubber"]
     club: Club = world["club"]
-    services.session_close(session=one)
+    lifecycle.session_close(session=one)
     planned_players = [add_player(club, n) for n in ("Lou", "Mo")] + world["players"][-3:-1]
     planned = make_session(club, [planned_players], start=False, date=one.date)
     context = _context(browser, viewport)
@@ -118,7 +118,7 @@ def test_settings_in_both_languages_and_the_settlement_and_leaderboard_csv(
     one = world["one"]
     # A stake, so that the settlement has payments to download.
     Session.objects.filter(pk=one.pk).update(stake_per_hundred=Decimal("0.50"))
-    services.session_close(session=one)
+    lifecycle.session_close(session=one)
     scoring_services.standings_refresh(session_id=one.pk)
     context = _context(browser, viewport)
     page = context.new_page()

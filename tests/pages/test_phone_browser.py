@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from games import services
+from games.sessions import lifecycle
 from scoring.standings import services as scoring_services
 from tests.conftest import sign_in
 from tests.factories import UserFactory, add_player, make_club, make_session
@@ -51,7 +51,7 @@ def night(director: Any) -> dict[str, str]:
     # A planned session (to re-seat) and a closed one (to reopen), of the same players.
     planned = make_session(club, [players[:4]], start=False)
     closed = make_session(club, [players[2:6]], date=datetime.date(2026, 11, 23))
-    services.session_close(session=closed)
+    lifecycle.session_close(session=closed)
     return {
         "home": "/",
         "club": f"/clubs/{club.slug}/",

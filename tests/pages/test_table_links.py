@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games import services
+from games.sessions import lifecycle
 from scoring.standings import services as scoring_services
 from tests.factories import add_player, make_session
 
@@ -58,7 +58,7 @@ def test_a_closed_table_opens_its_card_with_its_rubbers(
     table = night.tables.get(number=1)
     second = table.rubbers.get(status="in_play")
     second.record_deal(number=1, contract="1NT", declarer="S", tricks=7, entered_by=director)
-    services.session_close(session=night)  # the second closes unfinished (RULES 2.6)
+    lifecycle.session_close(session=night)  # the second closes unfinished (RULES 2.6)
     response = client.get(f"/tables/{table.pk}/")
     page = f"/clubs/{night.club.slug}/sessions/{night.pk}/"
     assert (response.status_code, response["Location"]) == (302, f"{page}#table-{table.pk}")
@@ -145,7 +145,7 @@ def test_a_hidden_table_answers_exactly_like_a_missing_one(
     club.public = False
     club.save(update_fields=["public"])
     if closed:
-        services.session_close(session=night)
+        lifecycle.session_close(session=night)
     table = night.tables.get(number=1)
     for user in (None, outsider):
         if user is not None:

@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.services import session_close
+from games.sessions.lifecycle import session_close
 from tests.factories import add_player, make_session
 
 pytestmark = pytest.mark.django_db

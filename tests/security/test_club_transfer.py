@@ -19,7 +19,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from clubs.models import Club, Session
-from games.services import session_close
+from games.sessions.lifecycle import session_close
 from games.transfer import club_export, club_restore_standings
 from scoring.standings.models import RubberResult, SessionPayment, SessionStanding
 from tests.factories import ClubFactory

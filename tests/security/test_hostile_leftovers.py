@@ -12,7 +12,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from clubs.models import Club, Player, Session
-from games import services
+from games.sessions import planning
 from tests.conftest import unchanged
 from tests.factories import add_player, make_session
 
@@ -95,15 +95,15 @@ def test_a_name_in_quotes_is_still_a_name(
 
 
 def a_year_from_today() -> datetime.date:
-    return services.latest_date()
+    return planning.latest_date()
 
 
 def bounds() -> str:
     from django.utils.formats import date_format
 
     return (
-        f"Choose a date from {date_format(services.EARLIEST_DATE)} to "
-        f"{date_format(services.latest_date())} (a year from today)."
+        f"Choose a date from {date_format(planning.EARLIEST_DATE)} to "
+        f"{date_format(planning.latest_date())} (a year from today)."
     )
 
 

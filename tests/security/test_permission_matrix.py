@@ -103,7 +103,7 @@ def _closed(w: World) -> int:
     """The running session, closed (in the case's savepoint), to be reopened. Idempotent: other
     tests build every path of the matrix in one world, some with ids that do not exist."""
     from clubs.models import Session
-    from games.services import session_close
+    from games.sessions.lifecycle import session_close
 
     running = Session.objects.filter(pk=w.running.pk, status=Session.Status.RUNNING).first()
     if running is not None:

@@ -18,8 +18,8 @@ from django.core.cache import caches
 from django.test import Client
 
 from clubs.models import Session, Table
-from games import services
 from games.models import Conflict, Deal, Rubber
+from games.sessions import lifecycle
 from tests.conftest import unchanged
 from tests.games.test_pages import TAP_4S_MADE
 
@@ -47,8 +47,8 @@ def _regenerate(session: Session, director: Any) -> None:
 
 
 STEPS: dict[str, Callable[[Session, Any], Any]] = {
-    "close": lambda session, director: services.session_close(session=session, by=director),
-    "reopen": lambda session, director: services.session_reopen(session=session, by=director),
+    "close": lambda session, director: lifecycle.session_close(session=session, by=director),
+    "reopen": lambda session, director: lifecycle.session_reopen(session=session, by=director),
     "codes off": _codes(False),
     "codes on": _codes(True),
     "regenerate": _regenerate,
@@ -218,7 +218,7 @@ def test_a_closed_session_tells_the_phone_to_show_its_deals_to_the_director(
 ) -> None:
     """Closed, not reopened: the queue's answer is the same, in the club's language too."""
     rubber, _deal, phone = night(running_session, north)
-    services.session_close(session=running_session, by=director)
+    lifecycle.session_close(session=running_session, by=director)
     north_phone = signed_in(north)
     with unchanged():
         answer = phone.post(queued(rubber), {**TAP_4S_MADE, "number": 2})
@@ -280,7 +280,7 @@ def test_giving_back_a_phone_whose_session_closed_says_the_session_is_closed(
     """The phone's old cookie posting "give it back" (the probe: it said "scan the card again",
     which cannot help once the session closed): the closed wording, with the rubber's queue."""
     rubber, _deal, phone = night(running_session, north)
-    services.session_close(session=running_session, by=director)
+    lifecycle.session_close(session=running_session, by=director)
     with unchanged():
         page = phone.post(f"/t/{rubber.table.code}/back", {"rubber": rubber.pk})
     html = page.content.decode()
@@ -302,7 +302,7 @@ def test_a_queued_deal_sent_during_the_close_is_told_closed_not_sign_in(
     real_open_table = codes.open_table
 
     def closed_meanwhile(code: str) -> Table | None:
-        services.session_close(session=Session.objects.get(pk=running_session.pk), by=director)
+        lifecycle.session_close(session=Session.objects.get(pk=running_session.pk), by=director)
         return real_open_table(code)
 
     monkeypatch.setattr(codes, "open_table", closed_meanwhile)

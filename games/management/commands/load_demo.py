@@ -18,9 +18,10 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from clubs import services as club_services
 from clubs.models import Club, Player
-from games import services
 from games.models import Rubber
+from games.sessions import lifecycle
 
 SEED = Path(settings.BASE_DIR) / "seeds" / "demo.json"
 MAX_DEALS_PER_RUBBER = 40
@@ -54,7 +55,7 @@ def _load(data: dict[str, Any]) -> Club:
             username=spec["username"], password=spec["password"]
         )
     club_spec = data["club"]
-    club = services.club_create(
+    club = club_services.club_create(
         slug=club_spec["slug"],
         name=club_spec["name"],
         director=director,
@@ -62,21 +63,21 @@ def _load(data: dict[str, Any]) -> Club:
         default_stake=Decimal(club_spec["default_stake"]),
     )
     players = {
-        p["name"]: services.player_create(
+        p["name"]: club_services.player_create(
             club=club, name=p["name"], username=p.get("username"), password=p.get("password")
         )
         for p in data["players"]
     }
     script = data["deal_script"]
     for spec in data["sessions"]:
-        session = services.session_create(
+        session = lifecycle.session_create(
             club=club,
             date=datetime.date.fromisoformat(spec["date"]),
             stake_per_hundred=Decimal(spec["stake_per_hundred"]),
             tables=[[players[name] for name in table] for table in spec["tables"]],
             created_by=director,
         )
-        services.session_start(session=session)
+        lifecycle.session_start(session=session)
         for table in session.tables.order_by("number"):
             offset = table.number * 5
             for _ in range(spec["complete_rubbers"]):
@@ -96,7 +97,7 @@ def _load(data: dict[str, Any]) -> Club:
                     limit=spec["then_deals"],
                 )
         if spec["close"]:
-            services.session_close(session=session)
+            lifecycle.session_close(session=session)
     return club
 
 

@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
-from games import registry, services, sheets
+from games import registry, sheets
 from games.forms import TwoPlayerCorrectionForm
+from games.sessions import lifecycle
 from tests.games.two_player.conftest import engine, named, play
 from tests.games.two_player.test_api import (
     BRIDGE_FOR_TWO,
@@ -270,7 +271,7 @@ def test_a_closed_session_offers_no_correction_and_refuses_one(
     session = two_player_session("misery")
     match = first_match(session)
     play(api, match, MISERY[:2], as_user=north)
-    services.session_close(session=session)
+    lifecycle.session_close(session=session)
     number, fields, _corrected = CORRECTIONS["misery"]
     deal = match.deals.get(number=number)
     client.force_login(north)

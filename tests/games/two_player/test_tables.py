@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from games import services as club_services
+from games.sessions import lifecycle
 from tests.factories import UserFactory, add_player, make_session
 from tests.games.two_player.conftest import play
 
@@ -138,7 +138,7 @@ def test_the_console_and_cards_read_in_a_fixed_number_of_queries(
         with django_assert_max_num_queries(100) as cards:
             url = f"/clubs/riverside/sessions/{session.pk}/cards/"
             assert client.get(url).status_code == 200
-        club_services.session_close(session=session)
+        lifecycle.session_close(session=session)
         return len(console.captured_queries), len(cards.captured_queries)
 
     assert measure(2) == measure(6)

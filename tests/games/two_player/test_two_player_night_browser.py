@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games import services as club_services
+from games.sessions import lifecycle
 from scoring.standings import services
 from tests.conftest import sign_in
 from tests.factories import UserFactory, add_player, make_club, make_session
@@ -56,7 +56,7 @@ def night(api: Any) -> dict[str, Any]:
     ann, bea, carl, dora = players.values()
     rubber_night = make_session(club, [[ann, bea, carl, dora]], date=datetime.date(2026, 12, 1))
     win_rubber(rubber_night.rubbers.get(), "NS", by=director)
-    club_services.session_close(session=rubber_night)
+    lifecycle.session_close(session=rubber_night)
     services.standings_refresh(session_id=rubber_night.pk)
     session = make_session(
         club, [[ann, bea], [carl, dora]], kind="bridge_for_two", date=datetime.date(2026, 12, 2)
@@ -132,7 +132,7 @@ def test_a_players_pad_keeps_the_order_in_the_next_match(live_server, phone, nig
     """At the one table where Ann meets Bea again the engine's order swaps (Bea deals first);
     Ann's phone still shows Ann on the left."""
     session = night["session"]
-    club_services.session_close(session=session)
+    lifecycle.session_close(session=session)
     club = session.club
     ann, bea = night["players"]["Ann"], night["players"]["Bea"]
     duel = make_session(club, [[ann, bea]], kind="misery", date=datetime.date(2026, 12, 3))

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 
-from games import services as club_services
+from games.sessions import lifecycle
 from scoring.standings import services
 from tests.factories import make_session
 from tests.games.two_player.conftest import engine, play
@@ -32,7 +32,7 @@ def two_games(api: Any, club: Any, table_of_four: dict[str, Any], director: Any)
     p = table_of_four
     rubber_night = make_session(club, [list(p.values())], date=datetime.date(2026, 12, 1))
     win_rubber(rubber_night.rubbers.get(table__number=1), "NS", by=director)
-    club_services.session_close(session=rubber_night)
+    lifecycle.session_close(session=rubber_night)
     services.standings_refresh(session_id=rubber_night.pk)
     two_night = make_session(
         club,
@@ -176,7 +176,7 @@ def test_the_page_of_a_two_player_ladder(client, two_games):
 def test_a_game_without_a_back_score_shows_the_margin(
     api, client, club, table_of_four, director, two_games
 ):
-    club_services.session_close(session=two_games[1])
+    lifecycle.session_close(session=two_games[1])
     p = table_of_four
     night = make_session(
         club,

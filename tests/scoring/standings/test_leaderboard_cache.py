@@ -13,7 +13,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 
-from games import services as games_services
+from games.sessions import lifecycle
 from scoring.shared.cache import leaderboard_cache_seconds
 from scoring.standings import queries, services
 from scoring.standings.models import LeaderboardRevision, SessionStandingsState
@@ -195,12 +195,12 @@ def test_starting_and_closing_a_session_change_the_cached_board(
     others = [add_player(club, name) for name in ("Erin", "Finn", "Gail", "Hugo")]
     planned = make_session(club, [others], start=False)
     started = _changes_the_cached_board(
-        api, club, settings, lambda: games_services.session_start(session=planned)
+        api, club, settings, lambda: lifecycle.session_start(session=planned)
     )
     assert started["stale"] is True
     services.standings_refresh(session_id=planned.pk)
     closed = _changes_the_cached_board(
-        api, club, settings, lambda: games_services.session_close(session=counted)
+        api, club, settings, lambda: lifecycle.session_close(session=counted)
     )
     assert closed["stale"] is True
 

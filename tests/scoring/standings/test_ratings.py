@@ -15,7 +15,7 @@ from openskill.models import PlackettLuce
 
 from clubs.models import Session
 from games.models import Rubber
-from games.services import session_close
+from games.sessions.lifecycle import session_close
 from scoring.standings import ratings, services
 from scoring.standings.models import ClubRatingsState, PlayerRating, RatingStep
 from tests.factories import UserFactory, add_player, make_club, make_session

@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from games.services import session_close
+from games.sessions.lifecycle import session_close
 from scoring.standings import services
 from scoring.standings.models import RubberResult, SessionPayment, SessionStanding
 from tests.scoring.standings.conftest import down_one, win_rubber

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from games.changes import table_substitute
+from games.sessions.table_changes import table_substitute
 from scoring.standings import services
 from tests.scoring.standings.conftest import win_rubber
 

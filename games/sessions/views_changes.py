@@ -1,6 +1,7 @@
 """The director's pages for changes at the tables of a running session (issue 18): an early
 leaver (a substitute, or the table's rubber closed unfinished and the room re-planned) and late
-arrivals (a new table, or a cut-in). Forms validate; `games.changes` writes."""
+arrivals (a new table, or a cut-in). Forms validate; `games.sessions.table_changes` and
+`games.sessions.arrivals` write."""
 
 from __future__ import annotations
 
@@ -19,10 +20,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 from clubs.forms import ArrivalsForm, LeaverForm
 from clubs.models import Session, Table
 from clubs.permissions import signed_in_user
+from games.models import Conflict, Rubber
 
-from . import changes
-from .club_views import _director_post
-from .models import Conflict, Rubber
+from . import arrivals, table_changes
+from .pages import director_session, rubber_figures
 
 
 def _console(session: Session) -> str:
@@ -52,16 +53,7 @@ def _running(session: Session) -> None:
 def _rubber_preview(table: Table) -> dict[str, Any] | None:
     """The rubber in play at the table, now and as it would be kept if closed (RULES 2.6)."""
     rubber = Rubber.objects.with_deals().filter(table=table).in_play().first()
-    if rubber is None:
-        return None
-    rubber.fetch_players()
-    deals = rubber.ordered_deals()
-    return {
-        "rubber": rubber,
-        "deals": len(deals),
-        "now": rubber.scoresheet(deals).result if deals else None,
-        "closed": rubber.unfinished_sheet(deals).result if deals else None,
-    }
+    return None if rubber is None else rubber_figures(rubber)
 
 
 @login_required
@@ -69,7 +61,7 @@ def _rubber_preview(table: Table) -> dict[str, Any] | None:
 def table_leaver(request: HttpRequest, slug: str, pk: int, number: int) -> HttpResponse:
     """GET: the two ways to handle an early leaver, with the figures the rubber in play would
     keep and who would move. POST: the chosen one."""
-    session = _director_post(request, slug, pk)
+    session = director_session(request, slug, pk)
     _running(session)
     if session.is_two_player:
         raise Http404("Two-player tables keep their pairs.")
@@ -79,7 +71,7 @@ def table_leaver(request: HttpRequest, slug: str, pk: int, number: int) -> HttpR
         leaver = form.cleaned_data["leaver"]
         try:
             if "replan" not in request.POST:
-                change = changes.table_substitute(
+                change = table_changes.table_substitute(
                     table=table,
                     leaver=leaver,
                     substitute=form.cleaned_data["substitute"],
@@ -88,7 +80,7 @@ def table_leaver(request: HttpRequest, slug: str, pk: int, number: int) -> HttpR
                 )
                 messages.success(request, change.sentence())
             else:
-                made = changes.table_leave_and_replan(
+                made = table_changes.table_leave_and_replan(
                     table=table, leaver=leaver, by=signed_in_user(request)
                 )
                 messages.success(request, " ".join(c.sentence() for c in made))
@@ -99,7 +91,7 @@ def table_leaver(request: HttpRequest, slug: str, pk: int, number: int) -> HttpR
         else:
             return redirect(_console(session))
     present = table.present_players()
-    plan = changes.replan_for_leaver(table=table, leaver=present[0]) if present else None
+    plan = table_changes.replan_for_leaver(table=table, leaver=present[0]) if present else None
     return render(
         request,
         "clubs/leaver.html",
@@ -125,7 +117,7 @@ def _arrival_count(request: HttpRequest) -> int:
 @require_http_methods(["GET", "POST"])
 def session_arrivals(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Late arrivals: GET the form with the suggestion for those ticked; POST seats them."""
-    session = _director_post(request, slug, pk)
+    session = director_session(request, slug, pk)
     _running(session)
     form = ArrivalsForm(request.POST or None, session=session)
     count = 0
@@ -134,7 +126,7 @@ def session_arrivals(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         names = form.cleaned_data["names"]
         count = len(players) + len(names)
         try:
-            made = changes.session_add_arrivals(
+            made = arrivals.session_add_arrivals(
                 session=session,
                 players=players,
                 names=names,
@@ -157,7 +149,7 @@ def session_arrivals(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             return redirect(_console(session))
     elif request.method == "POST":
         count = len(request.POST.getlist("players"))
-    plan = changes.arrival_plan(session=session, count=count)
+    plan = arrivals.arrival_plan(session=session, count=count)
     return render(
         request,
         "clubs/arrivals.html",
@@ -165,7 +157,7 @@ def session_arrivals(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "session": session,
             "club": session.club,
             "form": form,
-            "hint": {"count": count, "text": changes.arrival_text(plan), "ok": not plan.refusal},
+            "hint": {"count": count, "text": arrivals.arrival_text(plan), "ok": not plan.refusal},
         },
         status=400 if form.errors else 200,
     )
@@ -175,12 +167,12 @@ def session_arrivals(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @require_GET
 def arrivals_suggest(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """The suggestion for the arrivals ticked and typed (htmx partial of the arrivals page)."""
-    session = _director_post(request, slug, pk)
+    session = director_session(request, slug, pk)
     _running(session)
     count = _arrival_count(request)
-    plan = changes.arrival_plan(session=session, count=count)
+    plan = arrivals.arrival_plan(session=session, count=count)
     return render(
         request,
         "clubs/_arrival_hint.html",
-        {"hint": {"count": count, "text": changes.arrival_text(plan), "ok": not plan.refusal}},
+        {"hint": {"count": count, "text": arrivals.arrival_text(plan), "ok": not plan.refusal}},
     )

@@ -1,0 +1,169 @@
+"""The director's console: plan a session (the live table suggestion), the club's planned and
+running sessions (polled while the page is open), and whether opponents confirm deals."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db.models import Count, Max, Q, Sum
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from clubs.forms import SessionForm
+from clubs.models import Club, Session, TableSeat
+from clubs.permissions import signed_in_user
+from clubs.selectors import club_for_reader
+from games.models import Deal, Rubber
+from games.sessions import lifecycle
+from games.sessions.pages import next_or, unconfirmed_deals
+from games.sessions.planning import form_suggestion, plan_in_words, planned_tables
+from scoring.shared.numbers import small_number
+
+from .context import console_sessions, session_context
+
+
+@login_required
+def console(request: HttpRequest, slug: str) -> HttpResponse:
+    club = club_for_reader(request.user, slug, director=True)
+    form = SessionForm(request.POST or None, club=club)
+    if request.method == "POST" and form.is_valid():
+        tables = planned_tables(form)
+        if tables is not None:
+            try:
+                session = lifecycle.session_create(
+                    club=club,
+                    date=form.cleaned_data["date"],
+                    kind=form.cleaned_data["kind"],
+                    movement=form.cleaned_data["movement"],
+                    stake_per_hundred=form.cleaned_data["stake_per_hundred"],
+                    tables=tables,
+                    created_by=signed_in_user(request),
+                )
+            except ValidationError as err:
+                form.add_error(None, err)
+            else:
+                messages.success(request, _("Session planned. Check the tables, then start it."))
+                return redirect(
+                    reverse("clubs:console", args=[club.slug]) + f"#session-{session.pk}"
+                )
+    return render(
+        request,
+        "clubs/console.html",
+        {**_console_context(request, club), "form": form, "suggestion": form_suggestion(form)},
+    )
+
+
+def _console_etag(request: HttpRequest, club: Club) -> str:
+    """What the console's sessions show: their status and tables, the rubbers and every write
+    of their deals (count, versions, confirmations, the latest time), the language."""
+    active = [Session.Status.PLANNED, Session.Status.RUNNING]
+    sessions = club.sessions.filter(status__in=active)
+    state = [
+        list(sessions.values_list("pk", "status", "table_codes")),
+        TableSeat.objects.filter(session__in=sessions).aggregate(
+            n=Count("pk"), on=Count("pk", filter=Q(active=True))
+        ),
+        Rubber.objects.filter(session__in=sessions).aggregate(
+            n=Count("pk"), done=Count("pk", filter=~Q(status=Rubber.Status.IN_PLAY))
+        ),
+        Deal.objects.filter(rubber__session__in=sessions).aggregate(
+            n=Count("pk"),
+            v=Sum("version"),
+            c=Count("confirmed_by"),
+            at=Max("updated_at"),
+        ),
+        get_language(),
+    ]
+    return '"' + hashlib.sha256(repr(state).encode()).hexdigest()[:32] + '"'
+
+
+@login_required
+@require_GET
+def console_live(request: HttpRequest, slug: str) -> HttpResponse:
+    """The console's sessions, polled by the page every 2 s: 304 while nothing changed."""
+    club = club_for_reader(request.user, slug, director=True)
+    etag = _console_etag(request, club)
+    if request.headers.get("If-None-Match") == etag:
+        response = HttpResponse(status=304)
+    else:
+        response = render(request, "clubs/_console_sessions.html", _console_context(request, club))
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def _console_context(request: HttpRequest, club: Club) -> dict[str, Any]:
+    players = list(club.players.order_by("name"))
+    sessions = console_sessions(club)
+    unconfirmed = unconfirmed_deals(sessions)
+    active = [
+        session_context(
+            request, s, director=True, players=players, unconfirmed=unconfirmed.get(s.pk, [])
+        )
+        for s in sessions
+    ]
+    # Forms in the sessions come back to the console, also when polled (console_live).
+    back = reverse("clubs:console", args=[club.slug])
+    return {"club": club, "active": active, "is_director": True, "back": back}
+
+
+@login_required
+@require_GET
+def suggest(request: HttpRequest, slug: str) -> HttpResponse:
+    """The table suggestion for the ticked players (htmx partial of the console)."""
+    club_for_reader(request.user, slug, director=True)
+    count = len(request.GET.getlist("players"))
+    kind = request.GET.get("kind", Session.Kind.RUBBER)
+    movement = request.GET.get("movement", Session.Movement.PIVOT)
+    # A crafted value is refused by listing the valid ones, never by sending it back.
+    for value, choices in ((kind, Session.Kind.values), (movement, Session.Movement.values)):
+        if value not in choices:
+            refusal = _("Choose one of: %(choices)s.") % {"choices": ", ".join(choices)}
+            return HttpResponse(refusal, status=400, content_type="text/plain")
+    return render(
+        request, "clubs/_suggestion.html", {"suggestion": plan_in_words(count, kind, movement)}
+    )
+
+
+@login_required
+@require_POST
+def confirmation_setting(request: HttpRequest, slug: str) -> HttpResponse:
+    """The director asks opponents to confirm each deal: for the club (every session), or for
+    one session (`session`), from the console."""
+    club = club_for_reader(request.user, slug, director=True)
+    on = request.POST.get("confirm") == "on"
+    session_id = request.POST.get("session", "")
+    if session_id:
+        session = club.sessions.filter(pk=small_number(session_id) or 0).first()
+        if session is None:
+            raise Http404("No such session in this club.")
+        session.confirm_entries = on
+        session.save(update_fields=["confirm_entries"])
+        session.club = club
+        # What now holds for this session, which the club's setting may still ask for.
+        said = (
+            _("The opponents now confirm each deal of this session.")
+            if session.asks_confirmation
+            else _("The opponents no longer confirm this session's deals.")
+        )
+    else:
+        club.confirm_entries = on
+        club.save(update_fields=["confirm_entries"])
+        said = (
+            _("The opponents now confirm every deal, in every session.")
+            if on
+            else _(
+                "The club no longer asks the opponents to confirm deals; a session that asks "
+                "on its own still does."
+            )
+        )
+    messages.success(request, said)
+    return redirect(next_or(request, reverse("clubs:console", args=[club.slug])))

@@ -1,0 +1,91 @@
+"""What the session page and the console show of a session: its tables, its changes, the deals
+not settled yet; and the console's sessions, read in a fixed number of queries."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db.models import Prefetch
+from django.http import HttpRequest
+
+from clubs.models import Club, Player, Session, TableChange, TableSeat
+from clubs.permissions import is_director
+from games.history import entrants, who
+from games.models import Deal
+from games.sessions.pages import reverse_or_none, unconfirmed_deals
+
+from .tables import AHEAD_ON_CONSOLE, table_views, tables_with_rubbers
+
+
+def session_context(
+    request: HttpRequest,
+    session: Session,
+    *,
+    director: bool | None = None,
+    players: list[Player] | None = None,
+    unconfirmed: list[Deal] | None = None,
+) -> dict[str, Any]:
+    """A session's tables and rotation as the session page and the console show them.
+    ``director`` and ``players`` (the club's, by name) may be given when already known."""
+    if director is None:
+        director = is_director(request.user, session.club)
+    if hasattr(session, "active_seats"):
+        seated = {seat.player_id for seat in session.active_seats}
+    else:
+        seated = set(session.table_seats.filter(active=True).values_list("player_id", flat=True))
+    names = None if players is None else {p.pk: p.name for p in players}
+    if director and players is None:
+        players = list(session.club.players.order_by("name"))
+    if unconfirmed is None:
+        unconfirmed = unconfirmed_deals([session]).get(session.pk, [])
+    return {
+        "session": session,
+        "club": session.club,
+        "table_changes": _table_changes(session),
+        "unconfirmed": unconfirmed,
+        "standings_url": reverse_or_none("scoring:session-standings", session.pk),
+        "tables": table_views(session, ahead=AHEAD_ON_CONSOLE, names=names),
+        "is_director": director,
+        "unseated": [p for p in players or [] if p.pk not in seated] if director else [],
+    }
+
+
+def _table_changes(session: Session) -> list[TableChange]:
+    """The changes at the session's tables (issue 18), each with who made it, as the club
+    names them (`games.history.entrants`: never a login)."""
+    found = getattr(session, "change_list", None)
+    if found is None:
+        found = list(session.changes.select_related("table", "player", "replaced"))
+    if found:
+        names = entrants(session.club_id, (c.by_id for c in found))
+        for change in found:
+            change.by_name = who(names, change.by_id).name
+    return list(found)
+
+
+def console_sessions(club: Club) -> Sequence[Session]:
+    """The club's planned and running sessions with their tables, seats and rubbers, read with
+    a fixed number of queries however many sessions and tables there are (no N+1; guarded in
+    tests/scale/test_query_counts.py)."""
+    tables = tables_with_rubbers()
+    sessions = list(
+        club.sessions.filter(status__in=[Session.Status.PLANNED, Session.Status.RUNNING])
+        .order_by("date", "id")
+        .prefetch_related(
+            Prefetch("tables", queryset=tables),
+            Prefetch(
+                "table_seats",
+                queryset=TableSeat.objects.filter(active=True),
+                to_attr="active_seats",
+            ),
+            Prefetch(
+                "changes",
+                queryset=TableChange.objects.select_related("table", "player", "replaced"),
+                to_attr="change_list",
+            ),
+        )
+    )
+    for session in sessions:
+        session.club = club
+    return sessions

@@ -1,0 +1,66 @@
+"""A session's page (its tables, changes and history) and its printable table cards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, prefetch_related_objects
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from clubs.models import Session
+from clubs.permissions import is_director
+from games import history
+from games.sessions.pages import session_for_page
+
+from .context import session_context
+from .tables import AHEAD_ON_CARDS, table_views, tables_with_rubbers, with_codes
+
+
+def session_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    session = session_for_page(request, slug, pk)
+    context = session_context(request, session)
+    context["history"] = _session_history(session)
+    return render(request, "clubs/session.html", context)
+
+
+#: The changes of a session's state its page lists (`Session.history`'s change reasons).
+STATE_CHANGES = ("started", "closed", "reopened")
+
+
+def _session_history(session: Session) -> list[dict[str, Any]]:
+    """When the session started, closed and was reopened, and by whom, as the club names them
+    (games.history.entrants: a player's name, or "Director"; never a login). Two queries."""
+    records = list(
+        session.history.filter(history_change_reason__in=STATE_CHANGES)
+        .order_by("history_date", "history_id")
+        .values("history_change_reason", "history_date", "history_user_id")
+    )
+    names = history.entrants(session.club_id, (r["history_user_id"] for r in records))
+    words = {"started": _("Started"), "closed": _("Closed"), "reopened": _("Reopened")}
+    return [
+        {
+            "what": words[r["history_change_reason"]],
+            "reason": r["history_change_reason"],
+            "at": r["history_date"],
+            "by": history.who(names, r["history_user_id"]).name,
+        }
+        for r in records
+    ]
+
+
+def session_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Printable table cards: one page per table, who sits where for each rubber."""
+    session = session_for_page(request, slug, pk)
+    # Every table's rubbers at once: a query per table made a long night's cards slow.
+    prefetch_related_objects([session], Prefetch("tables", queryset=tables_with_rubbers()))
+    tables = table_views(session, ahead=AHEAD_ON_CARDS, full_history=True)
+    director = is_director(request.user, session.club)
+    if director:
+        with_codes(request, session, tables)
+    return render(
+        request,
+        "clubs/cards.html",
+        {"session": session, "club": session.club, "tables": tables, "is_director": director},
+    )

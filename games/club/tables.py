@@ -1,0 +1,241 @@
+"""A session's tables as the console and the table cards show them: who sits there, the rubber
+in play and its latest deal, the rotation ahead (RULES 6) or, for a closed session, what was
+played; at a table of two, whom each player meets next (RULES 7)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import segno
+from django.db.models import Count, Prefetch, QuerySet
+from django.http import HttpRequest
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+
+from clubs.models import Player, Session, Table, is_prefetched
+from games import rotation
+from games.club_api import table_queryset
+from games.display import deal_words, two_player_order
+from games.models import Rubber
+from games.sessions.ahead import round_robin_opponents, table_rotation
+from games.sessions.pages import reverse_or_none
+
+#: Rubbers shown ahead on the console and the table cards.
+AHEAD_ON_CONSOLE = 3
+
+
+AHEAD_ON_CARDS = 6
+
+
+@dataclass
+class SeatingView:
+    """One rubber's seating with names, for templates."""
+
+    rubber: int
+    seats: list[tuple[str, str]]
+    sitting_out: list[str]
+    current: bool = False
+
+
+@dataclass
+class TableView:
+    table: Table
+    players: list[Player]
+    current_rubber: Any
+    current_rubber_url: str | None
+    rotation: list[SeatingView] = field(default_factory=list)
+    rubbers: list[Rubber] = field(default_factory=list)
+    #: The latest deal of the rubber in play, in words (the console shows new deals live).
+    last_deal: str | None = None
+    #: The table's code and its QR (inline SVG), shown to the director only (issue 17).
+    code_url: str | None = None
+    qr: str | None = None
+    #: At a table of two: whom each player of the match in play meets next, and where.
+    next_opponents: list[NextOpponent] = field(default_factory=list)
+
+
+@dataclass
+class NextOpponent:
+    """A player of a two-player match and their next opponent in the round robin (RULES 7)."""
+
+    name: str
+    opponent: str
+    table: int
+
+
+def _played_rubbers(session: Session) -> dict[int, list[Rubber]]:
+    """Every rubber of the session by table id, in order, with its players and deal count."""
+    rubbers = (
+        Rubber.objects.filter(session=session)
+        .select_related("north", "east", "south", "west")
+        .annotate(deal_count=Count("deals"))
+        .order_by("number")
+    )
+    found: dict[int, list[Rubber]] = {}
+    for rubber in rubbers:
+        found.setdefault(rubber.table_id, []).append(rubber)
+    return found
+
+
+def _who_played(rubbers: list[Rubber]) -> list[Player]:
+    """The players of the rubbers with at least one deal, in the order they first sat."""
+    seen: dict[int, Player] = {}
+    for rubber in rubbers:
+        if getattr(rubber, "deal_count", 0):
+            for player in rubber.seats.values():
+                seen.setdefault(player.pk, player)
+    return list(seen.values())
+
+
+def with_codes(request: HttpRequest, session: Session, tables: list[TableView]) -> None:
+    """The table codes of a session that takes them (`Session.codes_open`: running for play,
+    codes on; not one reopened for corrections), for its director's cards: the short URL and
+    its QR code, drawn by segno as inline SVG (no network, no image request)."""
+    if not session.codes_open:
+        return
+    for view in tables:
+        path = reverse_or_none("games:table_code", view.table.code)
+        if path is None:
+            return
+        view.code_url = request.build_absolute_uri(path)
+        qr = segno.make(view.code_url, error="m")
+        # segno's SVG is only a viewBox and path data: the encoded URL never appears in the
+        # markup (tests/games/test_table_codes.py renders a hostile host), so it is safe as is.
+        view.qr = mark_safe(qr.svg_inline(omitsize=True, border=2))  # noqa: S308  # nosec B308 B703
+
+
+def two_seats(seats: dict[str, int]) -> list[tuple[str, int]]:
+    """The two players of a match in the pad's stable order (games.display.two_player_order)."""
+    return [(seat, seats[seat]) for seat in two_player_order(seats)]
+
+
+def _seating_views(
+    seatings: list[Any], names: dict[int, str], current: int | None, *, two_player: bool = False
+) -> list[Any]:
+    return [
+        SeatingView(
+            rubber=s.rubber,
+            seats=[
+                (seat, names.get(pid, "?"))
+                for seat, pid in (two_seats(s.seats) if two_player else s.seats.items())
+            ],
+            sitting_out=[names.get(pid, "?") for pid in s.sitting_out],
+            current=s.rubber == current,
+        )
+        for s in seatings
+    ]
+
+
+def table_views(
+    session: Session,
+    *,
+    ahead: int,
+    full_history: bool = False,
+    names: dict[int, str] | None = None,
+) -> list[TableView]:
+    """Each table with its players, the rubber in play and the rotation ahead (RULES 6).
+
+    Uses the session's prefetched tables when ``console_sessions`` read them.
+    """
+    if names is None:
+        names = dict(Player.objects.filter(club_id=session.club_id).values_list("pk", "name"))
+    if is_prefetched(session, "tables"):
+        tables = list(session.tables.all())
+    else:
+        tables = list(table_queryset().filter(session=session).select_related("session"))
+    if session.is_closed or session.is_reopened:
+        return _played_views(session, tables)
+    views = []
+    upcoming: dict[int, dict[int, Any]] = {}
+    if session.is_two_player:
+        numbers = {r.number + 1 for t in tables for r in getattr(t, "rubbers_in_play", [])}
+        upcoming = round_robin_opponents(session=session, rounds=sorted(numbers))
+    for table in tables:
+        in_play = getattr(table, "rubbers_in_play", [])
+        rubber = in_play[0] if in_play else None
+        seatings = table_rotation(table=table, ahead=ahead)
+        if full_history:
+            seatings = rotation.table_history(table)[:-1] + seatings
+        views.append(
+            TableView(
+                table=table,
+                players=table.present_players(),
+                current_rubber=rubber,
+                current_rubber_url=reverse_or_none("games:rubber", rubber.pk) if rubber else None,
+                rotation=_seating_views(
+                    seatings,
+                    names,
+                    rubber.number if rubber else None,
+                    two_player=session.is_two_player,
+                ),
+                last_deal=_last_deal(table, names),
+                next_opponents=_next_opponents(rubber, upcoming, names),
+            )
+        )
+    return views
+
+
+def _played_views(session: Session, tables: list[Table]) -> list[TableView]:
+    """A closed session shows what happened: every rubber, and who actually played; so does a
+    session reopened for corrections, whose rubbers' pads are where deals are corrected."""
+    played = _played_rubbers(session)
+    return [
+        TableView(
+            table=table,
+            players=_who_played(played.get(table.pk, [])),
+            current_rubber=None,
+            current_rubber_url=None,
+            rubbers=played.get(table.pk, []),
+        )
+        for table in tables
+    ]
+
+
+def _last_deal(table: Table, names: dict[int, str]) -> str | None:
+    """The latest deal of the table's rubber in play, in words (None before its first deal)."""
+    live = getattr(table, "live_rubbers", None)
+    if not live:
+        return None
+    deals = sorted(live[0].deals.all(), key=lambda d: d.number)
+    if not deals:
+        return None
+    return _("Deal %(number)s: %(deal)s") % {
+        "number": deals[-1].number,
+        "deal": deal_words(deals[-1])
+        if deals[-1].data is None
+        else deals[-1].summary([names.get(live[0].north_id, "?"), names.get(live[0].east_id, "?")]),
+    }
+
+
+def _next_opponents(
+    rubber: Rubber | None, upcoming: dict[int, dict[int, Any]], names: dict[int, str]
+) -> list[NextOpponent]:
+    """Whom the two players of the match in play meet in the next round (RULES 7)."""
+    after = upcoming.get(rubber.number + 1) if rubber is not None else None
+    if rubber is None or not after:
+        return []
+    found = []
+    for _seat, pid in two_seats(rubber.seat_ids):
+        opponent, table = after[pid]
+        found.append(NextOpponent(names.get(pid, "?"), names.get(opponent, "?"), table))
+    return found
+
+
+def tables_with_rubbers() -> QuerySet[Table]:
+    """Tables with their seats, every rubber in order and the one in play with its deals: what
+    ``_tables`` reads, in a fixed number of queries however many tables there are."""
+    return (
+        table_queryset()
+        .order_by("number")
+        .prefetch_related(
+            Prefetch(
+                "rubbers", queryset=Rubber.objects.order_by("number"), to_attr="rubbers_in_order"
+            ),
+            Prefetch(
+                "rubbers",
+                queryset=Rubber.objects.in_play().prefetch_related("deals"),
+                to_attr="live_rubbers",
+            ),
+        )
+    )
