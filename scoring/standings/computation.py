@@ -143,17 +143,7 @@ def compute_sessions(session_ids: list[int]) -> dict[int, Computed]:
     if not sessions:
         return {}
     ids = [s.pk for s in sessions]
-    seat_table: dict[int, dict[int, int]] = {pk: {} for pk in ids}
-    names: dict[int, dict[int, str]] = {pk: {} for pk in ids}
-    all_names: dict[int, str] = {}
-    for session_id, player_id, number, name in (
-        TableSeat.objects.filter(session_id__in=ids)
-        .order_by("session_id", "table_id", "position")
-        .values_list("session_id", "player_id", "table__number", "player__name")
-    ):
-        seat_table[session_id][player_id] = number
-        names[session_id][player_id] = name
-        all_names[player_id] = name
+    seat_table, names, all_names = _seated(ids)
     rubbers = list(
         Rubber.objects.filter(session_id__in=ids)
         .order_by("session_id", "table__number", "number")
@@ -199,6 +189,25 @@ def compute_sessions(session_ids: list[int]) -> dict[int, Computed]:
     return computed
 
 
+def _seated(
+    ids: list[int],
+) -> tuple[dict[int, dict[int, int]], dict[int, dict[int, str]], dict[int, str]]:
+    """Who sits in these sessions (one query): per session, each seated player's table number
+    and name; and every seated player's name."""
+    seat_table: dict[int, dict[int, int]] = {pk: {} for pk in ids}
+    names: dict[int, dict[int, str]] = {pk: {} for pk in ids}
+    all_names: dict[int, str] = {}
+    for session_id, player_id, number, name in (
+        TableSeat.objects.filter(session_id__in=ids)
+        .order_by("session_id", "table_id", "position")
+        .values_list("session_id", "player_id", "table__number", "player__name")
+    ):
+        seat_table[session_id][player_id] = number
+        names[session_id][player_id] = name
+        all_names[player_id] = name
+    return seat_table, names, all_names
+
+
 def _compute_session(
     session: _SessionRow,
     rubbers: list[tuple[Any, ...]],
@@ -221,9 +230,7 @@ def _compute_session(
             continue
         if rules != last_rules or options is None:  # a session's rubbers share their rules
             last_rules, options = rules, _house_rules(rules)
-        seats = {"N": seat_ids[0], "E": seat_ids[1]}
-        if not sheets.is_two_player(kind):
-            seats.update(S=seat_ids[2], W=seat_ids[3])
+        seats = _seats(sheets, kind, seat_ids)
         result = sheets.score(kind, rows, closed=status == unfinished, options=options).result
         provisional = status == in_play
         places = {pid: sheets.PLACE_OF_SEAT[seat] for seat, pid in seats.items()}
@@ -255,13 +262,39 @@ def _compute_session(
                     money[pid],
                 )
             )
-            tally = bucket.setdefault(pid, _zero())
-            tally["rubbers"] += 1
-            tally["won"] += won
-            tally["points"] += points
-            tally["net"] += net
-            tally["hundreds"] += hundreds[pid]
+            _count(bucket.setdefault(pid, _zero()), won, points, net, hundreds[pid])
             totals.setdefault(pid, _zero())
+    _add_standings(computed, session, totals, running, seat_table)
+    return computed
+
+
+def _seats(sheets: Any, kind: str, seat_ids: list[int | None]) -> dict[str, Any]:
+    """A rubber's players by seat: N and E at a table of two, all four otherwise."""
+    seats = {"N": seat_ids[0], "E": seat_ids[1]}
+    if not sheets.is_two_player(kind):
+        seats.update(S=seat_ids[2], W=seat_ids[3])
+    return seats
+
+
+def _count(tally: dict[str, int], won: bool, points: int, net: int, hundreds: int) -> None:
+    """Add a rubber's result to a player's tally."""
+    tally["rubbers"] += 1
+    tally["won"] += won
+    tally["points"] += points
+    tally["net"] += net
+    tally["hundreds"] += hundreds
+
+
+def _add_standings(
+    computed: Computed,
+    session: _SessionRow,
+    totals: dict[int, dict[str, int]],
+    running: dict[int, dict[str, int]],
+    seat_table: dict[int, int],
+) -> None:
+    """The session's standing rows (ranked, RULES 6) and payments (settled) from each player's
+    totals of ended rubbers and running score in the rubbers in play."""
+    date, stake = session.date, session.stake_per_hundred
     session_money = player_money({pid: t["hundreds"] for pid, t in totals.items()}, stake)
     # RULES 6.3: a player with no result row (no deal in any rubber, ended or in play) is
     # listed apart, unranked.
@@ -302,7 +335,6 @@ def _compute_session(
     hundreds_final = {pid: t["hundreds"] for pid, t in totals.items()}
     for position, payment in enumerate(settle(hundreds_final, stake), start=1):
         computed.payments.append((position, payment.payer, payment.payee, payment.amount))
-    return computed
 
 
 def _zero() -> dict[str, int]:

@@ -143,10 +143,7 @@ def _entry(score: TwoPlayerDealScore) -> RubberEntry:
 
 
 def _play(deals: Sequence[TwoPlayerDeal], *, closed: bool, options: HouseRules) -> TwoPlayerRubber:
-    if type(closed) is not bool:
-        raise ScoringError("closed", "{value!r} is not true or false", "RULES 8.4", value=closed)
-    if not isinstance(options, HouseRules):
-        raise ScoringError("options", "{value!r} is not house rules", None, value=options)
+    _check_arguments(closed, options)
     scores = [score_two_player_deal(deal) for deal in deals]
     # Nothing here depends on vulnerability: the entry is the same in all four states.
     table = [entry for score in scores for entry in (_entry(score),) * 4]
@@ -203,6 +200,13 @@ def _play(deals: Sequence[TwoPlayerDeal], *, closed: bool, options: HouseRules) 
         (rubber.unfinished_ns, rubber.unfinished_ew),
         options,
     )
+
+
+def _check_arguments(closed: object, options: object) -> None:
+    if type(closed) is not bool:
+        raise ScoringError("closed", "{value!r} is not true or false", "RULES 8.4", value=closed)
+    if not isinstance(options, HouseRules):
+        raise ScoringError("options", "{value!r} is not house rules", None, value=options)
 
 
 def _check_deals(deals: Sequence[TwoPlayerDeal], *, misery: bool) -> None:
