@@ -249,12 +249,12 @@ def _incremental(runs: int) -> dict[str, float]:
     from django.db import close_old_connections, connection
 
     from games.models import Rubber
-    from scoring.standings import services
+    from scoring.standings import queueing
     from scoring.standings.tasks import refresh_session_standings
 
     session_id = _live_session()
     # The refresh is timed alone: record_deal only marks the standings stale and claims.
-    services._publish_refresh = lambda session_id: True
+    queueing._publish_refresh = lambda session_id: True
     # Failing contracts: the measured deals never end the rubber, so every run enters one.
     downs = [("4S", "N", 9), ("3NT", "E", 8), ("2H", "S", 7), ("5C", "W", 10)]
     tables = list(

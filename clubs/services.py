@@ -93,21 +93,7 @@ def player_create(
     name (in any case) or inviting the same username in one club are serialised: one wins, the
     other is refused as had it come second (docs/api.md: integrity answers).
     """
-    name = name.strip()
-    if not name:
-        raise ValidationError({"name": [_("A player needs a name.")]})
-    # Checked here, where every new player passes (the players' form and API, arrivals and
-    # substitutes typed by name): PostgreSQL refuses a longer one with an error, SQLite not at all.
-    longest = Player._meta.get_field("name").max_length
-    if longest is not None and len(name) > longest:
-        raise ValidationError(
-            {
-                "name": [
-                    _("A player's name has at most %(limit)d characters (this one has %(count)d).")
-                    % {"limit": longest, "count": len(name)}
-                ]
-            }
-        )
+    name = _new_player_name(name)
     if username:
         username = normalize_login(username)
     if username and password:
@@ -128,24 +114,54 @@ def player_create(
         except IntegrityError as err:
             # The locks above make this a last resort (a login created elsewhere at the same
             # time): answer as had this request come second, never a 500.
-            if Player.objects.filter(club=club, name__iexact=name).exists():
-                raise _name_taken(name) from err
-            refusal = _username_refusal(club=club, username=username)
-            if refusal is not None:
-                raise refusal from err
-            if password and _login_named(username).exists():
-                raise _login_exists() from err
-            raise ValidationError(
-                {
-                    "username": [
-                        _(
-                            "%(username)r was being linked or created by someone else at the "
-                            "same time; try again."
-                        )
-                        % {"username": username}
-                    ]
-                }
+            raise _insert_refusal(
+                club=club, name=name, username=username, password=password
             ) from err
+
+
+def _new_player_name(name: str) -> str:
+    """The new player's name, stripped; refused when empty or too long for the column."""
+    name = name.strip()
+    if not name:
+        raise ValidationError({"name": [_("A player needs a name.")]})
+    # Checked here, where every new player passes (the players' form and API, arrivals and
+    # substitutes typed by name): PostgreSQL refuses a longer one with an error, SQLite not at all.
+    longest = Player._meta.get_field("name").max_length
+    if longest is not None and len(name) > longest:
+        raise ValidationError(
+            {
+                "name": [
+                    _("A player's name has at most %(limit)d characters (this one has %(count)d).")
+                    % {"limit": longest, "count": len(name)}
+                ]
+            }
+        )
+    return name
+
+
+def _insert_refusal(
+    *, club: Club, name: str, username: str | None, password: str | None
+) -> ValidationError:
+    """Why ``player_create``'s insert failed on an integrity error, said as had the request
+    come second: the name taken, the username refused or taken, or a login being made."""
+    if Player.objects.filter(club=club, name__iexact=name).exists():
+        return _name_taken(name)
+    refusal = _username_refusal(club=club, username=username)
+    if refusal is not None:
+        return refusal
+    if password and _login_named(username).exists():
+        return _login_exists()
+    return ValidationError(
+        {
+            "username": [
+                _(
+                    "%(username)r was being linked or created by someone else at the "
+                    "same time; try again."
+                )
+                % {"username": username}
+            ]
+        }
+    )
 
 
 def _name_taken(name: str) -> ValidationError:

@@ -161,16 +161,7 @@ def score_chicago(deals: Sequence[DealInput], *, options: HouseRules = DEFAULT) 
     totals = [0, 0]
     counted = 0
     for i, deal in enumerate(deals):
-        if not isinstance(deal, DealInput):
-            raise ScoringError(f"deals[{i}]", "{value!r} is not a deal", None, value=deal)
-        if counted == 4:
-            raise ScoringError(
-                f"deals[{i}]", "the Chicago ended after four counted deals", "RULES 5"
-            )
-        if deal.honours is not None and not options.chicago_honours:
-            raise ScoringError(
-                f"deals[{i}].honours", "honours do not count here (chicago_honours off)", "RULES 5"
-            )
+        _refuse_out_of_place(i, deal, counted=counted, options=options)
         number = i + 1
         this = counted + 1
         dealer = chicago_dealer(this)
@@ -191,34 +182,12 @@ def score_chicago(deals: Sequence[DealInput], *, options: HouseRules = DEFAULT) 
             if reached >= 100:
                 part = [0, 0]
                 games[side] += 1
-                points = 500 if declarer_vulnerable else 300
-                items.append(
-                    Item(
-                        declarer,
-                        ABOVE,
-                        points,
-                        "game_bonus",
-                        deal.contract,
-                        declarer_vulnerable,
-                        None,
-                        number,
-                    )
-                )
+                items.append(_bonus(declarer, "game_bonus", deal, declarer_vulnerable, number))
             else:
                 part[side] = reached
                 if this == 4:
-                    items.append(
-                        Item(
-                            declarer,
-                            ABOVE,
-                            100,
-                            "partscore_bonus",
-                            deal.contract,
-                            declarer_vulnerable,
-                            None,
-                            number,
-                        )
-                    )
+                    bonus = _bonus(declarer, "partscore_bonus", deal, declarer_vulnerable, number)
+                    items.append(bonus)
         for item in items:
             column = item.side.ordinal * 2 + (item.line == BELOW)
             columns[column].append(item)
@@ -233,3 +202,24 @@ def score_chicago(deals: Sequence[DealInput], *, options: HouseRules = DEFAULT) 
         counted,
         options,
     )
+
+
+def _refuse_out_of_place(i: int, deal: object, *, counted: int, options: HouseRules) -> None:
+    """Refuse what is not a deal, a deal after the fourth counted one, and an honours claim
+    when ``chicago_honours`` is off (RULES 5)."""
+    if not isinstance(deal, DealInput):
+        raise ScoringError(f"deals[{i}]", "{value!r} is not a deal", None, value=deal)
+    if counted == 4:
+        raise ScoringError(f"deals[{i}]", "the Chicago ended after four counted deals", "RULES 5")
+    if deal.honours is not None and not options.chicago_honours:
+        raise ScoringError(
+            f"deals[{i}].honours", "honours do not count here (chicago_honours off)", "RULES 5"
+        )
+
+
+def _bonus(declarer: Side, reason: str, deal: DealInput, vulnerable: bool, number: int) -> Item:
+    """A Chicago bonus above the line (RULES 5): ``game_bonus``, 300 not vulnerable or 500
+    vulnerable for the deal completing a game; ``partscore_bonus``, 100 for a part score on deal
+    4 that completes no game."""
+    points = 100 if reason == "partscore_bonus" else 500 if vulnerable else 300
+    return Item(declarer, ABOVE, points, reason, deal.contract, vulnerable, None, number)

@@ -25,7 +25,7 @@ REASONS = (
     "unfinished_partscore",
     "game_bonus",
     "partscore_bonus",
-    # The two-player games of RULES 7 (scoring/rules/two_player.py, ``PlayerItem``).
+    # The two-player games of RULES 7 (scoring/rules/two_player/, ``PlayerItem``).
     "two_player_declarer_tricks",
     "two_player_opponent_tricks",
     "two_player_honours",

@@ -378,7 +378,10 @@ def _replay(
     options: HouseRules,
     unfinished: tuple[int, int] | None = None,
 ) -> Iterator[RubberScore]:
-    """``play_rubbers`` on the table as ``_rows``: ``rows[state][key]`` is the entry."""
+    """``play_rubbers`` on the table as ``_rows``: ``rows[state][key]`` is the entry.
+
+    Long because it is the engine's hot loop, one frame for a whole stream of deals: a helper
+    would cost a call per deal (docs/benchmarks.md measures it)."""
     # The engine's hot loop: locals, tuples and tuple.__new__ on purpose (docs/benchmarks.md).
     # Every item is built here, with its deal number; per-side columns and deal records are
     # derived from them on demand. ``played.append`` is called as a method (the interpreter

@@ -11,7 +11,7 @@ key. The versions (docs/architecture.md, "The read boundary"):
   one (``Deal.updated_at``), with what its pad shows besides (its session's status and settings,
   its table's code);
 - a club's leaderboard (``scoring.standings.queries.leaderboard_version``): its
-  ``LeaderboardRevision``, a count that ``scoring.standings.services.revise_leaderboards`` raises,
+  ``LeaderboardRevision``, a count that ``scoring.standings.queueing.revise_leaderboards`` raises,
   with the time, with every mark of one of its sessions as stale (``queue_session_refresh``, after
   the mark, in its transaction) and in the transaction of every refresh that stores a session's
   rows; and the club's creation time.

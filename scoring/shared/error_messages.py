@@ -96,7 +96,7 @@ MARKED: tuple[Promise, ...] = (
     pgettext_lazy("refusal", "must be a finite Decimal of zero or more, not {value!r}"),
     pgettext_lazy("refusal", "must be a whole number, not {value!r}"),
     pgettext_lazy("refusal", "must sum to zero, but they sum to {total:+d}"),
-    # scoring/rules/two_player.py: the two-player games (RULES 7)
+    # scoring/rules/two_player/: the two-player games (RULES 7)
     pgettext_lazy("refusal", "{value!r} is not a player (0 or 1)"),
     pgettext_lazy("refusal", "{value!r} is not a strain (C, D, H, S or NT)"),
     pgettext_lazy("refusal", "{value!r} is not 0 or 1"),

@@ -10,7 +10,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from . import services
+from . import queueing
 from .models import (
     RubberResult,
     SessionPayment,
@@ -39,7 +39,7 @@ class SessionStandingsStateAdmin(ReadOnlyAdmin):
         self, request: HttpRequest, queryset: QuerySet[SessionStandingsState]
     ) -> None:
         for session_id in queryset.values_list("session_id", flat=True):
-            services.queue_session_refresh(session_id)
+            queueing.queue_session_refresh(session_id)
         self.message_user(request, _("Refresh queued."), messages.SUCCESS)
 
 

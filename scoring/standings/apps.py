@@ -14,7 +14,7 @@ class ScoringConfig(AppConfig):
         from scoring.shared import hooks
 
         # Registers the Celery tasks in every process, the web's included: the services queue
-        # them by name (``services._publish``).
+        # them by name (``queueing._publish``).
         from . import tasks  # noqa: F401
 
         hooks.results_changed.connect(_queue_refresh, dispatch_uid="standings-results-changed")
@@ -22,9 +22,9 @@ class ScoringConfig(AppConfig):
 
 
 def _queue_refresh(sender: Any, *, session_id: int, **kwargs: Any) -> None:
-    from . import services
+    from . import queueing
 
-    services.queue_session_refresh(session_id)
+    queueing.queue_session_refresh(session_id)
 
 
 def _refresh_now(sender: Any, *, session_id: int, **kwargs: Any) -> None:

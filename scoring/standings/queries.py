@@ -19,7 +19,7 @@ from django.http import Http404
 from clubs.models import Player, Session
 from clubs.permissions import check_club_id_readable
 from games import sheets
-from scoring.rules.ranking import Entry, place_label, rank_entries, shared
+from scoring.rules.ranking import Entry, Placing, place_label, rank_entries, shared
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -214,14 +214,7 @@ def club_leaderboard(
     (``leaderboard_version``).
     """
     kinds = ladder_kinds(kind)
-    states = SessionStandingsState.objects.filter(session__club_id=club_id, session__kind__in=kinds)
-    if start is not None:
-        states = states.filter(session__date__gte=start)
-    if end is not None:
-        states = states.filter(session__date__lte=end)
-    freshness = states.aggregate(
-        computed_at=Max("computed_at"), stale=Count("pk", filter=Q(stale=True))
-    )
+    freshness = _freshness(club_id, kinds, start, end)
     rows = list(
         SessionStanding.objects.in_period(club_id, start, end)
         .filter(session__kind__in=kinds)
@@ -246,24 +239,39 @@ def club_leaderboard(
         "to": end,
         "computed_at": freshness["computed_at"],
         "stale": bool(freshness["stale"]),
-        "players": [
-            {
-                "player": r["player_id"],
-                "name": r["player__name"],
-                "rank": placed[r["player_id"]].rank,
-                "place_shared": placed[r["player_id"]].tied,
-                "place": placed[r["player_id"]].place,
-                "sessions": r["sessions"],
-                "rubbers": r["total_rubbers"],
-                "won": r["total_won"],
-                "lost": r["total_rubbers"] - r["total_won"] - r["total_tied"],
-                "tied": r["total_tied"],
-                "hundreds": r["total_hundreds"],
-                "net": r["total_net"],
-                "money": r["total_money"] or Decimal("0.00"),
-            }
-            for r in rows
-        ],
+        "players": [_leaderboard_player(r, placed[r["player_id"]]) for r in rows],
+    }
+
+
+def _freshness(
+    club_id: int, kinds: tuple[str, ...], start: datetime.date | None, end: datetime.date | None
+) -> dict[str, Any]:
+    """When the ladder's sessions in ``[start, end]`` were last computed, and how many are
+    stale (one query)."""
+    states = SessionStandingsState.objects.filter(session__club_id=club_id, session__kind__in=kinds)
+    if start is not None:
+        states = states.filter(session__date__gte=start)
+    if end is not None:
+        states = states.filter(session__date__lte=end)
+    return states.aggregate(computed_at=Max("computed_at"), stale=Count("pk", filter=Q(stale=True)))
+
+
+def _leaderboard_player(r: dict[str, Any], placing: Placing) -> dict[str, Any]:
+    """A leaderboard row: the player's summed standings and their place."""
+    return {
+        "player": r["player_id"],
+        "name": r["player__name"],
+        "rank": placing.rank,
+        "place_shared": placing.tied,
+        "place": placing.place,
+        "sessions": r["sessions"],
+        "rubbers": r["total_rubbers"],
+        "won": r["total_won"],
+        "lost": r["total_rubbers"] - r["total_won"] - r["total_tied"],
+        "tied": r["total_tied"],
+        "hundreds": r["total_hundreds"],
+        "net": r["total_net"],
+        "money": r["total_money"] or Decimal("0.00"),
     }
 
 

@@ -1,11 +1,12 @@
-"""Standings workflows: queue a refresh after a write, refresh a session, rebuild everything.
+"""Standings workflows: refresh a session, rebuild everything (the queueing after a write is
+``scoring.standings.queueing``, the computation ``scoring.standings.computation``).
 
 How it fits together (docs/standings.md has the full story):
 
-- ``queue_session_refresh`` runs in the writer's transaction: it marks the session stale (one
-  UPDATE) and *claims* the right to queue a refresh (a second UPDATE ... WHERE no live claim).
-  Only the claimer queues a task, after commit; the publish never raises and fails fast, so
-  entry never waits on or fails with the broker.
+- ``queue_session_refresh`` (``queueing``) runs in the writer's transaction: it marks the
+  session stale (one UPDATE) and *claims* the right to queue a refresh (a second UPDATE ...
+  WHERE no live claim). Only the claimer queues a task, after commit; the publish never raises
+  and fails fast, so entry never waits on or fails with the broker.
 - The task releases the claim *before* it reads the deals, so any write that commits later
   queues exactly one more refresh; the writes in between coalesce into the queued one.
 - The refresh computes from the deals (the engine's scoresheets), then locks the state row and
@@ -19,510 +20,40 @@ How it fits together (docs/standings.md has the full story):
   worker lost. The rebuild stamps the sessions it queues; the sweep refreshes those no
   computation has stored within ``STANDINGS_REBUILD_GRACE`` (a chunk that died with its worker).
   A computation that fails clears the stamp too: its failure is reported, not swept for ever.
+
+The modules: ``queueing`` (mark stale, claim, publish, the minute sweep), ``computation`` (the
+rows from the deals) and this one (refresh: compare and store; the rebuild).
 """
 
 from __future__ import annotations
 
-import datetime
-import json
 import logging
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from datetime import timedelta
-from decimal import Decimal
-from functools import lru_cache, partial
-from typing import Any, NamedTuple
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
-from celery import current_app
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
-from django.db.models import F, Q, Subquery
 from django.utils import timezone
-from kombu.exceptions import OperationalError as KombuOperationalError
 
-from clubs.models import Player, Session, TableSeat
-from games import sheets
-from games.models import Deal, DealFields, Rubber
-from scoring.rules import DealInput, HouseRules, ScoringError
-from scoring.rules.ranking import Entry, rank_entries
-from scoring.rules.settlement import player_money, settle
+from clubs.models import Session
+from scoring.rules import ScoringError
 from scoring.shared.cache import leaderboard_cache_seconds
 
-from .models import (
-    ClubRatingsState,
-    LeaderboardRevision,
-    RefreshState,
-    RubberResult,
-    SessionPayment,
-    SessionStanding,
-    SessionStandingsState,
+from .computation import (
+    PAYMENT_FIELDS,
+    PROVISIONAL,
+    RESULT_FIELDS,
+    STANDING_FIELDS,
+    Computed,
+    compute_sessions,
+    standings_compute,
 )
+from .models import RubberResult, SessionPayment, SessionStanding, SessionStandingsState
+from .queueing import queue_club_ratings_refresh, revise_leaderboards
 
 logger = logging.getLogger(__name__)
-
-# Monotonic time until which publishing is skipped after a failure (per process): with the
-# broker down, only the first write in a while pays the (short) connection timeout.
-_broker_down_until = 0.0
-
-
-def _claim_ttl() -> timedelta:
-    return timedelta(seconds=getattr(settings, "STANDINGS_CLAIM_TTL", 120))
-
-
-def _broker_backoff() -> float:
-    return float(getattr(settings, "STANDINGS_BROKER_BACKOFF", 10))
-
-
-# --- queueing ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Derived:
-    """Rows derived from the deals that the one refresh mechanism keeps: the state model whose
-    rows track them (keyed by the id of the object they are derived for), the task that
-    refreshes one object's rows, by its registered name (the tasks call these services, so this
-    module imports none of them; the app registers them, ``ScoringConfig.ready``), and what they
-    are called in the logs."""
-
-    states: type[RefreshState]
-    task: str
-    label: str
-
-
-STANDINGS = _Derived(
-    SessionStandingsState, "scoring.tasks.refresh_session_standings", "standings of session"
-)
-RATINGS = _Derived(ClubRatingsState, "scoring.tasks.refresh_club_ratings", "ratings of club")
-
-
-def queue_session_refresh(session_id: int) -> None:
-    """Mark a session's standings stale and queue one refresh after the current commit.
-
-    Called by every write that changes results. Twenty quick writes queue one refresh (the
-    first claims it; the others find the claim). Never raises because of the broker.
-    """
-    states = SessionStandingsState.objects
-    states.mark_stale(session_id)
-    if leaderboard_cache_seconds():
-        _revise_session_leaderboard(session_id)
-    if states.claim(session_id, _claim_ttl()):
-        transaction.on_commit(partial(_publish_refresh, session_id), robust=True)
-
-
-def revise_leaderboards(club_ids: Iterable[int]) -> None:
-    """Give the clubs' cached leaderboards a new version (scoring/shared/cache.py), in the caller's
-    transaction, after the rows the boards are read from: a rolled-back change revises nothing,
-    a committed one is never missed."""
-    ids = sorted(set(club_ids))
-    now = timezone.now()
-    if ids and LeaderboardRevision.objects.filter(pk__in=ids).update(
-        revision=F("revision") + 1, revised_at=now
-    ) < len(ids):
-        _first_revisions(ids, now)
-
-
-def _revise_session_leaderboard(session_id: int) -> None:
-    """`revise_leaderboards` for the session's club: one UPDATE once the club has a row."""
-    now = timezone.now()
-    club = Session.objects.filter(pk=session_id).values("club_id")
-    revisions = LeaderboardRevision.objects.filter(club_id=Subquery(club))
-    if not revisions.update(revision=F("revision") + 1, revised_at=now):
-        _first_revisions(list(club.values_list("club_id", flat=True)), now)
-
-
-def _first_revisions(club_ids: list[int], now: datetime.datetime) -> None:
-    """A club's first change: make its row, then count the change (again for clubs that had
-    one: harmless), so that a concurrent first change is counted too."""
-    LeaderboardRevision.objects.bulk_create(
-        [LeaderboardRevision(club_id=pk, revised_at=now) for pk in club_ids], ignore_conflicts=True
-    )
-    LeaderboardRevision.objects.filter(pk__in=club_ids).update(
-        revision=F("revision") + 1, revised_at=now
-    )
-
-
-def queue_club_ratings_refresh(club_id: int) -> None:
-    """Mark a club's ratings stale and queue one refresh after the current commit, exactly as
-    ``queue_session_refresh`` does for a session's standings (same claim, same coalescing).
-
-    Called by the standings refresh when it changes the results of ended rubbers, in the
-    transaction that stores them: the ratings refresh reads those results.
-    """
-    RATINGS.states.objects.mark_stale(club_id)
-    if RATINGS.states.objects.claim(club_id, _claim_ttl()):
-        transaction.on_commit(partial(_publish, RATINGS, club_id), robust=True)
-
-
-def _publish_refresh(session_id: int) -> bool:
-    """Send a session's standings refresh (``_publish``)."""
-    return _publish(STANDINGS, session_id)
-
-
-def _publish(derived: _Derived, key: int) -> bool:
-    """Send the refresh task; on any failure log, give the claim back and return False.
-
-    Not ``delay_on_commit``: its send cannot be caught, and a dead broker must not reach the
-    writer. The rows stay stale; the next write, the sweeper or the nightly rebuild retry.
-    """
-    global _broker_down_until
-    if time.monotonic() < _broker_down_until:
-        _release_quietly(derived, key)
-        return False
-    try:
-        current_app.tasks[derived.task].apply_async((key,))
-    except Exception as exc:
-        # Only an unreachable broker trips the back-off; with eager Celery (no REDIS_URL) the
-        # task runs right here, and its own failure must not stop later refreshes.
-        if isinstance(exc, KombuOperationalError | OSError):
-            _broker_down_until = time.monotonic() + _broker_backoff()
-        logger.warning(
-            "Could not queue the refresh of the %s %s; they stay stale until the next write, "
-            "the minute sweep or the nightly rebuild.",
-            derived.label,
-            key,
-            exc_info=True,
-        )
-        _release_quietly(derived, key)
-        return False
-    return True
-
-
-def _release_quietly(derived: _Derived, key: int) -> None:
-    try:
-        derived.states.objects.release(key)
-    except DatabaseError:
-        logger.warning("Could not release the refresh claim of the %s %s", derived.label, key)
-
-
-def _queue_stale(derived: _Derived, also: Q | None = None) -> list[int]:
-    """Claim and queue a refresh of the stale objects (and those matching ``also``) no live claim
-    covers; return the keys queued."""
-    queued = []
-    ttl = _claim_ttl()
-    states = derived.states.objects
-    for key in states.needing_refresh(ttl, also).values_list("pk", flat=True):
-        if states.claim(key, ttl) and _publish(derived, key):
-            queued.append(key)
-    return queued
-
-
-def standings_queue_stale() -> int:
-    """Queue a refresh for every stale session no live claim covers, and for every session a
-    rebuild queued more than ``STANDINGS_REBUILD_GRACE`` seconds ago that no computation has
-    stored since (its chunk died with a worker, logged as a warning); return how many."""
-    grace = timedelta(seconds=settings.STANDINGS_REBUILD_GRACE)
-    overdue = Q(rebuild_queued_at__lt=timezone.now() - grace)
-    late = set(SessionStandingsState.objects.filter(overdue).values_list("pk", flat=True))
-    queued = _queue_stale(STANDINGS, overdue)
-    if late.intersection(queued):
-        logger.warning(
-            "The rebuild queued sessions %s more than %s s ago and never stored them (a chunk "
-            "lost with its worker?): refreshing them one by one.",
-            sorted(late.intersection(queued)),
-            settings.STANDINGS_REBUILD_GRACE,
-        )
-    return len(queued)
-
-
-def ratings_queue_stale() -> int:
-    """Queue a refresh for every club whose stale ratings no live claim covers; return how many."""
-    return len(_queue_stale(RATINGS))
-
-
-# --- computing -----------------------------------------------------------------------------------
-#
-# Reads are by values (no model instance per deal) and batched per group of sessions: a session
-# costs a handful of queries whatever its size, and the nightly rebuild reads and writes
-# ``STANDINGS_REBUILD_CHUNK`` sessions at a time (default 200: few queries, bounded memory;
-# docs/benchmarks.md measures it at a million deals).
-
-_RESULT_FIELDS = (
-    "rubber_id",
-    "player_id",
-    "date",
-    "table_number",
-    "rubber_number",
-    "seat",
-    "side",
-    "status",
-    "provisional",
-    "deals",
-    "points",
-    "net",
-    "hundreds",
-    "won",
-    "money",
-)
-_PROVISIONAL = _RESULT_FIELDS.index("provisional")
-_STANDING_FIELDS = (
-    "player_id",
-    "date",
-    "rank",
-    "table_number",
-    "table_rank",
-    "prize_choice",
-    "rubbers",
-    "won",
-    "points",
-    "net",
-    "hundreds",
-    "money",
-    "running_points",
-    "running_hundreds",
-)
-_PAYMENT_FIELDS = ("position", "payer_id", "payee_id", "amount")
-_SIDES = ("NS", "EW")  # a place (0 NS or player 0, 1 EW or player 1) as the stored side
-_DEAL_FIELDS = ("contract", "declarer", "tricks", "honours_side", "honours_points")
-
-
-@dataclass
-class Computed:
-    """A session's standings as freshly computed: the rows to store, each a tuple in the order of
-    ``_RESULT_FIELDS``, ``_STANDING_FIELDS`` or ``_PAYMENT_FIELDS`` (compared with the stored rows
-    as they are; a model instance is built only for a row that must be written)."""
-
-    session_id: int
-    club_id: int
-    results: list[tuple[Any, ...]] = field(default_factory=list)
-    standings: list[tuple[Any, ...]] = field(default_factory=list)
-    payments: list[tuple[Any, ...]] = field(default_factory=list)
-
-
-class _DealRow:
-    """A stored deal as ``games.sheets.score`` reads it, without a model instance."""
-
-    __slots__ = ("data", "facts")
-
-    def __init__(self, facts: tuple[Any, ...], data: Any) -> None:
-        self.facts = facts
-        self.data = data
-
-    def as_input(self) -> DealInput:
-        return _deal_input(self.facts)
-
-
-@lru_cache(maxsize=65536)
-def _deal_input(facts: tuple[Any, ...]) -> DealInput:
-    """The engine's (frozen, validated) input for a four-player deal's stored facts; a club's
-    deals repeat a few thousand distinct facts, so each is parsed once."""
-    return DealFields(*facts).as_input()
-
-
-@lru_cache(maxsize=256)
-def _options(rules: str) -> HouseRules:
-    return HouseRules.from_dict(json.loads(rules))
-
-
-def _house_rules(rules: dict[str, Any] | None) -> HouseRules:
-    return _options(json.dumps(rules, sort_keys=True))
-
-
-def _ranking(rules: dict[str, Any]) -> str:
-    """The session's ``pivot_ranking`` (``Session.house_rules``); "net" if its rules are bad."""
-    try:
-        return _house_rules(rules).pivot_ranking
-    except ScoringError:
-        return "net"
-
-
-class _SessionRow(NamedTuple):
-    """What the computation reads of a session."""
-
-    pk: int
-    club_id: int
-    date: datetime.date
-    stake_per_hundred: Decimal
-    rules: dict[str, Any]
-
-
-def standings_compute(*, session_id: int) -> Computed | None:
-    """Every result row of a session from its deals, by the engine; None if it is gone.
-
-    Ended rubbers (complete, unfinished) count; a rubber in play is provisional: shown with its
-    running score, left out of totals, ranks and money (docs/standings.md).
-    """
-    return _compute_sessions([session_id]).get(session_id)
-
-
-def _compute_sessions(session_ids: list[int]) -> dict[int, Computed]:
-    """``standings_compute`` for many sessions at once, in six queries whatever their number."""
-    sessions = [
-        _SessionRow(*row)
-        for row in Session.objects.filter(pk__in=session_ids)
-        .order_by("pk")
-        .values_list(*_SessionRow._fields)
-    ]
-    if not sessions:
-        return {}
-    ids = [s.pk for s in sessions]
-    seat_table: dict[int, dict[int, int]] = {pk: {} for pk in ids}
-    names: dict[int, dict[int, str]] = {pk: {} for pk in ids}
-    all_names: dict[int, str] = {}
-    for session_id, player_id, number, name in (
-        TableSeat.objects.filter(session_id__in=ids)
-        .order_by("session_id", "table_id", "position")
-        .values_list("session_id", "player_id", "table__number", "player__name")
-    ):
-        seat_table[session_id][player_id] = number
-        names[session_id][player_id] = name
-        all_names[player_id] = name
-    rubbers = list(
-        Rubber.objects.filter(session_id__in=ids)
-        .order_by("session_id", "table__number", "number")
-        .values_list(
-            "pk",
-            "session_id",
-            "table__number",
-            "number",
-            "kind",
-            "status",
-            "rules",
-            "north_id",
-            "east_id",
-            "south_id",
-            "west_id",
-        )
-    )
-    deals: dict[int, list[_DealRow]] = {}
-    for rubber_id, data, *facts in (
-        Deal.objects.filter(rubber__session_id__in=ids)
-        .order_by("rubber_id", "number")
-        .values_list("rubber_id", "data", *_DEAL_FIELDS)
-    ):
-        deals.setdefault(rubber_id, []).append(_DealRow(tuple(facts), data))
-    unnamed = {pid for r in rubbers for pid in r[7:] if pid is not None} - all_names.keys()
-    if unnamed:
-        all_names.update(Player.objects.filter(pk__in=unnamed).values_list("pk", "name"))
-
-    by_session: dict[int, list[tuple[Any, ...]]] = {pk: [] for pk in ids}
-    for rubber in rubbers:
-        by_session[rubber[1]].append(rubber)
-    computed = {}
-    for session in sessions:
-        computed[session.pk] = _compute_session(
-            session,
-            by_session[session.pk],
-            deals,
-            seat_table[session.pk],
-            names[session.pk],
-            all_names,
-            sheets,
-        )
-    return computed
-
-
-def _compute_session(
-    session: _SessionRow,
-    rubbers: list[tuple[Any, ...]],
-    deals: dict[int, list[_DealRow]],
-    seat_table: dict[int, int],
-    names: dict[int, str],
-    all_names: dict[int, str],
-    sheets: Any,
-) -> Computed:
-    in_play, unfinished = "in_play", "unfinished"  # games.models.Rubber.Status
-    session_id, club_id, date = session.pk, session.club_id, session.date
-    stake = session.stake_per_hundred
-    computed = Computed(session_id=session_id, club_id=club_id)
-    totals: dict[int, dict[str, int]] = {pid: _zero() for pid in names}
-    running: dict[int, dict[str, int]] = {}
-    last_rules, options = None, None
-    for rubber_id, _, table, number, kind, status, rules, *seat_ids in rubbers:
-        rows = deals.get(rubber_id)
-        if not rows:
-            continue
-        if rules != last_rules or options is None:  # a session's rubbers share their rules
-            last_rules, options = rules, _house_rules(rules)
-        seats = {"N": seat_ids[0], "E": seat_ids[1]}
-        if not sheets.is_two_player(kind):
-            seats.update(S=seat_ids[2], W=seat_ids[3])
-        result = sheets.score(kind, rows, closed=status == unfinished, options=options).result
-        provisional = status == in_play
-        places = {pid: sheets.PLACE_OF_SEAT[seat] for seat, pid in seats.items()}
-        hundreds = {pid: result.hundreds[place] for pid, place in places.items()}
-        money = player_money(hundreds, stake)
-        bucket = running if provisional else totals
-        for seat, pid in seats.items():
-            place = places[pid]
-            names.setdefault(pid, all_names[pid])
-            seat_table.setdefault(pid, table)
-            won = result.winner == place
-            points, net = result.totals[place], result.net[place]
-            computed.results.append(
-                (
-                    rubber_id,
-                    pid,
-                    date,
-                    table,
-                    number,
-                    seat,
-                    _SIDES[place],
-                    status,
-                    provisional,
-                    len(rows),
-                    points,
-                    net,
-                    hundreds[pid],
-                    won,
-                    money[pid],
-                )
-            )
-            tally = bucket.setdefault(pid, _zero())
-            tally["rubbers"] += 1
-            tally["won"] += won
-            tally["points"] += points
-            tally["net"] += net
-            tally["hundreds"] += hundreds[pid]
-            totals.setdefault(pid, _zero())
-    session_money = player_money({pid: t["hundreds"] for pid, t in totals.items()}, stake)
-    # RULES 6.3: a player with no result row (no deal in any rubber, ended or in play) is
-    # listed apart, unranked.
-    played = {row[1] for row in computed.results}
-    entries = [
-        Entry(
-            player=pid,
-            table=seat_table.get(pid),
-            rubbers=t["rubbers"],
-            points=t["points"],
-            net=t["net"],
-            hundreds=t["hundreds"],
-            played=pid in played,
-        )
-        for pid, t in totals.items()
-    ]
-    for placing in rank_entries(entries, _ranking(session.rules)):  # type: ignore[arg-type]
-        t = totals[placing.player]
-        now = running.get(placing.player)
-        computed.standings.append(
-            (
-                placing.player,
-                date,
-                placing.rank,
-                seat_table.get(placing.player),
-                placing.table_rank,
-                placing.prize_choice,
-                t["rubbers"],
-                t["won"],
-                t["points"],
-                t["net"],
-                t["hundreds"],
-                session_money[placing.player],
-                now["points"] if now else None,
-                now["hundreds"] if now else None,
-            )
-        )
-    hundreds_final = {pid: t["hundreds"] for pid, t in totals.items()}
-    for position, payment in enumerate(settle(hundreds_final, stake), start=1):
-        computed.payments.append((position, payment.payer, payment.payee, payment.amount))
-    return computed
-
-
-def _zero() -> dict[str, int]:
-    return {"rubbers": 0, "won": 0, "points": 0, "net": 0, "hundreds": 0}
-
-
-# --- storing -------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -628,9 +159,9 @@ def standings_differences(*, session_id: int) -> tuple[str, ...]:
 def _kinds() -> tuple[tuple[str, Any, tuple[str, ...], bool], ...]:
     """(name, model, compared fields, has a club column) of each kind of stored row."""
     return (
-        ("results", RubberResult, _RESULT_FIELDS, True),
-        ("standings", SessionStanding, _STANDING_FIELDS, True),
-        ("payments", SessionPayment, _PAYMENT_FIELDS, False),
+        ("results", RubberResult, RESULT_FIELDS, True),
+        ("standings", SessionStanding, STANDING_FIELDS, True),
+        ("payments", SessionPayment, PAYMENT_FIELDS, False),
     )
 
 
@@ -660,12 +191,12 @@ def _ended_results_changed(
         return []
     stored: dict[int, list[tuple[Any, ...]]] = {pk: [] for pk in ids}
     rows = RubberResult.objects.filter(session_id__in=ids, provisional=False).order_by()
-    for session_id, *row in rows.values_list("session_id", *_RESULT_FIELDS):
+    for session_id, *row in rows.values_list("session_id", *RESULT_FIELDS):
         stored[session_id].append(tuple(row))
     ended = [
         pk
         for pk in ids
-        if sorted(stored[pk]) != sorted(r for r in computed[pk].results if not r[_PROVISIONAL])
+        if sorted(stored[pk]) != sorted(r for r in computed[pk].results if not r[PROVISIONAL])
     ]
     return ended
 
@@ -748,7 +279,7 @@ def standings_rebuild_chunk(*, session_ids: list[int]) -> dict[str, Any]:
     by session, so one bad session is reported alone. Returns the differences found (session id
     as a string: the kinds of rows repaired) and the sessions that failed, JSON-safe."""
     try:
-        outcomes = _refresh_sessions(session_ids, _compute_sessions)
+        outcomes = _refresh_sessions(session_ids, compute_sessions)
     except (DatabaseError, ScoringError):
         outcomes = {}
         failed = []

@@ -10,7 +10,7 @@ from django.db import InterfaceError, OperationalError
 from django.db.models import F
 from django.utils import timezone
 
-from . import ratings, services
+from . import queueing, ratings, services
 from .models import WorkerHeartbeat
 
 # A database that blips (failover, restart, too many connections) is retried with backoff; the
@@ -57,7 +57,7 @@ def refresh_club_ratings(club_id: int) -> None:
 def refresh_stale_standings() -> int:
     """Queue a refresh for stale sessions, then for clubs with stale ratings, whose refresh was
     lost (beat, every minute); return how many were queued."""
-    return services.standings_queue_stale() + services.ratings_queue_stale()
+    return queueing.standings_queue_stale() + queueing.ratings_queue_stale()
 
 
 @shared_task(acks_late=True, **_RETRY, name="scoring.tasks.rebuild_all_standings")

@@ -204,7 +204,7 @@ def test_a_deal_write_queues_a_standings_refresh_after_commit(
     api, rubber, monkeypatch, django_capture_on_commit_callbacks
 ):
     calls: list[int] = []
-    monkeypatch.setattr("scoring.standings.services.queue_session_refresh", calls.append)
+    monkeypatch.setattr("scoring.standings.queueing.queue_session_refresh", calls.append)
     post(api, rubber, 1, SIX_DEALS[0])
     assert calls == [rubber.session_id]
     post(api, rubber, 1, SIX_DEALS[0])  # a retry changes nothing: no refresh

@@ -226,7 +226,7 @@ def test_a_delete_queues_a_standings_refresh_after_commit(
 ):
     false = four_and_a_false_fifth(rubber)
     calls: list[int] = []
-    monkeypatch.setattr("scoring.standings.services.queue_session_refresh", calls.append)
+    monkeypatch.setattr("scoring.standings.queueing.queue_session_refresh", calls.append)
     with django_capture_on_commit_callbacks(execute=True):
         assert delete(api, false, north).status_code == 204
     assert calls == [rubber.session_id]

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from scoring.standings import ratings, services
+from scoring.standings import queueing, ratings
 from scoring.standings.models import ClubRatingsState
 from tests.conftest import wait_for
 from tests.factories import make_session
@@ -24,9 +24,9 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 @pytest.fixture(autouse=True)
 def _publish_back_off_closed() -> Iterator[None]:
     """Each test starts with the publish back-off closed (it is per process)."""
-    services._broker_down_until = 0.0
+    queueing._broker_down_until = 0.0
     yield
-    services._broker_down_until = 0.0
+    queueing._broker_down_until = 0.0
 
 
 def test_a_won_rubber_is_rated_by_the_worker(

@@ -18,7 +18,7 @@ import redis
 from kombu import pools
 
 from config.celery import app
-from scoring.standings import services
+from scoring.standings import queueing, services
 from scoring.standings.models import SessionStanding, SessionStandingsState
 from tests.conftest import Worker, missing, wait_for
 from tests.factories import add_player, make_session
@@ -31,9 +31,9 @@ def _short_backoff(settings: Any) -> Iterator[None]:
     # A short publish back-off and claim lifetime keep the recovery paths inside the test's time.
     settings.STANDINGS_BROKER_BACKOFF = 1
     settings.STANDINGS_CLAIM_TTL = 5
-    services._broker_down_until = 0.0
+    queueing._broker_down_until = 0.0
     yield
-    services._broker_down_until = 0.0
+    queueing._broker_down_until = 0.0
 
 
 @pytest.fixture
@@ -135,7 +135,7 @@ def test_a_worker_killed_with_sigkill_converges_after_restart(
 
     def caught_up() -> bool:
         # Beat's minute sweep, sped up: re-queues a refresh whose message the kill lost.
-        services.standings_queue_stale()
+        queueing.standings_queue_stale()
         return converged(room)
 
     wait_for(caught_up, timeout=45, interval=1)
@@ -247,10 +247,10 @@ def test_with_redis_down_entry_is_saved_standings_turn_stale_then_converge(
 
         throwaway_redis.start()  # back, empty: the messages that could not be sent are gone
         worker.start()
-        services._broker_down_until = 0.0  # the back-off ends (it would after an hour)
+        queueing._broker_down_until = 0.0  # the back-off ends (it would after an hour)
 
         def caught_up() -> bool:
-            services.standings_queue_stale()  # what beat runs every minute
+            queueing.standings_queue_stale()  # what beat runs every minute
             return converged(room)
 
         wait_for(caught_up, timeout=45, interval=1)

@@ -9,16 +9,16 @@ from typing import Any
 
 import pytest
 
-from scoring.standings import services
+from scoring.standings import queueing
 from tests.factories import add_player, make_session
 
 
 @pytest.fixture(autouse=True)
 def _broker_backoff_reset() -> Iterator[None]:
     """Each test starts with the publish back-off closed (it is per process)."""
-    services._broker_down_until = 0.0
+    queueing._broker_down_until = 0.0
     yield
-    services._broker_down_until = 0.0
+    queueing._broker_down_until = 0.0
 
 
 def win_rubber(rubber: Any, side: str = "NS", by: Any = None) -> Any:

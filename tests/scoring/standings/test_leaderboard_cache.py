@@ -15,7 +15,7 @@ from django.db.models import F
 
 from games.sessions import lifecycle
 from scoring.shared.cache import leaderboard_cache_seconds
-from scoring.standings import queries, services
+from scoring.standings import queries, queueing, services
 from scoring.standings.models import LeaderboardRevision, SessionStandingsState
 from scoring.standings.tasks import refresh_session_standings
 from tests.factories import add_player, make_session
@@ -210,7 +210,7 @@ def test_the_admins_queued_refresh_changes_the_cached_board(
 ) -> None:
     """The admin action "Queue a refresh" (scoring/admin.py) calls queue_session_refresh."""
     after = _changes_the_cached_board(
-        api, club, settings, lambda: services.queue_session_refresh(counted.pk)
+        api, club, settings, lambda: queueing.queue_session_refresh(counted.pk)
     )
     assert after["stale"] is True
 

@@ -16,7 +16,7 @@ from openskill.models import PlackettLuce
 from clubs.models import Session
 from games.models import Rubber
 from games.sessions.lifecycle import session_close
-from scoring.standings import ratings, services
+from scoring.standings import queueing, ratings, services
 from scoring.standings.models import ClubRatingsState, PlayerRating, RatingStep
 from tests.factories import UserFactory, add_player, make_club, make_session
 from tests.scoring.standings.conftest import down_one, win_rubber
@@ -306,7 +306,7 @@ def test_the_standings_refresh_queues_one_ratings_refresh_for_ended_results(
 ):
     queued: list[tuple[str, int]] = []
     monkeypatch.setattr(
-        services, "_publish", lambda derived, key: queued.append((derived.task, key))
+        queueing, "_publish", lambda derived, key: queued.append((derived.task, key))
     )
     session = make_session(club, [list(table_of_four.values())])
     rubber = session.rubbers.get()
@@ -355,11 +355,11 @@ def test_the_minute_sweep_queues_clubs_with_stale_ratings(club, monkeypatch):
 
     queued: list[tuple[str, int]] = []
     monkeypatch.setattr(
-        services, "_publish", lambda derived, key: queued.append((derived.task, key)) or True
+        queueing, "_publish", lambda derived, key: queued.append((derived.task, key)) or True
     )
     ClubRatingsState.objects.mark_stale(club.pk)
     assert tasks.refresh_stale_standings() == 1  # what beat runs every minute
-    assert services.ratings_queue_stale() == 0  # a live claim covers it now
+    assert queueing.ratings_queue_stale() == 0  # a live claim covers it now
     assert queued == [("scoring.tasks.refresh_club_ratings", club.pk)]
     assert tasks.refresh_club_ratings.acks_late
 

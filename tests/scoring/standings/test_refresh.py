@@ -17,7 +17,7 @@ from kombu.exceptions import OperationalError as BrokerDown
 
 from games.models import Deal
 from scoring.rules import ScoringError
-from scoring.standings import services
+from scoring.standings import queueing, services
 from scoring.standings.models import RubberResult, SessionStanding, SessionStandingsState
 from scoring.standings.tasks import (
     fan_out_standings_rebuild,
@@ -45,7 +45,7 @@ def test_a_web_process_knows_the_refresh_tasks_it_queues_by_name():
     script = (
         "import config.wsgi\n"
         "from celery import current_app\n"
-        "from scoring.standings.services import RATINGS, STANDINGS\n"
+        "from scoring.standings.queueing import RATINGS, STANDINGS\n"
         "print(sorted({STANDINGS.task, RATINGS.task} - set(current_app.tasks)))\n"
     )
     env = {**os.environ, "DEBUG": "true", "SECRET_KEY": "test-only-key"}
@@ -117,7 +117,7 @@ def test_a_rolled_back_write_queues_nothing(
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         try:
             with transaction.atomic():
-                services.queue_session_refresh(running_session.pk)
+                queueing.queue_session_refresh(running_session.pk)
                 raise RuntimeError("the write failed")
         except RuntimeError:
             pass
@@ -156,9 +156,9 @@ def test_the_sweeper_queues_stale_sessions_whose_claim_was_lost(running_session,
     SessionStandingsState.objects.filter(session=running_session).update(
         stale=True, pending_since=timezone.now() - timedelta(hours=1)
     )
-    assert services.standings_queue_stale() == 1
+    assert queueing.standings_queue_stale() == 1
     assert sent == [(running_session.pk,)]
-    assert services.standings_queue_stale() == 0  # a live claim covers it now
+    assert queueing.standings_queue_stale() == 0  # a live claim covers it now
 
 
 @pytest.mark.django_db
@@ -178,7 +178,7 @@ def test_a_write_during_the_refresh_leaves_the_standings_stale(running_session, 
 
     def compute_while_a_deal_arrives(*, session_id):
         result = compute(session_id=session_id)
-        services.queue_session_refresh(session_id)
+        queueing.queue_session_refresh(session_id)
         return result
 
     monkeypatch.setattr(services, "standings_compute", compute_while_a_deal_arrives)
@@ -300,7 +300,7 @@ def test_an_eager_refresh_that_fails_does_not_fail_the_entry(
     assert created and deal.pk
     current = state(session)
     assert current.stale is True and current.pending_since is None
-    assert services._broker_down_until == 0.0  # not the broker's fault: no back-off
+    assert queueing._broker_down_until == 0.0  # not the broker's fault: no back-off
 
 
 @pytest.mark.django_db
@@ -313,7 +313,7 @@ def test_a_finished_rebuild_leaves_the_sweep_nothing_to_do(room, running_session
     for ids in chunks:
         services.standings_rebuild_chunk(session_ids=ids)
     assert not SessionStandingsState.objects.filter(rebuild_queued_at__isnull=False).exists()
-    assert services.standings_queue_stale() == 0 and sent == []
+    assert queueing.standings_queue_stale() == 0 and sent == []
 
 
 @pytest.mark.django_db
@@ -327,14 +327,14 @@ def test_the_sweep_refreshes_what_a_dead_rebuild_chunk_left_after_the_grace(
     services.standings_rebuild_begin()  # its chunk never runs: the worker died holding it
     SessionStanding.objects.filter(session=room, rank=1).update(hundreds=99)
     settings.STANDINGS_REBUILD_GRACE = 300
-    assert services.standings_queue_stale() == 0  # the chunk may still be waiting in the queue
+    assert queueing.standings_queue_stale() == 0  # the chunk may still be waiting in the queue
     SessionStandingsState.objects.update(rebuild_queued_at=timezone.now() - timedelta(seconds=301))
-    with caplog.at_level(logging.WARNING, logger="scoring.standings.services"):
-        assert services.standings_queue_stale() == 1  # eager here: the refresh runs now
+    with caplog.at_level(logging.WARNING, logger="scoring.standings"):
+        assert queueing.standings_queue_stale() == 1  # eager here: the refresh runs now
     assert f"The rebuild queued sessions [{room.pk}]" in caplog.text
     assert [row[1:] for row in rows(room)] == [row[1:] for row in repaired]
     assert state(room).rebuild_queued_at is None and state(room).stale is False
-    assert services.standings_queue_stale() == 0
+    assert queueing.standings_queue_stale() == 0
 
 
 def test_beat_sweeps_every_standings_sweep_seconds(settings) -> None:
@@ -386,10 +386,10 @@ def test_a_session_the_rebuild_reports_failed_is_not_swept_every_minute(
     assert summary["failed"] == [room.pk]  # reported once, here
     assert state(room).rebuild_queued_at is None
     queued = []
-    with caplog.at_level(logging.WARNING, logger="scoring.standings.services"):
+    with caplog.at_level(logging.WARNING, logger="scoring.standings"):
         for _minute in range(3):
             _a_minute_passes()
-            queued.append(services.standings_queue_stale())
+            queued.append(queueing.standings_queue_stale())
     assert queued == [0, 0, 0] and sent == []
     assert "never stored them" not in caplog.text
 
@@ -404,10 +404,10 @@ def test_the_sweep_repairs_a_lost_chunk_once_and_names_a_repair_that_fails(
     services.standings_rebuild_begin()  # its chunk never runs: the worker died holding it
     Deal.objects.filter(rubber__session=room, number=1).update(contract="8S")
     queued = []
-    with caplog.at_level(logging.WARNING, logger="scoring.standings.services"):
+    with caplog.at_level(logging.WARNING, logger="scoring.standings"):
         for _minute in range(3):
             _a_minute_passes()
-            queued.append(services.standings_queue_stale())
+            queued.append(queueing.standings_queue_stale())
             for (session_id,) in sent:  # what the worker does with each message
                 with pytest.raises(ScoringError):
                     services.standings_refresh(session_id=session_id)

@@ -1,0 +1,341 @@
+"""Computing a session's standings from its deals, by the engine: the result, standing and
+payment rows to store, as tuples (``Computed``). Nothing is written here; the refresh
+(``scoring.standings.services``) compares and stores them.
+
+Reads are by values (no model instance per deal) and batched per group of sessions: a session
+costs a handful of queries whatever its size, and the nightly rebuild reads and writes
+``STANDINGS_REBUILD_CHUNK`` sessions at a time (default 200: few queries, bounded memory;
+docs/benchmarks.md measures it at a million deals).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from dataclasses import dataclass, field
+from decimal import Decimal
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from clubs.models import Player, Session, TableSeat
+from games import sheets
+from games.models import Deal, DealFields, Rubber
+from scoring.rules import DealInput, HouseRules, ScoringError
+from scoring.rules.ranking import Entry, rank_entries
+from scoring.rules.settlement import player_money, settle
+
+RESULT_FIELDS = (
+    "rubber_id",
+    "player_id",
+    "date",
+    "table_number",
+    "rubber_number",
+    "seat",
+    "side",
+    "status",
+    "provisional",
+    "deals",
+    "points",
+    "net",
+    "hundreds",
+    "won",
+    "money",
+)
+PROVISIONAL = RESULT_FIELDS.index("provisional")
+STANDING_FIELDS = (
+    "player_id",
+    "date",
+    "rank",
+    "table_number",
+    "table_rank",
+    "prize_choice",
+    "rubbers",
+    "won",
+    "points",
+    "net",
+    "hundreds",
+    "money",
+    "running_points",
+    "running_hundreds",
+)
+PAYMENT_FIELDS = ("position", "payer_id", "payee_id", "amount")
+_SIDES = ("NS", "EW")  # a place (0 NS or player 0, 1 EW or player 1) as the stored side
+_DEAL_FIELDS = ("contract", "declarer", "tricks", "honours_side", "honours_points")
+
+
+@dataclass
+class Computed:
+    """A session's standings as freshly computed: the rows to store, each a tuple in the order of
+    ``RESULT_FIELDS``, ``STANDING_FIELDS`` or ``PAYMENT_FIELDS`` (compared with the stored rows
+    as they are; a model instance is built only for a row that must be written)."""
+
+    session_id: int
+    club_id: int
+    results: list[tuple[Any, ...]] = field(default_factory=list)
+    standings: list[tuple[Any, ...]] = field(default_factory=list)
+    payments: list[tuple[Any, ...]] = field(default_factory=list)
+
+
+class _DealRow:
+    """A stored deal as ``games.sheets.score`` reads it, without a model instance."""
+
+    __slots__ = ("data", "facts")
+
+    def __init__(self, facts: tuple[Any, ...], data: Any) -> None:
+        self.facts = facts
+        self.data = data
+
+    def as_input(self) -> DealInput:
+        return _deal_input(self.facts)
+
+
+@lru_cache(maxsize=65536)
+def _deal_input(facts: tuple[Any, ...]) -> DealInput:
+    """The engine's (frozen, validated) input for a four-player deal's stored facts; a club's
+    deals repeat a few thousand distinct facts, so each is parsed once."""
+    return DealFields(*facts).as_input()
+
+
+@lru_cache(maxsize=256)
+def _options(rules: str) -> HouseRules:
+    return HouseRules.from_dict(json.loads(rules))
+
+
+def _house_rules(rules: dict[str, Any] | None) -> HouseRules:
+    return _options(json.dumps(rules, sort_keys=True))
+
+
+def _ranking(rules: dict[str, Any]) -> str:
+    """The session's ``pivot_ranking`` (``Session.house_rules``); "net" if its rules are bad."""
+    try:
+        return _house_rules(rules).pivot_ranking
+    except ScoringError:
+        return "net"
+
+
+class _SessionRow(NamedTuple):
+    """What the computation reads of a session."""
+
+    pk: int
+    club_id: int
+    date: datetime.date
+    stake_per_hundred: Decimal
+    rules: dict[str, Any]
+
+
+def standings_compute(*, session_id: int) -> Computed | None:
+    """Every result row of a session from its deals, by the engine; None if it is gone.
+
+    Ended rubbers (complete, unfinished) count; a rubber in play is provisional: shown with its
+    running score, left out of totals, ranks and money (docs/standings.md).
+    """
+    return compute_sessions([session_id]).get(session_id)
+
+
+def compute_sessions(session_ids: list[int]) -> dict[int, Computed]:
+    """``standings_compute`` for many sessions at once, in six queries whatever their number."""
+    sessions = [
+        _SessionRow(*row)
+        for row in Session.objects.filter(pk__in=session_ids)
+        .order_by("pk")
+        .values_list(*_SessionRow._fields)
+    ]
+    if not sessions:
+        return {}
+    ids = [s.pk for s in sessions]
+    seat_table, names, all_names = _seated(ids)
+    rubbers = list(
+        Rubber.objects.filter(session_id__in=ids)
+        .order_by("session_id", "table__number", "number")
+        .values_list(
+            "pk",
+            "session_id",
+            "table__number",
+            "number",
+            "kind",
+            "status",
+            "rules",
+            "north_id",
+            "east_id",
+            "south_id",
+            "west_id",
+        )
+    )
+    deals: dict[int, list[_DealRow]] = {}
+    for rubber_id, data, *facts in (
+        Deal.objects.filter(rubber__session_id__in=ids)
+        .order_by("rubber_id", "number")
+        .values_list("rubber_id", "data", *_DEAL_FIELDS)
+    ):
+        deals.setdefault(rubber_id, []).append(_DealRow(tuple(facts), data))
+    unnamed = {pid for r in rubbers for pid in r[7:] if pid is not None} - all_names.keys()
+    if unnamed:
+        all_names.update(Player.objects.filter(pk__in=unnamed).values_list("pk", "name"))
+
+    by_session: dict[int, list[tuple[Any, ...]]] = {pk: [] for pk in ids}
+    for rubber in rubbers:
+        by_session[rubber[1]].append(rubber)
+    computed = {}
+    for session in sessions:
+        computed[session.pk] = _compute_session(
+            session,
+            by_session[session.pk],
+            deals,
+            seat_table[session.pk],
+            names[session.pk],
+            all_names,
+            sheets,
+        )
+    return computed
+
+
+def _seated(
+    ids: list[int],
+) -> tuple[dict[int, dict[int, int]], dict[int, dict[int, str]], dict[int, str]]:
+    """Who sits in these sessions (one query): per session, each seated player's table number
+    and name; and every seated player's name."""
+    seat_table: dict[int, dict[int, int]] = {pk: {} for pk in ids}
+    names: dict[int, dict[int, str]] = {pk: {} for pk in ids}
+    all_names: dict[int, str] = {}
+    for session_id, player_id, number, name in (
+        TableSeat.objects.filter(session_id__in=ids)
+        .order_by("session_id", "table_id", "position")
+        .values_list("session_id", "player_id", "table__number", "player__name")
+    ):
+        seat_table[session_id][player_id] = number
+        names[session_id][player_id] = name
+        all_names[player_id] = name
+    return seat_table, names, all_names
+
+
+def _compute_session(
+    session: _SessionRow,
+    rubbers: list[tuple[Any, ...]],
+    deals: dict[int, list[_DealRow]],
+    seat_table: dict[int, int],
+    names: dict[int, str],
+    all_names: dict[int, str],
+    sheets: Any,
+) -> Computed:
+    in_play, unfinished = "in_play", "unfinished"  # games.models.Rubber.Status
+    session_id, club_id, date = session.pk, session.club_id, session.date
+    stake = session.stake_per_hundred
+    computed = Computed(session_id=session_id, club_id=club_id)
+    totals: dict[int, dict[str, int]] = {pid: _zero() for pid in names}
+    running: dict[int, dict[str, int]] = {}
+    last_rules, options = None, None
+    for rubber_id, _, table, number, kind, status, rules, *seat_ids in rubbers:
+        rows = deals.get(rubber_id)
+        if not rows:
+            continue
+        if rules != last_rules or options is None:  # a session's rubbers share their rules
+            last_rules, options = rules, _house_rules(rules)
+        seats = _seats(sheets, kind, seat_ids)
+        result = sheets.score(kind, rows, closed=status == unfinished, options=options).result
+        provisional = status == in_play
+        places = {pid: sheets.PLACE_OF_SEAT[seat] for seat, pid in seats.items()}
+        hundreds = {pid: result.hundreds[place] for pid, place in places.items()}
+        money = player_money(hundreds, stake)
+        bucket = running if provisional else totals
+        for seat, pid in seats.items():
+            place = places[pid]
+            names.setdefault(pid, all_names[pid])
+            seat_table.setdefault(pid, table)
+            won = result.winner == place
+            points, net = result.totals[place], result.net[place]
+            computed.results.append(
+                (
+                    rubber_id,
+                    pid,
+                    date,
+                    table,
+                    number,
+                    seat,
+                    _SIDES[place],
+                    status,
+                    provisional,
+                    len(rows),
+                    points,
+                    net,
+                    hundreds[pid],
+                    won,
+                    money[pid],
+                )
+            )
+            _count(bucket.setdefault(pid, _zero()), won, points, net, hundreds[pid])
+            totals.setdefault(pid, _zero())
+    _add_standings(computed, session, totals, running, seat_table)
+    return computed
+
+
+def _seats(sheets: Any, kind: str, seat_ids: list[int | None]) -> dict[str, Any]:
+    """A rubber's players by seat: N and E at a table of two, all four otherwise."""
+    seats = {"N": seat_ids[0], "E": seat_ids[1]}
+    if not sheets.is_two_player(kind):
+        seats.update(S=seat_ids[2], W=seat_ids[3])
+    return seats
+
+
+def _count(tally: dict[str, int], won: bool, points: int, net: int, hundreds: int) -> None:
+    """Add a rubber's result to a player's tally."""
+    tally["rubbers"] += 1
+    tally["won"] += won
+    tally["points"] += points
+    tally["net"] += net
+    tally["hundreds"] += hundreds
+
+
+def _add_standings(
+    computed: Computed,
+    session: _SessionRow,
+    totals: dict[int, dict[str, int]],
+    running: dict[int, dict[str, int]],
+    seat_table: dict[int, int],
+) -> None:
+    """The session's standing rows (ranked, RULES 6) and payments (settled) from each player's
+    totals of ended rubbers and running score in the rubbers in play."""
+    date, stake = session.date, session.stake_per_hundred
+    session_money = player_money({pid: t["hundreds"] for pid, t in totals.items()}, stake)
+    # RULES 6.3: a player with no result row (no deal in any rubber, ended or in play) is
+    # listed apart, unranked.
+    played = {row[1] for row in computed.results}
+    entries = [
+        Entry(
+            player=pid,
+            table=seat_table.get(pid),
+            rubbers=t["rubbers"],
+            points=t["points"],
+            net=t["net"],
+            hundreds=t["hundreds"],
+            played=pid in played,
+        )
+        for pid, t in totals.items()
+    ]
+    for placing in rank_entries(entries, _ranking(session.rules)):  # type: ignore[arg-type]
+        t = totals[placing.player]
+        now = running.get(placing.player)
+        computed.standings.append(
+            (
+                placing.player,
+                date,
+                placing.rank,
+                seat_table.get(placing.player),
+                placing.table_rank,
+                placing.prize_choice,
+                t["rubbers"],
+                t["won"],
+                t["points"],
+                t["net"],
+                t["hundreds"],
+                session_money[placing.player],
+                now["points"] if now else None,
+                now["hundreds"] if now else None,
+            )
+        )
+    hundreds_final = {pid: t["hundreds"] for pid, t in totals.items()}
+    for position, payment in enumerate(settle(hundreds_final, stake), start=1):
+        computed.payments.append((position, payment.payer, payment.payee, payment.amount))
+
+
+def _zero() -> dict[str, int]:
+    return {"rubbers": 0, "won": 0, "points": 0, "net": 0, "hundreds": 0}
