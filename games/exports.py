@@ -14,6 +14,7 @@ from clubs.models import Player, Session
 from scoring.shared.i18n import contract_display, strain_display
 
 from .models import Deal, Rubber
+from .registry import summarise
 
 
 def session_deals(session: Session) -> dict[str, Any]:
@@ -61,7 +62,7 @@ def _row(
         "declarer": deal.declarer if deal.data is None else data.get("declarer"),
         "tricks": deal.tricks if deal.data is None else data.get("tricks"),
         "result": deal.result,
-        "summary": deal.summary(names),
+        "summary": summarise(rubber.kind, deal, names),
         "honours_side": deal.honours_side or None,
         "honours_points": deal.honours_points,
         "total_0": first,
