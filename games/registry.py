@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Protocol
 
 from django.utils import translation
 from django.utils.functional import Promise
@@ -50,6 +50,7 @@ __all__ = [
     "Closing",
     "GamePages",
     "GameWords",
+    "names_for",
     "pages",
     "register_pages",
     "summarise",
@@ -254,6 +255,9 @@ class GamePages:
     card_template: str = _CARD
     #: Whether the console offers "Early leaver…" at a table in play (RULES 6).
     early_leaver: bool = True
+    #: Whether the engine's sentences name the game's two players (player 0's and player 1's
+    #: names, `names_for`), as its pad does; otherwise they name seats and sides.
+    named_players: bool = False
     #: Whether the game's matches have a leaderboard of their own (`?kind=` on the club's
     #: leaderboard) rather than the four-player one every club has.
     own_leaderboard: bool = False
@@ -294,6 +298,21 @@ def pages(kind: str) -> GamePages:
     return PAGES[kind]
 
 
+class _Match(Protocol):
+    kind: str
+
+    @property
+    def players(self) -> Sequence[Any]: ...
+
+
+def names_for(match: _Match) -> list[str] | None:
+    """The names a match's summaries and explanations use: its two players' (player 0's and
+    player 1's) in a game that names them; None in a game whose sentences name seats."""
+    if not PAGES[match.kind].named_players:
+        return None
+    return [player.name for player in match.players]
+
+
 def summarise(kind: str, deal: summaries.Summarised, names: Sequence[str] | None = None) -> str:
     """A deal of the game `kind` in a few words, in the active language, as the game says it."""
     return PAGES[kind].summary(deal, names)
@@ -306,6 +325,7 @@ _TWO_PLAYER: dict[str, Any] = {
     "rotation_template": _TWO_PLAYER_ROTATION,
     "card_template": _TWO_PLAYER_CARD,
     "early_leaver": False,
+    "named_players": True,
     "own_leaderboard": True,
 }
 
