@@ -5,7 +5,7 @@ A game's entry in games/registry.py names its function (`GamePages.summary`), an
 deals read instead of being guessed from its JSON. The functions take the deal's stored fields
 (a `Deal`, or a row of its history) and, for a two-player game, the players' names (player 0's
 and player 1's); without names they count the players from 1 ("by player 1"). The sentences are
-`Deal.summary`'s, word for word (tests/games/test_made_up_game.py compares them).
+`Deal.summary`'s, word for word (tests/games/test_registry.py compares them, game by game).
 """
 
 from __future__ import annotations

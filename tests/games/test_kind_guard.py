@@ -92,6 +92,15 @@ def test_the_list_of_places_only_shrinks():
     assert sum(allowed().values()) <= CEILING
 
 
+def test_the_docs_count_the_places_and_no_game_page_template_is_among_them():
+    listed = allowed()
+    doc = (ROOT / "docs" / "architecture.md").read_text()
+    stated = re.search(r"in the (\d+) places listed in `tests/games/kind_switches.txt`", doc)
+    assert stated is not None and int(stated.group(1)) == sum(listed.values())
+    templates = {place.split(":")[0] for place in listed if place.startswith("templates/")}
+    assert templates <= {"templates/scoring/leaderboard.html"}
+
+
 def test_the_guard_sees_a_new_switch():
     # The pattern catches each shape the issue names, and not a kind merely shown.
     for line in (
