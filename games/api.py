@@ -31,6 +31,7 @@ from scoring.shared.renderers import SessionDealsCSV, with_csv
 from . import exports, history
 from .models import Deal, Rubber, reopened_for_director
 from .permissions import Viewer
+from .registry import pages
 from .selectors import deal_for_reader, rubber_for_entry, rubber_version_for_reader
 from .serializers import (
     DealConfirmIn,
@@ -145,7 +146,7 @@ class RubberDeals(APIView):
         rubber, seat, can_enter = rubber_for_entry(user, pk)
         if not can_enter:
             raise PermissionDenied(_("Only the players seated in this rubber or a director enter."))
-        if rubber.is_two_player:
+        if pages(rubber.kind).entry is not None:  # the game enters its own fields
             number = DealNumberIn(data=request.data)
             number.is_valid(raise_exception=True)
             deal, created = rubber.record_deal(
@@ -200,7 +201,7 @@ class DealDetail(APIView):
         if not viewer.can_correct(deal):
             _refuse(viewer, _("Only a director or a player at the table corrects a deal."))
         serializer: DealCorrectionSerializer | TwoPlayerCorrectionSerializer
-        if deal.rubber.is_two_player:
+        if pages(deal.rubber.kind).entry is not None:
             serializer = TwoPlayerCorrectionSerializer(data=request.data)
         else:
             serializer = DealCorrectionSerializer(data=request.data)

@@ -14,6 +14,7 @@ from clubs.models import Player, Session
 from scoring.shared.i18n import contract_display, strain_display
 
 from .models import Deal, Rubber
+from .registry import pages, summarise
 
 
 def session_deals(session: Session) -> dict[str, Any]:
@@ -32,7 +33,7 @@ def session_deals(session: Session) -> dict[str, Any]:
 def _two_player_names(rubbers: list[Rubber]) -> dict[int, list[str]]:
     """Each two-player match's players' names (player 0's, player 1's), read in one query for
     the whole session: a summary says "by Luca" as the pad does, never "by player 0"."""
-    two = [r for r in rubbers if r.is_two_player]
+    two = [r for r in rubbers if pages(r.kind).named_players]
     if not two:
         return {}
     found = Player.objects.in_bulk({pk for r in two for pk in (r.north_id, r.east_id)})
@@ -61,7 +62,7 @@ def _row(
         "declarer": deal.declarer if deal.data is None else data.get("declarer"),
         "tricks": deal.tricks if deal.data is None else data.get("tricks"),
         "result": deal.result,
-        "summary": deal.summary(names),
+        "summary": summarise(rubber.kind, deal, names),
         "honours_side": deal.honours_side or None,
         "honours_points": deal.honours_points,
         "total_0": first,

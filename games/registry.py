@@ -6,6 +6,13 @@ layout (a builder in games/views.py) and template, the entry template and, for a
 its deal fields (`games.forms.TwoPlayerFields`). Every registered game must have pages here
 (tests/games/test_registry.py checks it); `pages(kind)` is the one lookup the views make.
 
+Each game also declares how its pages speak of it and what they show: its deal summary
+(`summary`, a function of games/summaries.py; `summarise(kind, deal, names)` asks it), its
+vocabulary (`GameWords`: "Rubber 3", "Match 3", "Chicago 3", "Next Chicago", ...), the templates of
+its rotation on the console and on the table cards, and whether it has early leavers and a
+leaderboard of its own. Templates read these with `{% load games %}` (games/templatetags/games.py)
+instead of comparing the kind; tests/games/test_kind_guard.py keeps it so.
+
 `GamePages.entry_controls(rules)` says which controls a deal's entry and correction forms show
 under a session's house rules (Chicago's honours only with `chicago_honours`, RULES 5): the forms
 render those and no other (tests/games/test_entry_controls.py).
@@ -13,8 +20,9 @@ render those and no other (tests/games/test_entry_controls.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
+from typing import Any, Protocol
 
 from django.utils import translation
 from django.utils.functional import Promise
@@ -27,6 +35,7 @@ from scoring.rules.rubber import unfinished_bonuses
 from scoring.rules.two_player import two_player_unfinished_bonuses
 from scoring.shared.i18n import templates_for
 
+from . import summaries
 from .forms import (
     BridgeForTwoFields,
     DrawDiscardFields,
@@ -35,7 +44,17 @@ from .forms import (
     TwoPlayerFields,
 )
 
-__all__ = ["FOUR_PLAYER_CONTROLS", "PAGES", "Closing", "GamePages", "pages", "register_pages"]
+__all__ = [
+    "FOUR_PLAYER_CONTROLS",
+    "PAGES",
+    "Closing",
+    "GamePages",
+    "GameWords",
+    "names_for",
+    "pages",
+    "register_pages",
+    "summarise",
+]
 
 #: The four-player games' entry controls: `games.forms.DealEntryForm`'s taps.
 FOUR_PLAYER_CONTROLS = ("level", "strain", "doubling", "declarer", "result", "honours")
@@ -135,6 +154,82 @@ DRAW_DISCARD_CLOSING = Closing(
 
 
 @dataclass(frozen=True)
+class GameWords:
+    """How the pages name a game's match, in the active language: each a sentence with named
+    placeholders (`{% say %}` of games/templatetags/games.py fills and escapes them). The
+    msgids are the ones the templates had, so their translations stay."""
+
+    #: The live pad's title: %(number)s and %(game)s, the game's name.
+    title: Promise
+    #: A match in the console's list: %(number)s.
+    numbered: Promise
+    #: The match in play at a table: %(number)s.
+    in_play: Promise
+    #: A deal in the console's list of deals to check: %(table)s, %(rubber)s, %(number)s.
+    deal_at_table: Promise
+    #: The link to the next match at the table.
+    next: Promise
+    #: The pad's result when the session closed the match unfinished.
+    unfinished: Promise
+    #: Who a table-code phone is (the code's and the hand-over's pages).
+    phone_question: Promise
+    #: A seat's button on those pages: %(seat)s (as the pad writes it) and %(name)s.
+    seat_button: str = "%(seat)s · %(name)s"
+    #: The pad's result of a complete match, when the game says it in one sentence; None: the
+    #: pad says who won.
+    complete: Promise | None = None
+    #: What a finished match's page says while the next one waits for its players; None: none.
+    waiting: Promise | None = None
+
+
+_WHICH_SEAT = _(
+    "Which seat is this phone at? It will enter, confirm and correct the deals of this table "
+    "for tonight's session."
+)
+RUBBER_WORDS = GameWords(
+    title=_("Rubber %(number)s"),
+    numbered=_("Rubber %(number)s"),
+    in_play=_("Rubber %(number)s in play"),
+    deal_at_table=_("Table %(table)s, rubber %(rubber)s, deal %(number)s"),
+    next=_("Next rubber"),
+    unfinished=_("Rubber unfinished."),
+    phone_question=_WHICH_SEAT,
+)
+CHICAGO_WORDS = GameWords(
+    title=_("Chicago %(number)s"),
+    numbered=_("Rubber %(number)s"),
+    in_play=_("Rubber %(number)s in play"),
+    deal_at_table=_("Table %(table)s, rubber %(rubber)s, deal %(number)s"),
+    next=_("Next Chicago"),
+    unfinished=_("Chicago unfinished."),
+    phone_question=_WHICH_SEAT,
+    complete=_("Chicago complete: four deals counted."),
+)
+#: The two-player games' words: a match between two players, named on their buttons.
+MATCH_WORDS = GameWords(
+    title=_("%(game)s, match %(number)s"),
+    numbered=_("Match %(number)s"),
+    in_play=_("Match %(number)s in play"),
+    deal_at_table=_("Table %(table)s, match %(rubber)s, deal %(number)s"),
+    next=_("Next match"),
+    unfinished=_("Rubber unfinished."),
+    phone_question=_(
+        "Which player is this phone? It will enter, confirm and correct the deals of this "
+        "table for tonight's session."
+    ),
+    seat_button="%(name)s",
+    waiting=_(
+        "The next match at this table starts when its players have finished at their other tables."
+    ),
+)
+
+_ROTATION = "clubs/_rotation.html"
+_TWO_PLAYER_ROTATION = "clubs/_two_player_rotation.html"
+_CARD = "clubs/_card.html"
+_TWO_PLAYER_CARD = "clubs/_two_player_card.html"
+
+
+@dataclass(frozen=True)
 class GamePages:
     #: The pad's layout: a key of `games.views.PADS` ("rubber", "chicago", "two_player_rubber",
     #: "tricks", "race"); several games may share one.
@@ -150,6 +245,22 @@ class GamePages:
     #: Controls a house rule turns off: (control, the `HouseRules` option that must be on for
     #: the control to show).
     needs: tuple[tuple[str, str], ...] = ()
+    #: A deal in a few words (games/summaries.py; `summarise`).
+    summary: summaries.Summary = summaries.four_player_deal
+    #: How the pages name a match of the game.
+    words: GameWords = RUBBER_WORDS
+    #: The console's table of a table's seatings ahead (templates/clubs/_session_block.html).
+    rotation_template: str = _ROTATION
+    #: A table's card on the printed cards page (templates/clubs/cards.html).
+    card_template: str = _CARD
+    #: Whether the console offers "Early leaver…" at a table in play (RULES 6).
+    early_leaver: bool = True
+    #: Whether the engine's sentences name the game's two players (player 0's and player 1's
+    #: names, `names_for`), as its pad does; otherwise they name seats and sides.
+    named_players: bool = False
+    #: Whether the game's matches have a leaderboard of their own (`?kind=` on the club's
+    #: leaderboard) rather than the four-player one every club has.
+    own_leaderboard: bool = False
 
     @property
     def controls(self) -> tuple[str, ...]:
@@ -187,6 +298,37 @@ def pages(kind: str) -> GamePages:
     return PAGES[kind]
 
 
+class _Match(Protocol):
+    kind: str
+
+    @property
+    def players(self) -> Sequence[Any]: ...
+
+
+def names_for(match: _Match) -> list[str] | None:
+    """The names a match's summaries and explanations use: its two players' (player 0's and
+    player 1's) in a game that names them; None in a game whose sentences name seats."""
+    if not PAGES[match.kind].named_players:
+        return None
+    return [player.name for player in match.players]
+
+
+def summarise(kind: str, deal: summaries.Summarised, names: Sequence[str] | None = None) -> str:
+    """A deal of the game `kind` in a few words, in the active language, as the game says it."""
+    return PAGES[kind].summary(deal, names)
+
+
+#: What the two-player games share: a match between two players, its own rotation and card,
+#: no "Early leaver…" on the console, a leaderboard per game.
+_TWO_PLAYER: dict[str, Any] = {
+    "words": MATCH_WORDS,
+    "rotation_template": _TWO_PLAYER_ROTATION,
+    "card_template": _TWO_PLAYER_CARD,
+    "early_leaver": False,
+    "named_players": True,
+    "own_leaderboard": True,
+}
+
 register_pages(
     "rubber",
     GamePages(pad="rubber", pad_template=_PAD, entry_template=_ENTRY, closing=RUBBER_CLOSING),
@@ -199,6 +341,7 @@ register_pages(
         entry_template=_ENTRY,
         closing=CHICAGO_CLOSING,
         needs=(("honours", "chicago_honours"),),  # RULES 5
+        words=CHICAGO_WORDS,
     ),
 )
 register_pages(
@@ -209,6 +352,8 @@ register_pages(
         entry_template=_ENTRY_TWO,
         closing=TWO_PLAYER_RUBBER_CLOSING,
         entry=BridgeForTwoFields(),
+        summary=summaries.strain_deal,
+        **_TWO_PLAYER,
     ),
 )
 register_pages(
@@ -219,6 +364,8 @@ register_pages(
         entry_template=_ENTRY_TWO,
         closing=TWO_PLAYER_RUBBER_CLOSING,
         entry=MiseryFields(),
+        summary=summaries.strain_deal,
+        **_TWO_PLAYER,
     ),
 )
 register_pages(
@@ -229,6 +376,8 @@ register_pages(
         entry_template=_ENTRY_TWO,
         closing=TURNOVER_CLOSING,
         entry=TurnoverFields(),
+        summary=summaries.tricks_deal,
+        **_TWO_PLAYER,
     ),
 )
 register_pages(
@@ -239,5 +388,7 @@ register_pages(
         entry_template=_ENTRY_TWO,
         closing=DRAW_DISCARD_CLOSING,
         entry=DrawDiscardFields(),
+        summary=summaries.contract_deal,
+        **_TWO_PLAYER,
     ),
 )

@@ -17,6 +17,7 @@ from scoring.shared.inputs import RefusesUnknownFields
 
 from . import history
 from .models import Deal, Rubber
+from .registry import names_for, pages
 
 #: How DRF writes a date and time (ISO 8601 in the current time zone), for the written-out fields.
 _DATETIME = inputs.DateTimeField()
@@ -322,7 +323,7 @@ class RubberSerializer(serializers.Serializer[Any]):
 
     @extend_schema_field(MatchPlayerSerializer(many=True, allow_null=True))
     def get_match_players(self, rubber: Rubber) -> list[dict[str, Any]] | None:
-        if not rubber.is_two_player:
+        if not pages(rubber.kind).named_players:
             return None
         return [{"id": p.pk, "name": p.name} for p in rubber.players]
 
@@ -338,8 +339,7 @@ class RubberSerializer(serializers.Serializer[Any]):
     def get_scoresheet(self, rubber: Rubber) -> dict[str, Any]:
         # Explained in the active language (games/sheets.py), a two-player match's sentences by
         # its players' names, as the pad says them (the players are read with the rubber).
-        names = [p.name for p in rubber.players] if rubber.is_two_player else None
-        return rubber.scoresheet().to_dict(names)
+        return rubber.scoresheet().to_dict(names_for(rubber))
 
     @extend_schema_field(DealSerializer(many=True))
     def get_deals(self, rubber: Rubber) -> list[dict[str, Any]]:

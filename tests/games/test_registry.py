@@ -1,7 +1,8 @@
 """The game registry (issue 16): every game has all its parts, and a game is added in one place.
 
 A game is one engine module, one entry in `scoring.rules.games` and its pages in
-games/registry.py (docs/architecture.md, "The game registry"); nothing else switches on the kind.
+games/registry.py (docs/architecture.md, "The game registry"); no code compares a kind with a
+game's code (tests/games/test_kind_guard.py keeps the other switches on the kind from growing).
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from typing import Any
 import polib
 import pytest
 from django.template.loader import get_template
+from django.utils import translation
 
 from clubs.models import Session
 from games import registry, sheets, views
 from games.forms import TwoPlayerFields
-from games.models import DealFields, Rubber
+from games.models import Deal, DealFields, Rubber
 from scoring.rules import HouseRules, ScoringError
 from scoring.rules.cli import main
 from scoring.rules.games import GAMES, DealLike, Game, Result, Scored, register
@@ -57,6 +59,69 @@ def test_every_game_has_its_pages(kind):
     # Two-player games enter their own fields; four-player games the contract taps.
     assert isinstance(page.entry, TwoPlayerFields) == GAMES[kind].two_player
     assert set(registry.PAGES) == set(GAMES)
+    # Its words, summary and the templates of its rotation and card.
+    assert isinstance(page.words, registry.GameWords) and callable(page.summary)
+    get_template(page.rotation_template)
+    get_template(page.card_template)
+    assert page.named_players == page.own_leaderboard == GAMES[kind].two_player
+
+
+#: Deals of each game, as stored: a four-player deal's fields, a two-player deal's JSON.
+SAMPLE_DEALS = [
+    ("rubber", {"contract": "4S", "declarer": "N", "tricks": 10}),
+    (
+        "rubber",
+        {
+            "contract": "3NTX",
+            "declarer": "W",
+            "tricks": 8,
+            "honours_side": "EW",
+            "honours_points": 150,
+        },
+    ),
+    ("chicago", {"contract": "pass"}),
+    (
+        "bridge_for_two",
+        {
+            "data": {
+                "declarer": 0,
+                "strain": "S",
+                "tricks": 8,
+                "doubled": 1,
+                "honours": {"player": 1, "points": 100},
+            }
+        },
+    ),
+    ("bridge_for_two", {"data": {"declarer": 1, "strain": "C", "tricks": 1, "doubled": 0}}),
+    (
+        "misery",
+        {
+            "data": {
+                "declarer": 1,
+                "strain": "NT",
+                "tricks": 3,
+                "doubled": 0,
+                "declaration": "misery",
+            }
+        },
+    ),
+    (
+        "misery",
+        {"data": {"declarer": 0, "strain": "H", "tricks": 9, "doubled": 0, "declaration": "eight"}},
+    ),
+    ("turnover", {"data": {"tricks": [14, 12]}}),
+    ("draw_discard", {"data": {"contract": "3H", "declarer": 0, "tricks": 9, "doubled": 1}}),
+    ("draw_discard", {"data": {"contract": "pass"}}),
+]
+
+
+@pytest.mark.parametrize(("kind", "fields"), SAMPLE_DEALS)
+@pytest.mark.parametrize("names", [None, ["Ann", "Bob"]])
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_each_games_summary_reads_as_the_deals_own(kind, fields, names, language):
+    deal = Deal(**fields)
+    with translation.override(language):
+        assert registry.summarise(kind, deal, names) == deal.summary(names)
 
 
 @pytest.mark.parametrize("kind", KINDS)

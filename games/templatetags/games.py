@@ -1,0 +1,44 @@
+"""What a template asks the game registry (games/registry.py), instead of comparing the kind.
+
+``{% load games %}``, then:
+
+- ``{{ rubber.kind|game }}``: the game's `GamePages` (``{% with pages=rubber.kind|game %}``,
+  then ``pages.words.next``, ``pages.rotation_template``, ``pages.early_leaver``, ...);
+- ``{% say pages.words.in_play number=r.number %}``: one of the game's sentences with its
+  placeholders filled, the values escaped as ``{% blocktranslate %}`` escapes them;
+- ``{% seat_button pages seat player.name %}``: a seat's button on a table-code page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import pgettext
+
+from ..registry import GamePages, pages
+
+register = template.Library()
+
+
+@register.filter
+def game(kind: str) -> GamePages:
+    """The registered game `kind`'s pages (KeyError for a kind the registry does not know)."""
+    return pages(kind)
+
+
+@register.simple_tag
+def say(words: Any, **values: Any) -> SafeString:
+    """`words` in the active language with `values` filled in, each escaped; the sentence
+    itself is the translator's, as ``{% blocktranslate %}`` leaves it."""
+    escaped = {name: conditional_escape(value) for name, value in values.items()}
+    return mark_safe(str(words) % escaped)  # noqa: S308 - the values are escaped above
+
+
+@register.simple_tag
+def seat_button(game_pages: GamePages, seat: str, name: str) -> SafeString:
+    """A seat's button on the table-code and hand-over pages: the seat as the pad writes it
+    and the player's name, or only the name where the game names its two players."""
+    return say(game_pages.words.seat_button, seat=pgettext("seat", seat), name=name)
