@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from clubs.models import Session
-from games import selectors, services, views
+from games import selectors, services
+from games.deals import answers
 from games.models import Conflict
 from tests.conftest import unchanged
 
@@ -48,7 +49,7 @@ def closes_as_read(monkeypatch: pytest.MonkeyPatch) -> None:
         services.session_close(session=Session.objects.get(pk=found[0].rubber.session_id))
         return found
 
-    monkeypatch.setattr(views, "deal_for_request", read_then_close)
+    monkeypatch.setattr(answers, "deal_for_request", read_then_close)
 
 
 @pytest.mark.usefixtures("closes_as_read")

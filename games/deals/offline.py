@@ -13,7 +13,7 @@ them, with the deal's number, so a retry is harmless (RULES 8.1: the same conten
   refuse), 403, 404: refused, with the reason; the player drops it, or, for a gap after the
   rubber's last deal (`next`, a deal before it was deleted meanwhile), records it as that one;
 - 403 `sign in` (the phone's session ended, or a table-code phone is handed over to the other
-  side to confirm, games/codes.py): the deal stays on the phone until they sign in or it is
+  side to confirm, games/tokens.py): the deal stays on the phone until they sign in or it is
   given back;
 - 409 `closed` (the rubber's session is closed, or reopened for the director's corrections,
   to anyone but a director: its table codes, and its players' entry, are dead): the phone keeps
@@ -36,11 +36,14 @@ from scoring.shared.error_messages import error_line
 from scoring.shared.inputs import UNKNOWN_FIELD, unknown_fields
 from scoring.shared.numbers import small_number
 
-from . import codes, history
-from .models import Conflict, Deal, DealFields, NumberGap, Rubber, change_note
-from .permissions import Viewer
-from .selectors import CodeChanged, rubber_for_request
-from .views import _code_note, _entry_form, _writer, _written_from
+from .. import history
+from ..codes import tokens
+from ..codes.names import code_note
+from ..models import Conflict, Deal, DealFields, NumberGap, Rubber, change_note
+from ..pad.forms import entry_form
+from ..permissions import Viewer
+from ..selectors import CodeChanged, rubber_for_request
+from .common import writer, written_from
 
 
 def _sign_in() -> JsonResponse:
@@ -117,9 +120,9 @@ def _replace(
             data.setdefault(name, None)
         changes = {"data": data}
     try:
-        with change_note(_code_note(rubber, viewer)):
+        with change_note(code_note(rubber, viewer)):
             stored.correct(
-                version=version, changed_by=_writer(request), **_written_from(viewer), **changes
+                version=version, changed_by=writer(request), **written_from(viewer), **changes
             )
     except Conflict as err:
         return _conflict(rubber, viewer, fields, number, err)
@@ -130,9 +133,9 @@ def _replace(
 
 @require_POST
 def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
-    """A signed-in player, or a phone holding its table's code (games/codes.py), as the entry
-    form takes them (games.views.enter_deal)."""
-    if not request.user.is_authenticated and codes.cookie(request) is None:
+    """A signed-in player, or a phone holding its table's code (games/tokens.py), as the entry
+    form takes them (games.deals.entry.enter_deal)."""
+    if not request.user.is_authenticated and tokens.cookie(request) is None:
         return _sign_in()
     try:
         rubber, viewer = rubber_for_request(request, pk)
@@ -167,7 +170,7 @@ def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
             },
             status=403,
         )
-    form = _entry_form(rubber, viewer, request.POST)
+    form = entry_form(rubber, viewer, request.POST)
     unknown = unknown_fields(request.POST, [*form.fields, "replace_version"])
     if unknown:
         detail = " ".join(f"{name}: {UNKNOWN_FIELD}" for name in unknown)
@@ -185,9 +188,9 @@ def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
             return JsonResponse({"status": "refused", "detail": _("Bad version.")}, status=400)
         return _replace(rubber, viewer, request, fields, number, version)
     try:
-        with change_note(_code_note(rubber, viewer)):
+        with change_note(code_note(rubber, viewer)):
             deal, created = rubber.record_deal(
-                **kwargs, entered_by=_writer(request), **_written_from(viewer)
+                **kwargs, entered_by=writer(request), **written_from(viewer)
             )
     except Conflict as err:
         return _conflict(rubber, viewer, fields, number, err)
