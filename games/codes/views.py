@@ -192,10 +192,10 @@ def _held_rubber(request: HttpRequest, wanted: int | None) -> Rubber | None:
 @require_POST
 def give_back(request: HttpRequest, code: str) -> HttpResponse:
     """ "Give it back": a handed-over phone goes back to the player it was handed over by, with no
-    confirmation (the cookie's "b", checked by games.codes.back_player: a forged one is ignored
-    and the phone stays as it is). Then the pad of the posted rubber (one of this table's) or
-    the table's rubber in play. A phone whose code no longer works (the session closed, codes
-    off or new) is told so, on the page of the rubber it was on (`_held_rubber`)."""
+    confirmation (the cookie's "b", checked by games.codes.tokens.back_player: a forged one is
+    ignored and the phone stays as it is). Then the pad of the posted rubber (one of this
+    table's) or the table's rubber in play. A phone whose code no longer works (the session
+    closed, codes off or new) is told so, on the page of the rubber it was on (`_held_rubber`)."""
     if tokens.holds_code(request, code) and tokens.open_table(code) is None:
         wanted = small_number(request.POST.get("rubber", ""))
         return code_changed(request, _held_rubber(request, wanted))

@@ -131,9 +131,35 @@ def _replace(
     return JsonResponse({"status": "corrected", "number": number}, status=200)
 
 
+def _may_not_enter(request: HttpRequest, rubber: Rubber, viewer: Viewer) -> JsonResponse:
+    """Why this viewer, who may not enter here, sends nothing: the session closed, the phone is
+    handed over, signed out, or not seated in this rubber."""
+    # The rubber was read before a close that the code check then saw (the code died with
+    # the session): the close's answer, not "sign in", which the phone would retry.
+    rubber.session.refresh_from_db(fields=["status", "closed_at"])
+    if not rubber.session.is_playing and not viewer.is_director:
+        return _closed()
+    if viewer.handed_over_by:
+        # Lent to the other side to confirm: kept on the phone until it is given back.
+        detail = _(
+            "This phone is handed over to the other side: give it back to send the deals "
+            "kept on it."
+        )
+        return JsonResponse({"status": "sign in", "detail": detail}, status=403)
+    if not request.user.is_authenticated:
+        return _sign_in()
+    return JsonResponse(
+        {
+            "status": "refused",
+            "detail": _("Only the players seated in this rubber or a director enter."),
+        },
+        status=403,
+    )
+
+
 @require_POST
 def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
-    """A signed-in player, or a phone holding its table's code (games/tokens.py), as the entry
+    """A signed-in player, or a phone holding its table's code (games/codes/), as the entry
     form takes them (games.deals.entry.enter_deal)."""
     if not request.user.is_authenticated and tokens.cookie(request) is None:
         return _sign_in()
@@ -149,27 +175,7 @@ def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
         # night, even reopened, is the director's to change.
         return _closed()
     if not viewer.can_enter:
-        # The rubber was read before a close that the code check then saw (the code died with
-        # the session): the close's answer, not "sign in", which the phone would retry.
-        rubber.session.refresh_from_db(fields=["status", "closed_at"])
-        if not rubber.session.is_playing and not viewer.is_director:
-            return _closed()
-        if viewer.handed_over_by:
-            # Lent to the other side to confirm: kept on the phone until it is given back.
-            detail = _(
-                "This phone is handed over to the other side: give it back to send the deals "
-                "kept on it."
-            )
-            return JsonResponse({"status": "sign in", "detail": detail}, status=403)
-        if not request.user.is_authenticated:
-            return _sign_in()
-        return JsonResponse(
-            {
-                "status": "refused",
-                "detail": _("Only the players seated in this rubber or a director enter."),
-            },
-            status=403,
-        )
+        return _may_not_enter(request, rubber, viewer)
     form = entry_form(rubber, viewer, request.POST)
     unknown = unknown_fields(request.POST, [*form.fields, "replace_version"])
     if unknown:
