@@ -346,7 +346,7 @@ class Session(models.Model):
 
     @property
     def codes_open(self) -> bool:
-        """Its table codes open its tables (`games.codes.open_table`): playing, codes on."""
+        """Its table codes open its tables (`games.codes.tokens.open_table`): playing, codes on."""
         return self.is_playing and self.table_codes
 
     @property
@@ -360,7 +360,8 @@ TWO_PLAYER_KINDS = kinds(seats=2)
 
 
 #: Table codes (issue 17): no 0/O, 1/I/L, so a code read off a card is typed right; eight
-#: characters of 31 are about 40 bits, and wrong guesses are throttled (games.views.table_code).
+#: characters of 31 are about 40 bits, and wrong guesses are throttled
+#: (games.codes.views.table_code).
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 8
 

@@ -21,7 +21,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.defaults import server_error as default_server_error
 
-from games import codes
+from games.codes import tokens as codes
 from scoring.shared.i18n import speak_club_language, visitor_chose_language
 
 logger = logging.getLogger(__name__)
@@ -100,9 +100,9 @@ CLUB_LANGUAGE_LOOKUPS = {
 }
 
 
-#: Views that pick their club's language themselves (games.views): the pad's live part reads it
-#: with the rubber's state, for its one-query 304, and the signed-in player's with the rendering;
-#: a table code's pages speak the club's, as the pad they lead to.
+#: Views that pick their club's language themselves (games.pad.live, games.codes.views): the pad's
+#: live part reads it with the rubber's state, for its one-query 304, and the signed-in player's
+#: with the rendering; a table code's pages speak the club's, as the pad they lead to.
 OWN_LANGUAGE = {"games:rubber_live", "games:table_code", "games:hand_over", "games:give_back"}
 
 
@@ -209,7 +209,7 @@ class PrivateAnswersMiddleware:
     cookies needs no query, and no visitor's user is loaded for this. An answer whose view chose
     its own ``Cache-Control`` keeps it, made ``private`` unless it is ``public`` on purpose (a
     static file): the live pad's ``no-cache`` is what lets its poll be answered 304
-    (games.views.rubber_live). The rubber page a phone keeps for offline use is kept by the
+    (games.pad.live.rubber_live). The rubber page a phone keeps for offline use is kept by the
     service worker in its own storage, which ``no-store``
     does not reach (docs/offline.md). First in ``MIDDLEWARE``: it sees every answer last.
     """

@@ -27,7 +27,7 @@ from django.http import Http404, HttpRequest
 from clubs.permissions import check_club_id_readable
 from clubs.policy import may_read
 
-from . import codes
+from .codes import tokens as codes
 from .models import Deal, EntryCheck, Rubber
 from .permissions import Viewer, may_enter, viewer_of
 
@@ -38,9 +38,10 @@ if TYPE_CHECKING:
 
 class CodeChanged(Http404):
     """A phone that held this table's code, which no longer opens it, reads a hidden table: the
-    pages say "the code changed" (games.views). An Http404, so anything that does not catch it
-    answers as for a missing rubber. `rubber` and `viewer` (no role, no seat) are what a public
-    club's page would have read, for a caller that answers as it does there (games.offline)."""
+    pages say "the code changed" (games.pad.views.tells_code_changed). An Http404, so anything that
+    does not catch it answers as for a missing rubber. `rubber` and `viewer` (no role, no seat) are
+    what a public club's page would have read, for a caller that answers as it does there
+    (games.deals.offline)."""
 
     def __init__(self, rubber: Rubber, viewer: Viewer) -> None:
         super().__init__("This table's code has changed.")
@@ -49,7 +50,7 @@ class CodeChanged(Http404):
 
 
 def _held_code(request: HttpRequest, rubber: Rubber) -> bool:
-    """Whether the phone holds a signed cookie (games.codes) for the rubber's table: it once
+    """Whether the phone holds a signed cookie (games.codes.tokens) for the rubber's table: it once
     held that table's code. Nobody can forge one."""
     data = codes.cookie(request)
     return data is not None and data.get("t") == rubber.table_id

@@ -40,7 +40,7 @@ document.addEventListener("click", (event) => {
 
 // Live pads: every 2 s the pad asks whether its rubber changed (ETag / If-None-Match: a 304
 // costs one query); a change replaces the pad and the deal list, and moves an untouched entry
-// form to the next deal (games.views.rubber_live). A form holding taps keeps its number: the
+// form to the next deal (games.pad.live.rubber_live). A form holding taps keeps its number: the
 // poll names it, and if another phone recorded that deal the server's notice says so at once
 // ("Deal 2 was already entered by …"); Record would get the same conflict, never a duplicate.
 const POLL_MS = 2000;
@@ -147,7 +147,7 @@ async function poll() {
     else live.querySelector("#awaiting-box").before(notice);
     htmxProcess(notice);
   }
-  // A deal was deleted since these taps were made (games.views.rubber_live): they are the
+  // A deal was deleted since these taps were made (games.pad.live.rubber_live): they are the
   // rubber's next deal now, as the notice says; the form follows, still unrecorded.
   if (taps && notice && notice.dataset.moveTo) entry.querySelector("input[name=number]").value = notice.dataset.moveTo;
   const nextNumber = nextEntry.querySelector("input[name=number]").value;

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from games import views
+from games.deals import entry
 from tests.factories import make_session
 from tests.games.test_browser import tap_deal
 from tests.games.two_player.test_browser import open_match
@@ -65,14 +65,14 @@ def test_the_pad_stays_on_the_deal_being_recorded_until_the_answer(
     """A loaded server answers Record after the live poll has run (3 s, the poll every 2 s): the
     heading moves to the next deal only with the answer, never while the form is being posted,
     and the taps that follow are all recorded."""
-    render = views._render
+    render = entry.render_pad
 
     def slow(request: Any, *args: Any, **kwargs: Any) -> Any:
         if request.method == "POST":
             time.sleep(3)  # after the deal is saved, before the answer
         return render(request, *args, **kwargs)
 
-    monkeypatch.setattr(views, "_render", slow)
+    monkeypatch.setattr(entry, "render_pad", slow)
     session = make_session(club, [list(table_of_four.values())], kind="chicago")
     chukker = session.rubbers.get(number=1)
     page = open_match(live_server, browser, chukker)

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from clubs.models import Session
-from games import selectors, views
+from games import selectors
+from games.deals import answers
 from games.models import Conflict
 from games.sessions import lifecycle, table_changes
 from tests.conftest import unchanged
@@ -49,7 +50,7 @@ def closes_as_read(monkeypatch: pytest.MonkeyPatch) -> None:
         lifecycle.session_close(session=Session.objects.get(pk=found[0].rubber.session_id))
         return found
 
-    monkeypatch.setattr(views, "deal_for_request", read_then_close)
+    monkeypatch.setattr(answers, "deal_for_request", read_then_close)
 
 
 @pytest.mark.usefixtures("closes_as_read")

@@ -15,7 +15,7 @@ from django.core import signing
 from django.test import Client
 
 from clubs.models import Player
-from games import codes
+from games.codes import tokens as codes
 from games.models import Conflict, Deal
 from games.sessions import lifecycle
 from tests.conftest import unchanged
@@ -262,7 +262,7 @@ def test_the_hand_over_opens_the_deals_own_rubber(rubber, running_session):
 
 
 def test_a_phone_holding_its_code_is_not_throttled_on_its_own_code(client, rubber):
-    from games import codes
+    from games.codes import tokens as codes
 
     held = phone_at(rubber, "N")
     for _ in range(codes.MISSES):

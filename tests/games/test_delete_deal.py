@@ -453,7 +453,7 @@ def test_the_pad_lists_a_deleted_deal_with_who_in_the_clubs_language(api, rubber
 
 
 def test_the_live_pad_of_every_phone_changes_after_a_delete(api, rubber, east, north):
-    """The ETag other phones poll with (games.views.rubber_live) changes, and so does the API's
+    """The ETag other phones poll with (games.pad.live.rubber_live) changes, and so does the API's
     cached answer: their pads go back within one poll."""
     false = four_and_a_false_fifth(rubber)
     phone = signed_in(east)

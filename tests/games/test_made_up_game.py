@@ -8,7 +8,7 @@ tests/games/made_up_templates/. The test renders its deal summary, its entry for
 as far as the pages allow without a database row of the game. What still blocks a full render
 of its rubber page, each shown by a test below:
 
-- a pad layout's builder lives in games/views.py (`views.PADS`), not in the registry entry;
+- a pad layout's builder lives in games/pad/builders.py (`builders.PADS`), not in the registry entry;
 - `Rubber` has a database check over the two-player kinds (a migration per game), so a match of
   a new game cannot be saved until `makemigrations` is run;
 - `Deal.summary` (games/models.py) still guesses the game from the deal's JSON instead of asking
@@ -29,7 +29,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from games import registry, sheets, views
+from games import registry, sheets
+from games.pad import builders
 from games.forms import TwoPlayerDealForm, TwoPlayerFields
 from games.models import Deal, Rubber
 from games.registry import Closing, GamePages, GameWords
@@ -194,11 +195,11 @@ def test_its_entry_form_shows_its_own_controls_and_checks_the_deal(coin):
 
 
 def test_its_pad_is_drawn_from_its_sheet_with_its_words(coin, monkeypatch):
-    # Blocker: the layout's builder is a key of games/views.py's PADS, not part of the entry.
-    assert coin.pad not in views.PADS
-    monkeypatch.setitem(views.PADS, coin.pad, coin_pad)
+    # Blocker: the layout's builder is a key of games/pad/builders.py's PADS, not part of the entry.
+    assert coin.pad not in builders.PADS
+    monkeypatch.setitem(builders.PADS, coin.pad, coin_pad)
     sheet = sheets.score("coin", [_deal(1), _deal(1), _deal(0)], closed=False, options=HouseRules())
-    pad = {**views.PADS[coin.pad](sheet), "finished": sheet.complete, "winner_name": "Bob"}
+    pad = {**builders.PADS[coin.pad](sheet), "finished": sheet.complete, "winner_name": "Bob"}
     rubber = SimpleNamespace(kind="coin", number=2, pk=7)
     html = render_to_string(coin.pad_template, {"pad": pad, "rubber": rubber})
     assert "Coin toss, match 2" in html

@@ -1,4 +1,4 @@
-"""The offline queue's endpoint (games/offline.py) and the installable app (config/pwa.py):
+"""The offline queue's endpoint (games/deals/offline.py) and the installable app (config/pwa.py):
 a re-sent deal is answered 200 and written once; another phone's deal for the number is a 409
 with both versions; a refused deal says why and changes nothing (docs/offline.md)."""
 
@@ -336,7 +336,7 @@ def test_the_rubber_page_carries_the_queue_and_its_words_in_italian(client, rubb
     assert "non inviata, resta su questo telefono" in html  # a closed session's, kept
 
 
-# --- a phone at the table by its code (games/codes.py) ------------------------------------------
+# --- a phone at the table by its code (games/codes/) ------------------------------------------
 
 
 @pytest.fixture

@@ -1,8 +1,8 @@
-"""A director rules on a disputed deal: "It stands" (the deal as recorded is right), next to
-Correct on the pad and in the console's list of disputed deals (`Deal.rule`, games.views.rule_deal,
+"""A director rules on a disputed deal: "It stands" (the deal as recorded is right), next to Correct
+on the pad and in the console's list of disputed deals (`Deal.rule`, games.deals.answers.rule_deal,
 `POST /api/v1/deals/{id}/rule`). The ruling settles the deal as a confirmation does: it leaves the
-console's list and the close's warning; a later correction clears it. Before this, a disputed
-deal stayed disputed until someone changed it, and saving it unchanged said nothing."""
+console's list and the close's warning; a later correction clears it. Before this, a disputed deal
+stayed disputed until someone changed it, and saving it unchanged said nothing."""
 
 from __future__ import annotations
 

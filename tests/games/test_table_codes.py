@@ -156,7 +156,7 @@ def test_a_player_cannot_change_the_codes(client, running_session, north):
 
 
 def test_wrong_codes_are_throttled(client, rubber):
-    from games import codes
+    from games.codes import tokens as codes
 
     # As docs/api.md says: three hundred misses in ten minutes.
     assert (codes.MISSES, codes.WINDOW) == (300, 600)
@@ -186,7 +186,7 @@ def test_wrong_codes_are_throttled(client, rubber):
 
 def test_wrong_codes_count_per_real_client_behind_the_proxy(client, rubber, settings):
     """Behind one proxy every request comes from its address: the count is per client."""
-    from games import codes
+    from games.codes import tokens as codes
 
     settings.NUM_PROXIES = 1
     guesser = {"REMOTE_ADDR": "10.0.0.1", "HTTP_X_FORWARDED_FOR": "203.0.113.9"}

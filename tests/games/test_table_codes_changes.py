@@ -18,7 +18,7 @@ import pytest
 from django.core import signing
 from django.test import Client
 
-from games import codes
+from games.codes import tokens as codes
 from games.models import Deal
 from tests.conftest import unchanged
 from tests.games.conftest import SIX_DEALS

@@ -420,7 +420,7 @@ MATRIX: dict[str, Case] = {
         {"POST": (302, 404, 403, 302, 404, 302)},
         {"POST": lambda w: {"number": 2, "level": "pass"}},
     ),
-    # The offline queue answers JSON: no redirect to the sign-in page (games/offline.py).
+    # The offline queue answers JSON: no redirect to the sign-in page (games/deals/offline.py).
     "games:enter_queued_deal": Case(
         lambda w: f"/rubbers/{w.rubber.pk}/deals/queued",
         {"POST": (403, 404, 403, 201, 404, 201)},

@@ -296,7 +296,7 @@ def test_a_queued_deal_sent_during_the_close_is_told_closed_not_sign_in(
     """The probe's race: the rubber was read while the session ran, and the phone's code was
     checked after the director closed it. The answer is "closed" (the deals stay for the
     director), not "sign in" (which the phone would retry 15 s later)."""
-    from games import codes
+    from games.codes import tokens as codes
 
     rubber, _deal, phone = night(running_session, north)
     real_open_table = codes.open_table

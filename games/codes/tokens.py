@@ -12,11 +12,11 @@ it back (`open_table`).
 
 Handing the phone over (as a Bridgemate goes to the opponents to accept a result): a deal the
 phone's side wrote is confirmed by the other side, who may do it on this phone. The hand-over
-page (games.views.hand_over) names the deals and offers only the other side's seats; the seat
+page (games.codes.views.hand_over) names the deals and offers only the other side's seats; the seat
 picked there becomes the phone's player and the cookie keeps the player it goes back to ("b").
 While handed over the phone only confirms and disputes (no entry, no correction: nothing is
 written as the borrowed seat by mistake), says whose it is and offers to give it back; once no
-deal of the hand-over awaits the other side it goes back by itself (games.views.confirm_deal).
+deal of the hand-over awaits the other side it goes back by itself (games.deals.answers).
 A "b" naming anyone not seated at this table is ignored (`back_player`).
 
 Wrong codes are throttled per client address, the project's (`AXES_CLIENT_IP_CALLABLE`,
@@ -46,8 +46,8 @@ from django.utils.module_loading import import_string
 
 from clubs.models import CODE_ALPHABET, CODE_LENGTH, Player, Table
 
-from .models import Rubber
-from .permissions import Viewer
+from ..models import Rubber
+from ..permissions import Viewer
 
 COOKIE = "table_code"
 SALT = "games.codes"

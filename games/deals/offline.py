@@ -13,7 +13,7 @@ them, with the deal's number, so a retry is harmless (RULES 8.1: the same conten
   refuse), 403, 404: refused, with the reason; the player drops it, or, for a gap after the
   rubber's last deal (`next`, a deal before it was deleted meanwhile), records it as that one;
 - 403 `sign in` (the phone's session ended, or a table-code phone is handed over to the other
-  side to confirm, games/codes.py): the deal stays on the phone until they sign in or it is
+  side to confirm, games/tokens.py): the deal stays on the phone until they sign in or it is
   given back;
 - 409 `closed` (the rubber's session is closed, or reopened for the director's corrections,
   to anyone but a director: its table codes, and its players' entry, are dead): the phone keeps
@@ -36,11 +36,14 @@ from scoring.shared.error_messages import error_line
 from scoring.shared.inputs import UNKNOWN_FIELD, unknown_fields
 from scoring.shared.numbers import small_number
 
-from . import codes, history
-from .models import Conflict, Deal, DealFields, NumberGap, Rubber, change_note
-from .permissions import Viewer
-from .selectors import CodeChanged, rubber_for_request
-from .views import _code_note, _entry_form, _writer, _written_from
+from .. import history
+from ..codes import tokens
+from ..codes.names import code_note
+from ..models import Conflict, Deal, DealFields, NumberGap, Rubber, change_note
+from ..pad.forms import entry_form
+from ..permissions import Viewer
+from ..selectors import CodeChanged, rubber_for_request
+from .common import writer, written_from
 
 
 def _sign_in() -> JsonResponse:
@@ -117,9 +120,9 @@ def _replace(
             data.setdefault(name, None)
         changes = {"data": data}
     try:
-        with change_note(_code_note(rubber, viewer)):
+        with change_note(code_note(rubber, viewer)):
             stored.correct(
-                version=version, changed_by=_writer(request), **_written_from(viewer), **changes
+                version=version, changed_by=writer(request), **written_from(viewer), **changes
             )
     except Conflict as err:
         return _conflict(rubber, viewer, fields, number, err)
@@ -128,11 +131,37 @@ def _replace(
     return JsonResponse({"status": "corrected", "number": number}, status=200)
 
 
+def _may_not_enter(request: HttpRequest, rubber: Rubber, viewer: Viewer) -> JsonResponse:
+    """Why this viewer, who may not enter here, sends nothing: the session closed, the phone is
+    handed over, signed out, or not seated in this rubber."""
+    # The rubber was read before a close that the code check then saw (the code died with
+    # the session): the close's answer, not "sign in", which the phone would retry.
+    rubber.session.refresh_from_db(fields=["status", "closed_at"])
+    if not rubber.session.is_playing and not viewer.is_director:
+        return _closed()
+    if viewer.handed_over_by:
+        # Lent to the other side to confirm: kept on the phone until it is given back.
+        detail = _(
+            "This phone is handed over to the other side: give it back to send the deals "
+            "kept on it."
+        )
+        return JsonResponse({"status": "sign in", "detail": detail}, status=403)
+    if not request.user.is_authenticated:
+        return _sign_in()
+    return JsonResponse(
+        {
+            "status": "refused",
+            "detail": _("Only the players seated in this rubber or a director enter."),
+        },
+        status=403,
+    )
+
+
 @require_POST
 def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
-    """A signed-in player, or a phone holding its table's code (games/codes.py), as the entry
-    form takes them (games.views.enter_deal)."""
-    if not request.user.is_authenticated and codes.cookie(request) is None:
+    """A signed-in player, or a phone holding its table's code (games/codes/), as the entry
+    form takes them (games.deals.entry.enter_deal)."""
+    if not request.user.is_authenticated and tokens.cookie(request) is None:
         return _sign_in()
     try:
         rubber, viewer = rubber_for_request(request, pk)
@@ -146,28 +175,8 @@ def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
         # night, even reopened, is the director's to change.
         return _closed()
     if not viewer.can_enter:
-        # The rubber was read before a close that the code check then saw (the code died with
-        # the session): the close's answer, not "sign in", which the phone would retry.
-        rubber.session.refresh_from_db(fields=["status", "closed_at"])
-        if not rubber.session.is_playing and not viewer.is_director:
-            return _closed()
-        if viewer.handed_over_by:
-            # Lent to the other side to confirm: kept on the phone until it is given back.
-            detail = _(
-                "This phone is handed over to the other side: give it back to send the deals "
-                "kept on it."
-            )
-            return JsonResponse({"status": "sign in", "detail": detail}, status=403)
-        if not request.user.is_authenticated:
-            return _sign_in()
-        return JsonResponse(
-            {
-                "status": "refused",
-                "detail": _("Only the players seated in this rubber or a director enter."),
-            },
-            status=403,
-        )
-    form = _entry_form(rubber, viewer, request.POST)
+        return _may_not_enter(request, rubber, viewer)
+    form = entry_form(rubber, viewer, request.POST)
     unknown = unknown_fields(request.POST, [*form.fields, "replace_version"])
     if unknown:
         detail = " ".join(f"{name}: {UNKNOWN_FIELD}" for name in unknown)
@@ -185,9 +194,9 @@ def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
             return JsonResponse({"status": "refused", "detail": _("Bad version.")}, status=400)
         return _replace(rubber, viewer, request, fields, number, version)
     try:
-        with change_note(_code_note(rubber, viewer)):
+        with change_note(code_note(rubber, viewer)):
             deal, created = rubber.record_deal(
-                **kwargs, entered_by=_writer(request), **_written_from(viewer)
+                **kwargs, entered_by=writer(request), **written_from(viewer)
             )
     except Conflict as err:
         return _conflict(rubber, viewer, fields, number, err)

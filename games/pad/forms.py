@@ -1,0 +1,98 @@
+"""The pad's forms: the entry and correction forms of the rubber's game (only the controls its
+house rules allow), the names it gives the sides, and the live line under the buttons."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from .. import display, registry
+from ..forms import (
+    DealCorrectionForm,
+    DealEntryForm,
+    TwoPlayerCorrectionForm,
+    TwoPlayerDealForm,
+    side_names,
+)
+from ..models import Deal, Rubber
+from ..permissions import Viewer
+from .builders import places
+
+
+def pad_side_names(rubber: Rubber, viewer: Viewer) -> dict[str, Any]:
+    """How this viewer's pad names each side (forms.side_names): We/They at the table."""
+    return side_names(None if rubber.is_two_player else viewer.we_side)
+
+
+def entry_controls(rubber: Rubber) -> frozenset[str]:
+    """The entry controls the rubber's game allows under the house rules it is scored under."""
+    return registry.pages(rubber.kind).entry_controls(rubber.house_rules())
+
+
+def entry_form(rubber: Rubber, viewer: Viewer, data: Any = None, **kwargs: Any) -> Any:
+    """The deal entry form of the rubber's game: contract and seats, or the game's own fields;
+    only the controls its house rules allow."""
+    entry = registry.pages(rubber.kind).entry
+    controls = entry_controls(rubber)
+    if entry is not None:
+        names = [player.name for player in rubber.players]
+        return TwoPlayerDealForm(
+            data,
+            kind=rubber.kind,
+            entry=entry,
+            players=names,
+            order=places(rubber),
+            controls=controls,
+            **kwargs,
+        )
+    return DealEntryForm(data, we_side=viewer.we_side, controls=controls, **kwargs)
+
+
+def correction_form(rubber: Rubber, deal: Deal, viewer: Viewer, data: Any = None) -> Any:
+    """The correction form of the rubber's game, filled from the deal as recorded: the entry's
+    own buttons."""
+    entry = registry.pages(rubber.kind).entry
+    controls = entry_controls(rubber)
+    if entry is not None:
+        names = [player.name for player in rubber.players]
+        return TwoPlayerCorrectionForm.for_deal(
+            deal,
+            kind=rubber.kind,
+            entry=entry,
+            players=names,
+            order=places(rubber),
+            data=data,
+            controls=controls,
+        )
+    return DealCorrectionForm.for_deal(deal, data=data, we_side=viewer.we_side, controls=controls)
+
+
+def correction_line(rubber: Rubber, deal: Deal, viewer: Viewer, taps: Any) -> str:
+    """The live line for a correction form's `taps` (its prefixed data)."""
+    prefix = f"deal{deal.pk}"
+    data = taps.copy()
+    data[f"{prefix}-version"] = "1"  # the line is of the taps, whatever version the form holds
+    form = DealCorrectionForm(
+        data, prefix=prefix, we_side=viewer.we_side, controls=entry_controls(rubber)
+    )
+    if not data.get(f"{prefix}-level"):
+        return _("Tap the contract, the declarer and the result.")
+    if form.is_valid():
+        names = pad_side_names(rubber, viewer)
+        return display.preview(rubber, form.cleaned_data["fields"], names, number=deal.number)
+    return " ".join(str(e) for errors in form.errors.values() for e in errors)
+
+
+def preview_line(rubber: Rubber, viewer: Viewer, taps: Any) -> str:
+    """The live line for `taps` (a form's data): also rendered with a pad whose form comes back
+    holding taps (a conflict moved them, or an error), so the line never says "Tap the
+    contract" over a filled form."""
+    data = taps.copy()
+    data["number"] = "1"  # the preview scores the deal as the next one, whatever the form says
+    form = DealEntryForm(data, we_side=viewer.we_side, controls=entry_controls(rubber))
+    if not data.get("level"):
+        return _("Tap the contract, the declarer and the result.")
+    if form.is_valid():
+        return display.preview(rubber, form.cleaned_data["fields"], pad_side_names(rubber, viewer))
+    return " ".join(str(e) for errors in form.errors.values() for e in errors)
