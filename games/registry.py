@@ -231,8 +231,8 @@ _TWO_PLAYER_CARD = "clubs/_two_player_card.html"
 
 @dataclass(frozen=True)
 class GamePages:
-    #: The pad's layout: a key of `games.pad.builders.PADS` ("rubber", "chicago", "two_player_rubber",
-    #: "tricks", "race"); several games may share one.
+    #: The pad's layout: a key of `games.pad.builders.PADS` ("rubber", "chicago",
+    #: "two_player_rubber", "tricks", "race"); several games may share one.
     pad: str
     #: The template the pad is drawn with (included by templates/games/_live.html).
     pad_template: str

@@ -8,7 +8,8 @@ tests/games/made_up_templates/. The test renders its deal summary, its entry for
 as far as the pages allow without a database row of the game. What still blocks a full render
 of its rubber page, each shown by a test below:
 
-- a pad layout's builder lives in games/pad/builders.py (`builders.PADS`), not in the registry entry;
+- a pad layout's builder lives in games/pad/builders.py (`builders.PADS`), not in the registry
+  entry;
 - `Rubber` has a database check over the two-player kinds (a migration per game), so a match of
   a new game cannot be saved until `makemigrations` is run;
 - `Deal.summary` (games/models.py) still guesses the game from the deal's JSON instead of asking
@@ -30,9 +31,9 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games import registry, sheets
-from games.pad import builders
 from games.forms import TwoPlayerDealForm, TwoPlayerFields
 from games.models import Deal, Rubber
+from games.pad import builders
 from games.registry import Closing, GamePages, GameWords
 from scoring.rules import HouseRules, ScoringError
 from scoring.rules.games import GAMES, DealLike, Game, Result, Scored, register
