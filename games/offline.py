@@ -40,7 +40,7 @@ from . import codes, history
 from .models import Conflict, Deal, DealFields, NumberGap, Rubber, change_note
 from .permissions import Viewer
 from .selectors import CodeChanged, rubber_for_request
-from .views import _code_note, _entry_form, _writer, _written_from
+from .views import _code_note, _entry_form
 
 
 def _sign_in() -> JsonResponse:
@@ -118,9 +118,7 @@ def _replace(
         changes = {"data": data}
     try:
         with change_note(_code_note(rubber, viewer)):
-            stored.correct(
-                version=version, changed_by=_writer(request), **_written_from(viewer), **changes
-            )
+            stored.correct(version=version, actor=viewer.actor, **changes)
     except Conflict as err:
         return _conflict(rubber, viewer, fields, number, err)
     except ScoringError as err:
@@ -186,9 +184,7 @@ def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
         return _replace(rubber, viewer, request, fields, number, version)
     try:
         with change_note(_code_note(rubber, viewer)):
-            deal, created = rubber.record_deal(
-                **kwargs, entered_by=_writer(request), **_written_from(viewer)
-            )
+            deal, created = rubber.record_deal(**kwargs, actor=viewer.actor)
     except Conflict as err:
         return _conflict(rubber, viewer, fields, number, err)
     except ScoringError as err:

@@ -53,7 +53,7 @@ from .models import (
     closed_session,
     reopened_for_director,
 )
-from .permissions import Viewer
+from .permissions import Viewer, may_rule
 from .selectors import (
     CodeChanged,
     deal_for_request,
@@ -875,22 +875,6 @@ def rubber_live(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-def _writer(request: HttpRequest) -> Any:
-    """The signed-in user who writes, or None for a phone at the table by its code."""
-    return request.user if request.user.is_authenticated else None
-
-
-class WrittenFrom(TypedDict):
-    seat: str
-    phone: str
-
-
-def _written_from(viewer: Viewer) -> WrittenFrom:
-    """Where a write comes from, as Deal keeps it: the viewer's seat ("" for a director outside
-    the rubber) and, for a phone holding the table's code, its id (games.codes)."""
-    return WrittenFrom(seat=viewer.seat or "", phone=viewer.phone)
-
-
 def _entered_by(
     rubber: Rubber, deal: Deal, names: dict[int, Any], changes: list[dict[str, Any]]
 ) -> str | None:
@@ -1069,9 +1053,7 @@ def enter_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         try:
             with change_note(_code_note(rubber, viewer)):
-                rubber.record_deal(
-                    **form.record_kwargs(), entered_by=_writer(request), **_written_from(viewer)
-                )
+                rubber.record_deal(**form.record_kwargs(), actor=viewer.actor)
         except Conflict as err:
             rubber, viewer = rubber_for_request(request, pk)
             number = form.cleaned_data["number"]
@@ -1219,12 +1201,7 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         try:
             # A player's correction is to confirm again; a director's settles it (Deal.correct).
             with change_note(_code_note(deal.rubber, viewer)):
-                corrected = deal.correct(
-                    version=sent,
-                    changed_by=_writer(request),
-                    **_written_from(viewer),
-                    **form.changes(),
-                )
+                corrected = deal.correct(version=sent, actor=viewer.actor, **form.changes())
         except (Conflict, ScoringError) as err:
             error = error_line(err) if isinstance(err, ScoringError) else str(err)
             current = Deal.objects.filter(pk=deal.pk).first()
@@ -1327,12 +1304,7 @@ def delete_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         )
     try:
         with change_note(_code_note(rubber, viewer)):
-            deal.delete_last(
-                version=version,
-                deleted_by=_writer(request),
-                director=viewer.is_director,
-                **_written_from(viewer),
-            )
+            deal.delete_last(version=version, actor=viewer.actor)
     except Conflict as err:
         return _told(request, deal, str(err))
     done = _("Deal %(number)s deleted.") % {"number": deal.number}
@@ -1372,7 +1344,7 @@ def confirm_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     handed_over = bool(viewer.phone) and viewer.phone == deal.written_phone
     try:
         with change_note(_code_note(deal.rubber, viewer, handed_over=handed_over)):
-            confirmed = deal.confirm(by=player, user=_writer(request), version=version)
+            confirmed = deal.confirm(actor=viewer.actor, version=version)
     except Conflict as err:
         error = str(err)
     else:
@@ -1433,7 +1405,7 @@ def dispute_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     handed_over = bool(viewer.phone) and viewer.phone == deal.written_phone
     try:
         with change_note(_code_note(deal.rubber, viewer, handed_over=handed_over)):
-            disputed = deal.dispute(user=_writer(request), version=version)
+            disputed = deal.dispute(actor=viewer.actor, version=version)
     except Conflict as err:
         error = str(err)
     else:
@@ -1469,7 +1441,7 @@ def rule_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not request.user.is_authenticated and codes.cookie(request) is None:
         return redirect_to_login(request.get_full_path())  # as login_required
     deal, viewer = deal_for_request(request, pk)
-    if not viewer.is_director:
+    if not may_rule(viewer.actor):
         return _refused(
             request,
             _("Only a director of the club rules on a disputed deal."),
@@ -1481,7 +1453,7 @@ def rule_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         error = str(_("This page is out of date: reload it to see the deal as it is now."))
     else:
         try:
-            deal.rule(by=_writer(request), version=version)
+            deal.rule(actor=viewer.actor, version=version)
         except Conflict as err:
             error = str(err)
     if not request.htmx:

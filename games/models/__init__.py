@@ -11,14 +11,9 @@ Everything a caller needs is importable from `games.models`.
 
 from scoring.shared.errors import Conflict
 
+from ..permissions import reopened_for_director
 from .deal import Deal
-from .locks import (
-    change_note,
-    check_reopened_writer,
-    closed_session,
-    lock_session,
-    reopened_for_director,
-)
+from .locks import change_note, check_reopened_writer, closed_session, lock_session
 from .rubber import Rubber, RubberQuerySet
 from .values import MAX_ID, SEAT_FIELDS, SEAT_SIDE, SEATS, DealFields, EntryCheck, NumberGap
 

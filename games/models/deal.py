@@ -24,6 +24,14 @@ from scoring.shared.errors import Conflict
 from scoring.shared.i18n import contract_display
 
 from .. import sheets
+from ..permissions import (
+    Actor,
+    check_confirm,
+    check_correct,
+    check_delete,
+    check_dispute,
+    check_rule,
+)
 from .locks import check_reopened_writer, closed_session, lock_session, noted, queue_refresh
 from .summary import two_player_result, two_player_summary
 from .values import SEAT_SIDE, SEATS, DealFields, RubberStatus
@@ -38,6 +46,21 @@ RubberRow: TypeAlias = Any
 def _rubbers() -> models.QuerySet[Any]:
     """The rubbers, through the deal's key to them (a plain queryset of Rubber)."""
     return Deal.rubber.get_queryset()
+
+
+def _confirming_player(rubber: RubberRow, actor: Actor) -> Player:
+    """Who confirms: the actor's player, or for a table-code phone the player in the seat it
+    holds (in this rubber as locked); a seat nobody sits in is refused."""
+    if actor.player is not None and not actor.by_code:
+        return actor.player
+    player = Player.objects.filter(pk=rubber.seat_ids.get(actor.seat or "", 0)).first()
+    if player is None:
+        raise Conflict(
+            gettext(
+                "A deal is confirmed by a player of the other side from the one who entered it."
+            )
+        )
+    return player
 
 
 def lock_session_of(rubber_id: int) -> Session | None:
@@ -221,10 +244,8 @@ class Deal(models.Model):
         self,
         *,
         version: int,
-        changed_by: User | None,
+        actor: Actor,
         move_next_deals: bool = False,
-        seat: str | None = None,
-        phone: str = "",
         **changes: Any,
     ) -> Deal:
         """Correct this deal; the whole rubber is re-scored from its deals (RULES 8.2).
@@ -237,9 +258,13 @@ class Deal(models.Model):
         a player was told is saved is ever deleted), unless `move_next_deals` (a director's
         choice) moves them into this rubber; if deals would fall after the new end it is refused
         too (docs/rules.md: corrections that reopen a rubber).
-        The writer's `seat` and `phone` are as `Rubber.record_deal` takes them: the corrected deal
+        `actor` is who corrects it (games.permissions.check_correct; moving deals is a
+        director's), with the seat and phone `Rubber.record_deal` takes from it: the corrected deal
         is theirs now, and the other side confirms it.
+        Long because its checks under the locks read in order, as docs/rules.md gives them.
         """
+        check_correct(actor, move_next_deals=move_next_deals)
+        changed_by = actor.user
         allowed = {"contract", "declarer", "tricks", "honours_side", "honours_points", "data"}
         unknown = set(changes) - allowed
         if unknown:
@@ -321,7 +346,7 @@ class Deal(models.Model):
                 and session.asks_confirmation
                 and session.club.is_director(changed_by)
             )
-            deal._written(rubber, changed_by, seat, phone)
+            deal._written(rubber, changed_by, actor.seat or "", actor.phone)
             deal._note(noted("correction"), changed_by)
             deal.save()
         queue_refresh(rubber.session_id)
@@ -403,10 +428,7 @@ class Deal(models.Model):
         self,
         *,
         version: int,
-        deleted_by: User | None,
-        seat: str | None = None,
-        phone: str = "",
-        director: bool = False,
+        actor: Actor,
     ) -> None:
         """Delete this deal, the last of its match, entered by mistake (docs/rules.md, §8
         decision 7). The match is scored from the deals left, so the next deal takes the freed
@@ -419,9 +441,13 @@ class Deal(models.Model):
         longer the last deal), or this lands first and the entry, whose number is now past the
         next one, is refused as any gap is. Never both, and never a gap.
         django-simple-history keeps a "-" record with the reason "deleted", who deleted it
-        (`deleted_by`, the request's user otherwise) and the seat and table-code `phone` it was
-        deleted from (as `record_deal` takes them).
+        (the `actor`'s user, the request's otherwise) and the seat and table-code phone it was
+        deleted from (as `record_deal` takes them). Who may delete: `check_delete`; a settled or
+        disputed deal is a director's to delete (`delete_refusal`).
         """
+        check_delete(actor)
+        deleted_by = actor.user
+        director = actor.is_director or actor.server
         with transaction.atomic():
             # The session first, as a correction and a close take it: a delete lands before a
             # close or finds the session closed.
@@ -445,20 +471,23 @@ class Deal(models.Model):
                 raise Conflict(refusal)
             # Kept by the "-" history record: who deleted it and from where, as a correction's
             # record keeps who corrected it.
-            deal._written(rubber, deleted_by, seat, phone)
+            deal._written(rubber, deleted_by, actor.seat or "", actor.phone)
             deal._note(noted("deleted"), deleted_by)
             deal.delete()
         queue_refresh(session.pk)
 
-    def confirm(self, *, by: Player, user: User | None = None, version: int | None = None) -> Deal:
+    def confirm(self, *, actor: Actor, version: int | None = None) -> Deal:
         """An opponent of the side that wrote the deal confirms it (Session.asks_confirmation).
 
-        `by` must sit in the rubber on the other side from the seat that last wrote the deal
-        (`written_seat`: a player or a table-code phone; when a director outside the rubber wrote
-        it, any seated player may confirm). Confirming twice, or a deal a director ruled on, is
-        harmless. With `version` (the one the player saw), a deal corrected since is not
-        confirmed: Conflict.
+        The `actor`'s player (a table-code phone's: the player in its seat) must sit in the
+        rubber (`check_confirm`, then again under the lock) on the other side from the seat that
+        last wrote the deal (`written_seat`: a player or a table-code phone; when a director
+        outside the rubber wrote it, any seated player may confirm). Confirming twice, or a deal
+        a director ruled on, is harmless. With `version` (the one the player saw), a deal
+        corrected since is not confirmed: Conflict.
         """
+        check_confirm(actor, self)
+        user = actor.user
         with transaction.atomic():
             # The session first, as a correction and a close take it: a closed session's deals
             # take no confirmation, even one sent as it closed.
@@ -473,6 +502,7 @@ class Deal(models.Model):
             check_reopened_writer(rubber.session, user)
             if not rubber.session.asks_confirmation:
                 raise Conflict(gettext("This club does not ask opponents to confirm entries."))
+            by = _confirming_player(rubber, actor)
             seat = rubber.seat_of(by.pk)
             if seat is None:
                 raise Conflict(gettext("%(name)s does not sit in this rubber.") % {"name": by.name})
@@ -530,12 +560,14 @@ class Deal(models.Model):
             )
         raise Conflict(message % words)
 
-    def dispute(self, *, user: User | None = None, version: int | None = None) -> Deal:
+    def dispute(self, *, actor: Actor, version: int | None = None) -> Deal:
         """An opponent disputes the deal (Session.asks_confirmation): it is flagged for the
         director, who corrects it or rules that it stands (`rule`). A settled deal (confirmed,
         or ruled on) takes no dispute. The history keeps who disputed. With
         `version`, a deal corrected since is not disputed: Conflict. A closed session's deals
-        are final: Conflict."""
+        are final: Conflict. Who may dispute: the other side (`check_dispute`)."""
+        check_dispute(actor, self)
+        user = actor.user
         with transaction.atomic():
             session = lock_session_of(self.rubber_id)  # as `confirm`
             if session is None or session.status == Session.Status.CLOSED:
@@ -553,16 +585,18 @@ class Deal(models.Model):
         self._refresh()
         return deal
 
-    def rule(self, *, by: User | None, version: int) -> Deal:
+    def rule(self, *, actor: Actor, version: int) -> Deal:
         """A director rules that a disputed deal stands as recorded: the dispute is cleared and
         the deal is settled (`ruled`), as an opponent's confirmation settles it; a correction
-        clears the ruling. The caller checks that `by` directs the club (games.views.rule_deal,
-        games.api.DealRule); the history keeps who ruled (reason "ruled").
+        clears the ruling. The `actor` directs the club (`check_rule`); the history keeps who
+        ruled (reason "ruled").
 
         Of the deal as the director saw it (`version`): one corrected since is not ruled on
         (Conflict, saying what it is now). A closed session's deals are final: Conflict. A deal
         that is not disputed has nothing to rule on: Conflict, except one already ruled on (a
         retry is harmless)."""
+        check_rule(actor)
+        by = actor.user
         with transaction.atomic():
             # The session first, then the deal, as `confirm`, `dispute` and a correction take
             # them: a ruling and a close, or a ruling and a correction, are serialised.

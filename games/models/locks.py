@@ -20,6 +20,8 @@ from clubs.policy import may_direct
 from scoring.shared.errors import Conflict
 from scoring.shared.hooks import results_changed
 
+from ..permissions import reopened_for_director
+
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
@@ -65,14 +67,6 @@ def closed_meanwhile(session_id: int) -> bool:
 def closed_session() -> str:
     """Why a write to a closed session is refused (409)."""
     return gettext("The session is closed: its results are final.")
-
-
-def reopened_for_director() -> str:
-    """Why a player's or a table-code phone's write to a reopened session is refused."""
-    return gettext(
-        "This session was reopened for the director's corrections only: show the director "
-        "what you want changed."
-    )
 
 
 def check_reopened_writer(session: Session, user: User | None) -> None:

@@ -24,6 +24,7 @@ from scoring.rules.round_robin import pairing
 from scoring.shared.errors import Conflict
 
 from .. import sheets
+from ..permissions import Actor, check_enter
 from ..rotation import table_history, table_pairs
 from ..sheets import Sheet
 from .deal import Deal
@@ -305,9 +306,7 @@ class Rubber(models.Model):
         honours_side: str | None = None,
         honours_points: int | None = None,
         data: dict[str, Any] | None = None,
-        entered_by: User | None,
-        seat: str | None = None,
-        phone: str = "",
+        actor: Actor,
     ) -> tuple[Deal, bool]:
         """Record deal `number` of this rubber; return (deal, created).
 
@@ -316,12 +315,16 @@ class Rubber(models.Model):
         `Conflict` (RULES 8.1). Impossible results raise `ScoringError` naming the rule.
         When the deal completes the rubber the next rubber starts, seated by the rotation.
         A two-player match takes its deal as `data`, the game's fields (RULES 7.x).
-        `seat` is the seat it is entered from ("" for a director who does not sit in the rubber;
-        None: the seat of `entered_by`'s player, one query) and `phone` the table-code phone that
-        entered it (games.codes): the other side confirms it (`Deal.confirm`).
+        `actor` is who enters it, as the write policy has it (games.permissions: `check_enter`
+        refuses anyone else, `NotAllowed`): its user (None for a table-code phone), the seat it is
+        entered from (None for a director who does not sit in the rubber) and its table-code
+        phone (games.codes); the other side confirms it (`Deal.confirm`).
         The deal's `rubber` is then the rubber as written, with its table, session and deals
         (read under the lock), so an answer built from it costs no further read of them.
+        Long because the entry's checks under its lock read in order, as docs/rules.md gives them.
         """
+        check_enter(actor)
+        entered_by = actor.user
         fields = DealFields.build(
             kind=self.kind,
             data=data,
@@ -381,7 +384,7 @@ class Rubber(models.Model):
                     expected=expected,
                 )
             deal = Deal(rubber=rubber, number=number, entered_by=entered_by, **fields.as_kwargs())
-            deal._written(rubber, entered_by, seat, phone)
+            deal._written(rubber, entered_by, actor.seat or "", actor.phone)
             sheet = rubber._rescore([*deals, deal])
             deal._note(noted("entered"), entered_by)
             deal.save()

@@ -21,6 +21,7 @@ from django.db import transaction
 from clubs.models import Club, Player
 from games import services
 from games.models import Rubber
+from games.selectors import actor_of
 
 SEED = Path(settings.BASE_DIR) / "seeds" / "demo.json"
 MAX_DEALS_PER_RUBBER = 40
@@ -116,7 +117,7 @@ def _play(
             tricks=deal.get("tricks"),
             honours_side=honours.get("side"),
             honours_points=honours.get("points"),
-            entered_by=_entering_user(rubber, director),
+            actor=actor_of(_entering_user(rubber, director), rubber),
         )
         if limit is None and rubber.status != Rubber.Status.IN_PLAY:
             return offset
