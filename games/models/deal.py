@@ -15,15 +15,13 @@ from django.db import models, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext, npgettext, pgettext
+from django.utils.translation import gettext
 from simple_history.models import HistoricalRecords
 
 from clubs.models import Player, Session
 from scoring.rules import Contract, DealInput, ScoringError
 from scoring.shared.errors import Conflict
-from scoring.shared.i18n import contract_display
 
-from .. import sheets
 from ..permissions import (
     Actor,
     check_confirm,
@@ -33,7 +31,7 @@ from ..permissions import (
     check_rule,
 )
 from .locks import check_reopened_writer, closed_session, lock_session, noted, queue_refresh
-from .summary import two_player_result, two_player_summary
+from .summary import four_player_summary, two_player_result, two_player_summary
 from .values import SEAT_SIDE, SEATS, DealFields, RubberStatus
 
 if TYPE_CHECKING:
@@ -216,29 +214,7 @@ class Deal(models.Model):
         without, it numbers them as the engine does ("by player 1")."""
         if self.data is not None:
             return two_player_summary(self.data, names)
-        if self.contract == "pass":
-            return pgettext("deal summary", "passed out")
-        tricks = self.tricks or 0
-        parts = [
-            npgettext(
-                "deal summary",
-                "%(contract)s by %(declarer)s, %(count)s trick",
-                "%(contract)s by %(declarer)s, %(count)s tricks",
-                tricks,
-            )
-            % {
-                "contract": contract_display(self.contract),
-                # The seat letter as the pad shows it (W is O in Italian).
-                "declarer": pgettext("seat", self.declarer) if self.declarer else "",
-                "count": self.tricks,
-            }
-        ]
-        if self.honours_side:
-            parts.append(
-                pgettext("deal summary", "honours %(points)s to %(side)s")
-                % {"points": self.honours_points, "side": pgettext("side", self.honours_side)}
-            )
-        return ", ".join(parts)
+        return four_player_summary(self.fields())
 
     def correct(
         self,
@@ -305,25 +281,7 @@ class Deal(models.Model):
                 raise self._gone()
             rubber, session = self._check_as_read(deal, rubber, session, version)
             check_reopened_writer(session, changed_by)
-            current = deal.fields().as_kwargs()
-            if sheets.is_two_player(kind):
-                # A two-player correction sends the game's fields to change (RULES 7.x): each
-                # replaces the stored one, null removes it; a pass drops the stored declarer and
-                # tricks (not those sent: the engine judges them).
-                sent = changes.get("data") or {}
-                data = dict(deal.data or {})
-                if sent.get("contract") == "pass":
-                    data.pop("declarer", None)
-                    data.pop("tricks", None)
-                data.update(sent)
-                data = {name: value for name, value in data.items() if value is not None}
-                current = {"data": data}
-            elif str(changes.get("contract", "")).strip().lower() == "pass":
-                # A deal corrected to a pass loses its declarer, tricks and honours unless given.
-                current.update(declarer="", tricks=None, honours_side="", honours_points=None)
-            if not sheets.is_two_player(kind):
-                current.update(changes)
-            fields = DealFields.build(kind=kind, **current)
+            fields = deal.fields().corrected(kind, changes)
             if fields == deal.fields():
                 return deal
             deals = list(rubber.deals.order_by("number"))

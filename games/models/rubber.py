@@ -451,7 +451,7 @@ class Rubber(models.Model):
         correction reopens this rubber, an empty `nxt` is withdrawn; one that holds deals is never
         deleted: the correction is refused naming them, unless `move_next_deals` (a director's
         explicit choice) moves them into this rubber (docs/rules.md: corrections that reopen a
-        rubber).
+        rubber). Long because each case of docs/rules.md is one step here, in that order.
         """
         sheet = self._rescore_or_conflict(deals)
         if self.status == self.Status.IN_PLAY and sheet.complete:

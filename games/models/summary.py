@@ -3,12 +3,45 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import ngettext, npgettext, pgettext, pgettext_lazy
 
 from scoring.shared.i18n import contract_display, strain_display
 
+if TYPE_CHECKING:
+    from .values import DealFields
+
+
+def four_player_summary(fields: DealFields) -> str:
+    """A four-player deal (`DealFields`) in a few words, in the active language: "4S by N, 10
+    tricks", "passed out", with the honours."""
+    if fields.contract == "pass":
+        return pgettext("deal summary", "passed out")
+    tricks = fields.tricks or 0
+    parts = [
+        npgettext(
+            "deal summary",
+            "%(contract)s by %(declarer)s, %(count)s trick",
+            "%(contract)s by %(declarer)s, %(count)s tricks",
+            tricks,
+        )
+        % {
+            "contract": contract_display(fields.contract),
+            # The seat letter as the pad shows it (W is O in Italian).
+            "declarer": pgettext("seat", fields.declarer) if fields.declarer else "",
+            "count": fields.tricks,
+        }
+    ]
+    if fields.honours_side:
+        parts.append(
+            pgettext("deal summary", "honours %(points)s to %(side)s")
+            % {"points": fields.honours_points, "side": pgettext("side", fields.honours_side)}
+        )
+    return ", ".join(parts)
+
+
+#: The declarations of Misery Bridge other than "ordinary" (RULES 7.2), as a summary names them.
 DECLARATION_NAMES = {
     "eight": pgettext_lazy("deal summary", "eight"),
     "misery": pgettext_lazy("deal summary", "misery"),

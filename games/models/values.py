@@ -103,6 +103,29 @@ class DealFields:
             honours,
         )
 
+    def corrected(self, kind: str, changes: dict[str, Any]) -> DealFields:
+        """These facts with a correction's `changes` (`Deal.correct`), built and checked again.
+
+        A two-player correction sends the game's fields to change (RULES 7.x): each replaces the
+        stored one, null removes it; a pass drops the stored declarer and tricks (not those sent:
+        the engine judges them). A four-player deal corrected to a pass loses its declarer,
+        tricks and honours unless given; the fields sent replace the stored ones."""
+        if sheets.is_two_player(kind):
+            sent = changes.get("data") or {}
+            data = dict(self.data or {})
+            if sent.get("contract") == "pass":
+                data.pop("declarer", None)
+                data.pop("tricks", None)
+            data.update(sent)
+            return DealFields.build(
+                kind=kind, data={name: value for name, value in data.items() if value is not None}
+            )
+        current = self.as_kwargs()
+        if str(changes.get("contract", "")).strip().lower() == "pass":
+            current.update(declarer="", tricks=None, honours_side="", honours_points=None)
+        current.update(changes)
+        return DealFields.build(kind=kind, **current)
+
     def as_kwargs(self) -> dict[str, Any]:
         return {
             "contract": self.contract,
