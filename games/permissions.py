@@ -21,7 +21,7 @@ A table-code phone handed over to the other side (games.codes) confirms and disp
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from django.core.exceptions import PermissionDenied
@@ -101,10 +101,6 @@ class Actor:
     def plays(self) -> bool:
         """Writes as a player at the table: not in a session reopened for corrections."""
         return not self.reopened or self.is_director
-
-    def at_seat(self, seat: str | None) -> Actor:
-        """The same writer, from another seat (a table-code phone's seat as the page holds it)."""
-        return replace(self, seat=seat)
 
 
 def may_enter(actor: Actor) -> bool:

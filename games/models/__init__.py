@@ -3,8 +3,11 @@
 - `values`: seats, a deal's facts as entered (`DealFields`), the errors a write raises;
 - `summary`: a deal in words;
 - `locks`: the locks and refusals every deal write shares, the history notes;
+- `state`: what a cached rubber answer is keyed on, in SQL;
 - `deal`: the Deal model and the writes of one deal;
 - `rubber`: the Rubber model, its queries and the entry of a deal.
+
+The writes take the `Actor` who makes them and ask the write policy (games.permissions).
 
 Everything a caller needs is importable from `games.models`.
 """
