@@ -214,7 +214,8 @@ class Deal(models.Model):
         without, it numbers them as the engine does ("by player 1")."""
         if self.data is not None:
             return two_player_summary(self.data, names)
-        return four_player_summary(self.fields())
+        # `self` may be a history record of a deal (games.history calls this unbound on one).
+        return four_player_summary(self)
 
     def correct(
         self,

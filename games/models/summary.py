@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.utils.translation import ngettext, npgettext, pgettext, pgettext_lazy
 
 from scoring.shared.i18n import contract_display, strain_display
 
-if TYPE_CHECKING:
-    from .values import DealFields
 
-
-def four_player_summary(fields: DealFields) -> str:
-    """A four-player deal (`DealFields`) in a few words, in the active language: "4S by N, 10
-    tricks", "passed out", with the honours."""
+def four_player_summary(fields: Any) -> str:
+    """A four-player deal in a few words, in the active language: "4S by N, 10 tricks", "passed
+    out", with the honours. `fields`: a Deal, a history record of one, or `DealFields`."""
     if fields.contract == "pass":
         return pgettext("deal summary", "passed out")
     tricks = fields.tricks or 0
