@@ -28,6 +28,7 @@ from django.conf import settings  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 
 from bench.common import machine, medians, write_section  # noqa: E402
+from tests.factories import acting  # noqa: E402
 
 TABLES = 30
 PHONES = 4 * TABLES
@@ -62,7 +63,7 @@ def main() -> None:
                 contract=contract,
                 declarer=declarer,
                 tricks=tricks,
-                entered_by=rubber.north.user,
+                actor=acting(rubber, rubber.north.user),
             )
     clients = []
     for rubber in rubbers:

@@ -62,6 +62,8 @@ from common import (
     write_section,
 )
 
+from tests.factories import acting
+
 DB = "backscore_bench_live"
 PORT = 8792
 TABLES = 30
@@ -126,7 +128,7 @@ def _setup() -> None:
                 contract=contract,
                 declarer=declarer,
                 tricks=tricks,
-                entered_by=rubber.north.user,
+                actor=acting(rubber, rubber.north.user),
             )
 
     def cookie(user: Any) -> str:

@@ -57,6 +57,8 @@ from common import (
     write_section,
 )
 
+from tests.factories import acting
+
 SIZES = {"50k": 50_000, "100k": 100_000, "300k": 300_000, "1m": 1_000_000}
 #: Deals one synthetic club makes with the default flags (40 players, 200 sessions).
 DEALS_PER_CLUB = 16_800
@@ -240,7 +242,7 @@ def _live_session() -> int:
                 contract=contract,
                 declarer=declarer,
                 tricks=tricks,
-                entered_by=None,
+                actor=acting(rubber, None),
             )
     return session.pk
 
@@ -272,7 +274,7 @@ def _incremental(runs: int) -> dict[str, float]:
                 contract=contract,
                 declarer=declarer,
                 tricks=tricks,
-                entered_by=None,
+                actor=acting(rubber, None),
             )
         )
         return entry

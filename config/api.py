@@ -1,7 +1,8 @@
 """The API's one exception handler: domain errors become HTTP answers (CONVENTIONS.md).
 
 - `ValidationError` → 400 `{"errors": {field: [messages]}}`
-- `Conflict` → 409 `{"detail": ...}`
+- `Conflict` → 409 `{"detail": ...}`; the write policy's refusal (`games.permissions.NotAllowed`)
+  → 403 `{"detail": ...}` with its reason
 - `ScoringError` (an impossible bridge result) → 400 naming the field and the rule, the message
   in the request's language (`scoring.shared.error_messages`).
 - A body that cannot be read (`ParseError`, Django's size and count limits) → 400
@@ -42,6 +43,7 @@ from clubs.logins import normalize_login
 from config.parsers import JSONParser
 from config.sign_in import refusal
 from config.throttling import SignInRateThrottle
+from games.permissions import NotAllowed
 from scoring.rules.errors import ScoringError
 from scoring.shared.error_messages import localize_error, localize_rule
 from scoring.shared.errors import Conflict as DomainConflict
@@ -114,6 +116,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return bad_body_response(exc)
     if isinstance(exc, DomainConflict):
         return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, NotAllowed):  # the write policy's refusal, with its reason
+        return Response({"detail": str(exc)}, status=status.HTTP_403_FORBIDDEN)
     if isinstance(exc, exceptions.ParseError):
         return unparseable_body_response(context.get("request"))
     if isinstance(exc, exceptions.UnsupportedMediaType):

@@ -1,13 +1,14 @@
 """REST API v1: rubbers, deals, corrections, confirmations, rulings and history (API.md).
 
-Views parse input, check who may act, call the model methods and render. Domain errors
-(`ScoringError` → 400 naming the rule, `games.models.Conflict` → 409) are mapped by
+Views parse input, call the model methods (which ask the write policy, games.permissions) and
+render. Domain errors (`ScoringError` → 400 naming the rule, `games.models.Conflict` → 409,
+`games.permissions.NotAllowed` → 403 with its reason) are mapped by
 `config.api.exception_handler`.
 """
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import Any
 
 from django.http import Http404, HttpResponseBase
 from django.utils.translation import gettext as _
@@ -18,7 +19,7 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import permissions, status
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -29,8 +30,8 @@ from scoring.shared.cache import cache_seconds, versioned_answer
 from scoring.shared.renderers import SessionDealsCSV, with_csv
 
 from . import exports, history
-from .models import Deal, Rubber, reopened_for_director
-from .permissions import Viewer
+from .models import Deal, Rubber
+from .permissions import check_confirm, check_correct, check_delete, check_enter, check_rule
 from .registry import pages
 from .selectors import deal_for_reader, rubber_for_entry, rubber_version_for_reader
 from .serializers import (
@@ -143,24 +144,20 @@ class RubberDeals(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         user = signed_in_user(request)
-        rubber, seat, can_enter = rubber_for_entry(user, pk)
-        if not can_enter:
-            raise PermissionDenied(_("Only the players seated in this rubber or a director enter."))
+        rubber, actor = rubber_for_entry(user, pk)
+        check_enter(actor)  # before the body is read (403 before 400); record_deal asks again
         if pages(rubber.kind).entry is not None:  # the game enters its own fields
             number = DealNumberIn(data=request.data)
             number.is_valid(raise_exception=True)
             deal, created = rubber.record_deal(
                 number=number.validated_data["number"],
                 data=two_player_fields(request.data),
-                entered_by=user,
-                seat=seat or "",
+                actor=actor,
             )
         else:
             serializer = DealInSerializer(data=request.data)
             serializer.is_valid(raise_exception=True)
-            deal, created = rubber.record_deal(
-                **serializer.to_record_kwargs(), entered_by=user, seat=seat or ""
-            )
+            deal, created = rubber.record_deal(**serializer.to_record_kwargs(), actor=actor)
         # Answered from the rubber as record_deal wrote it (no second read; docs/benchmarks.md).
         code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
         return _written(deal, deal.rubber, code)
@@ -198,22 +195,17 @@ class DealDetail(APIView):
     )
     def patch(self, request: Request, pk: int) -> Response:
         deal, viewer = deal_for_reader(request.user, pk)
-        if not viewer.can_correct(deal):
-            _refuse(viewer, _("Only a director or a player at the table corrects a deal."))
+        check_correct(viewer.actor)  # before the body is read; Deal.correct asks again
         serializer: DealCorrectionSerializer | TwoPlayerCorrectionSerializer
         if pages(deal.rubber.kind).entry is not None:
             serializer = TwoPlayerCorrectionSerializer(data=request.data)
         else:
             serializer = DealCorrectionSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        move = serializer.validated_data["move_next_deals"]
-        if move and not viewer.is_director:
-            raise PermissionDenied(_("Only a director moves deals from one rubber to another."))
         deal = deal.correct(
             version=serializer.validated_data["version"],
-            changed_by=signed_in_user(request),
-            move_next_deals=move,
-            seat=viewer.seat or "",
+            actor=viewer.actor,
+            move_next_deals=serializer.validated_data["move_next_deals"],
             **serializer.to_changes(),
         )
         rubber = Rubber.objects.with_deals().filter(pk=deal.rubber_id).first()
@@ -248,16 +240,10 @@ class DealDetail(APIView):
     )
     def delete(self, request: Request, pk: int) -> Response:
         deal, viewer = deal_for_reader(request.user, pk)
-        if not viewer.can_correct(deal):
-            _refuse(viewer, _("Only a director or a player at the table deletes a deal."))
+        check_delete(viewer.actor)  # before the body is read; Deal.delete_last asks again
         sent = DealDeleteIn(data=_delete_input(request))
         sent.is_valid(raise_exception=True)
-        deal.delete_last(
-            version=sent.validated_data["version"],
-            deleted_by=signed_in_user(request),
-            seat=viewer.seat or "",
-            director=viewer.is_director,
-        )
+        deal.delete_last(version=sent.validated_data["version"], actor=viewer.actor)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -299,15 +285,10 @@ class DealConfirm(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         deal, viewer = deal_for_reader(request.user, pk)
-        _check_can_confirm(deal, viewer)
-        assert viewer.player is not None
+        check_confirm(viewer.actor, deal)  # before the body is read; Deal.confirm asks again
         body = DealConfirmIn(data=request.data)
         body.is_valid(raise_exception=True)
-        confirmed = deal.confirm(
-            by=viewer.player,
-            user=signed_in_user(request),
-            version=body.validated_data.get("version"),
-        )
+        confirmed = deal.confirm(actor=viewer.actor, version=body.validated_data.get("version"))
         confirmed.rubber = deal.rubber  # as read, with its session
         return Response(_deal_answer(confirmed))
 
@@ -328,11 +309,10 @@ class DealRule(APIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         deal, viewer = deal_for_reader(request.user, pk)
-        if not viewer.is_director:
-            raise PermissionDenied(_("Only a director of the club rules on a disputed deal."))
+        check_rule(viewer.actor)  # before the body is read; Deal.rule asks again
         body = DealRuleIn(data=request.data)
         body.is_valid(raise_exception=True)
-        ruled = deal.rule(by=signed_in_user(request), version=body.validated_data["version"])
+        ruled = deal.rule(actor=viewer.actor, version=body.validated_data["version"])
         ruled.rubber = deal.rubber  # as read, with its session
         return Response(_deal_answer(ruled))
 
@@ -341,21 +321,6 @@ def _deal_answer(deal: Deal) -> dict[str, Any]:
     """One deal; who entered it as the club shows them (its `rubber` read with its session)."""
     names = history.entrants(deal.rubber.session.club_id, [deal.entered_by_id])
     return DealSerializer(deal, context={"entrants": names}).data
-
-
-def _refuse(viewer: Viewer, words: str) -> NoReturn:
-    """403: `words`, or for a player in a session reopened for corrections, that it is the
-    director's alone."""
-    raise PermissionDenied(words if viewer.plays else reopened_for_director())
-
-
-def _check_can_confirm(deal: Deal, viewer: Viewer) -> None:
-    if not viewer.plays:
-        raise PermissionDenied(reopened_for_director())
-    if viewer.seat is None:
-        raise PermissionDenied(_("Only a player seated in this rubber confirms its deals."))
-    if not deal.confirmable_from(viewer.seat):
-        raise PermissionDenied(_("A deal is confirmed by a player of the other side."))
 
 
 class SessionDeals(APIView):

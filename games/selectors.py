@@ -6,8 +6,8 @@ one. Pages and the API call these; the club's and the session's are in clubs.sel
 
 - `rubber_for_reader`: the rubber with its deals and players, and who looks (`Viewer`);
 - `rubber_for_request`: the same, for a page, where a phone holding the table's code also reads;
-- `rubber_for_entry`: the rubber alone and whether the user may enter (one query, the API's
-  busiest write);
+- `rubber_for_entry`: the rubber alone and the user as its entry's `Actor` (one query, the
+  API's busiest write);
 - `rubber_version_for_reader` / `_for_request`: the rubber's version only (one query), what a
   cached answer and a pad's ETag are keyed on (`RubberQuerySet.answer_state`);
 - `deal_for_reader` / `deal_for_request`: a deal, with its rubber.
@@ -24,16 +24,48 @@ from typing import TYPE_CHECKING, Any, cast
 
 from django.http import Http404, HttpRequest
 
-from clubs.permissions import check_club_id_readable
+from clubs.models import Player, TableSeat
+from clubs.permissions import check_club_id_readable, role_in_club
 from clubs.policy import may_read
 
 from .codes import tokens as codes
 from .models import Deal, EntryCheck, Rubber
-from .permissions import Viewer, may_enter, viewer_of
+from .permissions import Actor, Viewer
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
     from django_stubs_ext import WithAnnotations
+
+
+def viewer_of(user: User | AnonymousUser, rubber: Rubber) -> Viewer:
+    """The user as this rubber sees them: their role, player, seat, and whether they sit out at
+    its table (two queries at most)."""
+    club = rubber.session.club
+    role = role_in_club(user, club)
+    player = None
+    if user.is_authenticated and role is not None:
+        player = Player.objects.filter(club=club, user=user).first()
+    seat = rubber.seat_of(None if player is None else player.pk)
+    # At the table now (sitting out of this rubber in a rotation): a player who has left the
+    # table (their seat made inactive) no longer is, and no longer corrects its rubbers.
+    at_table = (
+        seat is None
+        and player is not None
+        and TableSeat.objects.filter(table_id=rubber.table_id, player=player, active=True).exists()
+    )
+    return Viewer(
+        user=user,
+        role=role,
+        player=player,
+        seat=seat,
+        at_table=at_table,
+        reopened=rubber.session.is_reopened,
+    )
+
+
+def actor_of(user: User, rubber: Rubber) -> Actor:
+    """A signed-in user as the writer of this rubber's deals (a command's, a test's write)."""
+    return viewer_of(user, rubber).actor
 
 
 class CodeChanged(Http404):
@@ -103,10 +135,10 @@ def rubber_for_request(request: HttpRequest, pk: int) -> tuple[Rubber, Viewer]:
     return rubber, codes.with_code(request, rubber, viewer)
 
 
-def rubber_for_entry(user: User, pk: int) -> tuple[Rubber, str | None, bool]:
-    """The rubber if the (signed-in) user may read its club, else Http404, the user's seat in it
-    (or None) and whether they may enter its deals (`may_enter`, which a session reopened for
-    corrections refuses to its players). One query
+def rubber_for_entry(user: User, pk: int) -> tuple[Rubber, Actor]:
+    """The rubber if the (signed-in) user may read its club, else Http404, and the user as its
+    entry's `Actor`, with their seat in it (`Rubber.record_deal` asks the write policy,
+    which a session reopened for corrections refuses to its players). One query
     (`Rubber.objects.for_entry`) where `rubber_for_reader` takes three: entry is the API's
     busiest write (docs/benchmarks.md)."""
     # Typed here rather than on for_entry: written there, in games.models, django-stubs left the
@@ -119,8 +151,13 @@ def rubber_for_entry(user: User, pk: int) -> tuple[Rubber, str | None, bool]:
     # As viewer_of: a login's player counts only while the login is a member of the club.
     player_id = rubber.viewer_player_id if rubber.viewer_role is not None else None
     seat = rubber.seat_of(player_id)
-    reopened = bool(rubber.session_reopened)
-    return rubber, seat, may_enter(rubber.viewer_role, seat, reopened=reopened)
+    actor = Actor(
+        user=user,
+        role=rubber.viewer_role,
+        seat=seat,
+        reopened=bool(rubber.session_reopened),
+    )
+    return rubber, actor
 
 
 def rubber_version_for_reader(user: User | AnonymousUser, pk: int) -> tuple[Any, ...]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
@@ -12,6 +12,9 @@ from django.contrib.auth import get_user_model
 
 from clubs import services as club_services
 from clubs.models import Club, Membership, Player, Session
+from games.models import Rubber
+from games.permissions import Actor
+from games.selectors import actor_of
 from games.sessions import lifecycle
 
 PASSWORD = "correct-horse-battery"
@@ -148,3 +151,36 @@ def build_night(*, director: Any, public: bool) -> Night:
         running=base.running,
         users=users,
     )
+
+
+def acting(
+    where: Any,
+    user: Any = None,
+    *,
+    player: Player | None = None,
+    seat: str | None = None,
+    phone: str = "",
+    director: bool = False,
+) -> Actor:
+    """The writer of a test's direct call of a write verb on `where` (a rubber, or a deal of it).
+
+    `user`: a signed-in user, as a request would read them (their role, player and seat; `seat`
+    overrides it, "" for none). `player` alone: that player, seated, without a login (their
+    confirmation). Neither: a phone holding the table's code for `seat` when `phone` is given,
+    else the server's own write (`Actor.system`, the fixtures' deals; `director` says nothing
+    more). The session's reopening is left to the verb's own check under its lock
+    (`check_reopened_writer`), which is what these tests exercise.
+    """
+    rubber: Rubber = where if isinstance(where, Rubber) else where.rubber
+    if user is not None:
+        actor = replace(actor_of(user, rubber), reopened=False)
+        if player is not None:
+            actor = replace(actor, player=player, seat=rubber.seat_of(player.pk))
+        if seat is not None:
+            actor = replace(actor, seat=seat or None)
+        return replace(actor, phone=phone) if phone else actor
+    if player is not None:
+        return Actor(player=player, seat=rubber.seat_of(player.pk))
+    if phone:
+        return Actor(by_code=True, seat=seat or None, phone=phone)
+    return Actor.system(seat=seat or None)

@@ -23,9 +23,9 @@ from ..models import (
 )
 from ..pad.context import pad_context
 from ..pad.views import HtmxHttpRequest, render_pad, tells_code_changed
-from ..permissions import Viewer
+from ..permissions import Viewer, may_rule
 from ..selectors import deal_for_request, rubber_for_request
-from .common import posted_version, refused, told, writer
+from .common import posted_version, refused, told
 
 
 def _unseen(deal: Deal, version: int | None, *, confirming: bool) -> str | None:
@@ -88,9 +88,9 @@ def _answer(request: HtmxHttpRequest, pk: int, *, confirming: bool) -> HttpRespo
     try:
         with change_note(code_note(deal.rubber, viewer, handed_over=handed_over)):
             if player is not None:
-                done = _confirmed(request, deal, player, version)
+                done = _confirmed(deal, player, viewer, version)
             else:
-                done = _disputed(request, deal, viewer, version)
+                done = _disputed(deal, viewer, version)
     except Conflict as err:
         error = str(err)
     else:
@@ -99,19 +99,19 @@ def _answer(request: HtmxHttpRequest, pk: int, *, confirming: bool) -> HttpRespo
     return _answer_confirmation(request, deal, error, back)
 
 
-def _confirmed(request: HttpRequest, deal: Deal, player: Player, version: int | None) -> str | None:
+def _confirmed(deal: Deal, player: Player, viewer: Viewer, version: int | None) -> str | None:
     """Confirm `deal` as `player`: what the pad says when it is their confirmation that stands
     ("Deal 3 confirmed by Alice."), else None."""
-    confirmed = deal.confirm(by=player, user=writer(request), version=version)
+    confirmed = deal.confirm(actor=viewer.actor, version=version)
     if confirmed.confirmed_by_id != player.pk:
         return None
     done = _("Deal %(number)s confirmed by %(name)s.")
     return done % {"number": deal.number, "name": player.name}
 
 
-def _disputed(request: HttpRequest, deal: Deal, viewer: Viewer, version: int | None) -> str | None:
+def _disputed(deal: Deal, viewer: Viewer, version: int | None) -> str | None:
     """Dispute `deal`: what the pad says when it is disputed, else None."""
-    disputed = deal.dispute(user=writer(request), version=version)
+    disputed = deal.dispute(actor=viewer.actor, version=version)
     if not disputed.disputed:
         return None
     # Only a phone handed over goes back (`back_id`): it is the table code's player.
@@ -164,7 +164,7 @@ def rule_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not request.user.is_authenticated and tokens.cookie(request) is None:
         return redirect_to_login(request.get_full_path())  # as login_required
     deal, viewer = deal_for_request(request, pk)
-    if not viewer.is_director:
+    if not may_rule(viewer.actor):
         return refused(
             request,
             _("Only a director of the club rules on a disputed deal."),
@@ -176,7 +176,7 @@ def rule_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         error = str(_("This page is out of date: reload it to see the deal as it is now."))
     else:
         try:
-            deal.rule(by=writer(request), version=version)
+            deal.rule(actor=viewer.actor, version=version)
         except Conflict as err:
             error = str(err)
     if not request.htmx:

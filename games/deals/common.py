@@ -1,16 +1,13 @@
-"""What the deal writes share: who writes and from where, the version a form carries, and the
+"""What the deal writes share: the version a form carries, and the
 answers that refuse a write or tell why it was not made."""
 
 from __future__ import annotations
-
-from typing import Any, TypedDict
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.utils.translation import gettext_lazy
 
 from scoring.shared.numbers import small_number
 
@@ -22,24 +19,8 @@ from ..models import (
 )
 from ..pad.context import pad_context
 from ..pad.views import HtmxHttpRequest, render_pad
-from ..permissions import Viewer
+from ..permissions import HANDED_OVER, Viewer
 from ..selectors import rubber_for_request
-
-
-def writer(request: HttpRequest) -> Any:
-    """The signed-in user who writes, or None for a phone at the table by its code."""
-    return request.user if request.user.is_authenticated else None
-
-
-class WrittenFrom(TypedDict):
-    seat: str
-    phone: str
-
-
-def written_from(viewer: Viewer) -> WrittenFrom:
-    """Where a write comes from, as Deal keeps it: the viewer's seat ("" for a director outside
-    the rubber) and, for a phone holding the table's code, its id (games.codes)."""
-    return WrittenFrom(seat=viewer.seat or "", phone=viewer.phone)
 
 
 def told(request: HtmxHttpRequest, deal: Deal, error: str) -> HttpResponse:
@@ -54,13 +35,6 @@ def told(request: HtmxHttpRequest, deal: Deal, error: str) -> HttpResponse:
 def posted_version(request: HttpRequest) -> int | None:
     """The deal version a confirm or dispute form carries (what the player saw), or None."""
     return small_number(request.POST.get("version", ""))
-
-
-#: Why a phone handed over to the other side enters and corrects nothing (Viewer.can_enter).
-HANDED_OVER = gettext_lazy(
-    "This phone is handed over to the other side to confirm: give it back to enter or correct "
-    "deals."
-)
 
 
 def why_not(viewer: Viewer, words: str) -> str:

@@ -30,7 +30,7 @@ from ..pad.forms import correction_form, correction_line, pad_side_names
 from ..pad.views import HtmxHttpRequest, render_pad, tells_code_changed
 from ..permissions import Viewer
 from ..selectors import deal_for_request, rubber_for_request
-from .common import posted_version, refused, told, why_not, writer, written_from
+from .common import posted_version, refused, told, why_not
 
 
 @tells_code_changed
@@ -58,12 +58,7 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         try:
             # A player's correction is to confirm again; a director's settles it (Deal.correct).
             with change_note(code_note(deal.rubber, viewer)):
-                corrected = deal.correct(
-                    version=sent,
-                    changed_by=writer(request),
-                    **written_from(viewer),
-                    **form.changes(),
-                )
+                corrected = deal.correct(version=sent, actor=viewer.actor, **form.changes())
         except (Conflict, ScoringError) as err:
             error = error_line(err) if isinstance(err, ScoringError) else str(err)
             form, error = _refused_correction(request, deal, viewer, form, sent, error)
@@ -224,12 +219,7 @@ def delete_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         )
     try:
         with change_note(code_note(rubber, viewer)):
-            deal.delete_last(
-                version=version,
-                deleted_by=writer(request),
-                director=viewer.is_director,
-                **written_from(viewer),
-            )
+            deal.delete_last(version=version, actor=viewer.actor)
     except Conflict as err:
         return told(request, deal, str(err))
     done = _("Deal %(number)s deleted.") % {"number": deal.number}

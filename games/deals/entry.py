@@ -27,7 +27,7 @@ from ..pad.notices import already_entered, deleted_since
 from ..pad.views import HtmxHttpRequest, render_pad, tells_code_changed
 from ..permissions import Viewer
 from ..selectors import rubber_for_request
-from .common import refused, why_not, writer, written_from
+from .common import refused, why_not
 
 
 def _moved_to_next(form: Any, rubber: Rubber, viewer: Viewer) -> Any:
@@ -54,9 +54,7 @@ def enter_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         try:
             with change_note(code_note(rubber, viewer)):
-                rubber.record_deal(
-                    **form.record_kwargs(), entered_by=writer(request), **written_from(viewer)
-                )
+                rubber.record_deal(**form.record_kwargs(), actor=viewer.actor)
         except Conflict as err:
             rubber, viewer = rubber_for_request(request, pk)
             number = form.cleaned_data["number"]

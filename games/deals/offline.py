@@ -43,7 +43,6 @@ from ..models import Conflict, Deal, DealFields, NumberGap, Rubber, change_note
 from ..pad.forms import entry_form
 from ..permissions import Viewer
 from ..selectors import CodeChanged, rubber_for_request
-from .common import writer, written_from
 
 
 def _sign_in() -> JsonResponse:
@@ -121,9 +120,7 @@ def _replace(
         changes = {"data": data}
     try:
         with change_note(code_note(rubber, viewer)):
-            stored.correct(
-                version=version, changed_by=writer(request), **written_from(viewer), **changes
-            )
+            stored.correct(version=version, actor=viewer.actor, **changes)
     except Conflict as err:
         return _conflict(rubber, viewer, fields, number, err)
     except ScoringError as err:
@@ -195,9 +192,7 @@ def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
         return _replace(rubber, viewer, request, fields, number, version)
     try:
         with change_note(code_note(rubber, viewer)):
-            deal, created = rubber.record_deal(
-                **kwargs, entered_by=writer(request), **written_from(viewer)
-            )
+            deal, created = rubber.record_deal(**kwargs, actor=viewer.actor)
     except Conflict as err:
         return _conflict(rubber, viewer, fields, number, err)
     except ScoringError as err:

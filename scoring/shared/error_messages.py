@@ -128,7 +128,7 @@ MARKED: tuple[Promise, ...] = (
         "refusal",
         "player {player} reached the target of {target} at deal {number}; the game is over",
     ),
-    # games/models.py, games/sheets.py: the Django side's own checks
+    # games/models/, games/sheets.py: the Django side's own checks
     pgettext_lazy("refusal", "only a two-player deal has game data"),
     pgettext_lazy("refusal", "{value!r} is not a seat (N, E, S or W)"),
     pgettext_lazy("refusal", "is required with the points"),

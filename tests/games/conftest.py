@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 
+from tests.factories import acting
+
 # A rubber NS win 2-1 in six deals (RULES 2): part score, game EW, game NS, pass, down, game NS.
 SIX_DEALS: list[dict[str, Any]] = [
     {"contract": "2H", "declarer": "N", "tricks": 9},
@@ -19,13 +21,17 @@ SIX_DEALS: list[dict[str, Any]] = [
 
 def record_deals(rubber: Any, deals: list[dict[str, Any]], **writer: Any) -> None:
     """Record `deals` (as the API takes them, honours nested) as deals 1, 2, … of the rubber,
-    by the model: `writer` is `record_deal`'s entered_by (and seat, phone)."""
+    by the model: `writer` names who writes, as `acting` takes it (entered_by: the user; seat,
+    phone)."""
     for number, deal in enumerate(deals, start=1):
         honours = deal.get("honours") or {}
         fields = {k: v for k, v in deal.items() if k != "honours"}
         if honours:
             fields.update(honours_side=honours["side"], honours_points=honours["points"])
-        rubber.record_deal(number=number, **fields, **writer)
+        actor = acting(
+            rubber, writer.get("entered_by"), seat=writer.get("seat"), phone=writer.get("phone", "")
+        )
+        rubber.record_deal(number=number, **fields, actor=actor)
 
 
 @pytest.fixture

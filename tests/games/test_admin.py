@@ -5,6 +5,7 @@ rescored and noted in the history (docs/rules.md)."""
 from __future__ import annotations
 
 from games.models import Deal, Rubber
+from tests.factories import acting
 
 
 def test_the_admin_neither_changes_reverts_nor_deletes_a_deal(admin_client, rubber, enter):
@@ -15,7 +16,7 @@ def test_the_admin_neither_changes_reverts_nor_deletes_a_deal(admin_client, rubb
         ]
     )
     first = rubber.deals.get(number=1)
-    assert first.correct(version=1, changed_by=None, tricks=9).version == 2
+    assert first.correct(version=1, tricks=9, actor=acting(first, None)).version == 2
     base = f"/admin/games/deal/{first.pk}"
     page = admin_client.get(f"{base}/change/")
     assert page.status_code == 200  # shown, read-only

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import ROOT, Held, sign_in, wait_for
+from tests.factories import acting
 
 SHOTS = ROOT / "docs" / "screenshots"
 LEVELS = ["1", "2", "3", "4", "5", "6", "7", "pass"]
@@ -126,7 +127,9 @@ def south_corrects_deal_3_and_the_poll_brings_it(
     from games.models import Deal
 
     Deal.objects.get(rubber=rubber, number=3).correct(
-        version=1, changed_by=rubber.south.user, tricks=10
+        version=1,
+        tricks=10,
+        actor=acting(Deal.objects.get(rubber=rubber, number=3), rubber.south.user),
     )
     wait_for(lambda: page.evaluate("1") and bool(polls.routes))
     polls.release()

@@ -12,7 +12,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from tests.factories import make_session
+from tests.factories import acting, make_session
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +39,7 @@ def test_a_misery_match_closes_by_rules_7_1_with_its_50(
     match = session.rubbers.get()
     # RULES 7.2: eight tricks in NT made with 9 → 200 below to player 0, a game.
     deal = {"declarer": 0, "declaration": "eight", "strain": "NT", "tricks": 9}
-    match.record_deal(number=1, data=deal, entered_by=director)
+    match.record_deal(number=1, data=deal, actor=acting(match, director))
 
     english = close_page(director_client, session)
     assert "0 – 200 0" not in english  # the figures: 200 – 0 now, 250 – 0 when closed (+50)
@@ -65,7 +65,9 @@ def test_a_rubber_closes_by_rules_2_6_with_the_house_rules_figures(
     director_client: Client, director: Any, running_session: Any
 ) -> None:
     rubber = running_session.rubbers.get()
-    rubber.record_deal(number=1, contract="4S", declarer="N", tricks=10, entered_by=director)
+    rubber.record_deal(
+        number=1, contract="4S", declarer="N", tricks=10, actor=acting(rubber, director)
+    )
     english = close_page(director_client, running_session)
     assert (
         "scored by RULES 2.6: 300 to a side with the only completed game, 100 to a side with a "
@@ -84,7 +86,9 @@ def test_a_chicago_closes_as_it_stands_with_no_bonus(
 ) -> None:
     session = make_session(club, [list(table_of_four.values())], kind="chicago")
     chicago = session.rubbers.get()
-    chicago.record_deal(number=1, contract="2H", declarer="E", tricks=8, entered_by=director)
+    chicago.record_deal(
+        number=1, contract="2H", declarer="E", tricks=8, actor=acting(chicago, director)
+    )
     english = close_page(director_client, session)
     assert "with no bonus for the deals not played (RULES 5)" in english, english
     assert "Closes as it stands (RULES 5)" in english

@@ -14,6 +14,7 @@ from games.deals import answers
 from games.models import Conflict
 from games.sessions import lifecycle, table_changes
 from tests.conftest import unchanged
+from tests.factories import acting
 
 pytestmark = pytest.mark.django_db
 
@@ -27,14 +28,18 @@ def deal(running_session: Any) -> Any:
     running_session.save(update_fields=["confirm_entries"])
     rubber = running_session.rubbers.get()
     return rubber.record_deal(
-        number=1, contract="4S", declarer="N", tricks=10, entered_by=rubber.north.user
+        number=1,
+        contract="4S",
+        declarer="N",
+        tricks=10,
+        actor=acting(rubber, rubber.north.user),
     )[0]
 
 
 def test_a_closed_sessions_deal_takes_no_dispute(deal: Any) -> None:
     lifecycle.session_close(session=deal.rubber.session)
     with unchanged(), pytest.raises(Conflict, match=CLOSED):
-        deal.dispute()
+        deal.dispute(actor=acting(deal))
     deal.refresh_from_db()
     assert not deal.disputed
 

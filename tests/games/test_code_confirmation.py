@@ -16,10 +16,11 @@ from django.test import Client
 
 from clubs.models import Player
 from games.codes import tokens as codes
-from games.models import Conflict, Deal
+from games.models import Deal
+from games.permissions import NotAllowed
 from games.sessions import lifecycle
 from tests.conftest import unchanged
-from tests.factories import add_player, make_session
+from tests.factories import acting, add_player, make_session
 
 TAPS = {"number": 1, "level": "4", "strain": "S", "declarer": "N", "result": "0"}
 
@@ -92,33 +93,44 @@ def test_the_deal_list_names_the_code_and_seat_that_entered(client, rubber):
 
 
 def test_a_correction_is_confirmed_by_the_other_side_from_its_writer(rubber, east, north):
-    deal, _ = rubber.record_deal(number=1, contract="4S", declarer="N", tricks=10, entered_by=north)
+    deal, _ = rubber.record_deal(
+        number=1, contract="4S", declarer="N", tricks=10, actor=acting(rubber, north)
+    )
     assert deal.written_seat == "N"
-    deal.correct(version=1, changed_by=east, tricks=9)  # East says it went one down
+    deal.correct(version=1, tricks=9, actor=acting(deal, east))  # East says it went one down
     deal.refresh_from_db()
     assert (deal.written_seat, deal.confirmed_by) == ("E", None)
-    # East (or West) does not confirm their own correction; North or South does.
-    with unchanged(), pytest.raises(Conflict):
-        deal.confirm(by=rubber.west)
-    deal.confirm(by=Player.objects.get(pk=rubber.north_id))
+    # East (or West) does not confirm their own correction; North or South does (the write
+    # policy refuses it before any lock: games.permissions.check_confirm).
+    with unchanged(), pytest.raises(NotAllowed, match="other side"):
+        deal.confirm(actor=acting(deal, player=rubber.west))
+    deal.confirm(actor=acting(deal, player=Player.objects.get(pk=rubber.north_id)))
     deal.refresh_from_db()
     assert deal.confirmed_by_id == rubber.north_id
 
 
 def test_a_director_outside_the_rubber_writes_from_no_seat(rubber, director):
     deal, _ = rubber.record_deal(
-        number=1, contract="4S", declarer="N", tricks=10, entered_by=director
+        number=1,
+        contract="4S",
+        declarer="N",
+        tricks=10,
+        actor=acting(rubber, director),
     )
     assert deal.written_seat == ""  # any seated player may confirm it
-    deal.confirm(by=rubber.north)
+    deal.confirm(actor=acting(deal, player=rubber.north))
     assert Deal.objects.get(pk=deal.pk).confirmed_by_id == rubber.north_id
 
 
 def test_the_migration_gives_old_deals_their_entrants_seat(rubber, north, director):
     by_north, _ = rubber.record_deal(
-        number=1, contract="4S", declarer="N", tricks=10, entered_by=north
+        number=1,
+        contract="4S",
+        declarer="N",
+        tricks=10,
+        actor=acting(rubber, north),
     )
-    by_director, _ = rubber.record_deal(number=2, contract="pass", entered_by=director)
+    by_director, _ = rubber.record_deal(number=2, contract="pass", actor=acting(rubber, director))
     Deal.objects.update(written_seat="")  # as they were before the field
     migration = importlib.import_module("games.migrations.0004_deal_written_seat_and_phone")
     migration.seat_of_entrant(apps, None)
@@ -201,10 +213,12 @@ def test_the_phone_follows_its_player_when_the_rotation_moves_them(rubber, runni
 
 
 def test_a_confirmation_is_of_the_version_the_player_saw(rubber, north):
-    deal, _ = rubber.record_deal(number=1, contract="2C", declarer="N", tricks=8, entered_by=north)
+    deal, _ = rubber.record_deal(
+        number=1, contract="2C", declarer="N", tricks=8, actor=acting(rubber, north)
+    )
     east = phone_at(rubber, "E")
     assert "awaiting your confirmation" in east.get(f"/rubbers/{rubber.pk}/").content.decode()
-    deal.correct(version=1, changed_by=north, tricks=5)  # North corrects meanwhile: down 3
+    deal.correct(version=1, tricks=5, actor=acting(deal, north))  # North corrects meanwhile: down 3
     for verb in ("confirm", "dispute"):
         with unchanged():
             answer = east.post(f"/deals/{deal.pk}/{verb}", {"version": 1}, follow=True)
@@ -222,9 +236,13 @@ def test_a_confirmation_is_of_the_version_the_player_saw(rubber, north):
 def test_a_stale_confirmation_is_told_in_words_even_when_the_side_changed(rubber, north):
     """Probe 2: West corrected the deal East saw, which makes it East–West's to be confirmed by
     North–South; East is told in words that it changed, not given a bare 403."""
-    deal, _ = rubber.record_deal(number=1, contract="3NT", declarer="N", tricks=9, entered_by=north)
+    deal, _ = rubber.record_deal(
+        number=1, contract="3NT", declarer="N", tricks=9, actor=acting(rubber, north)
+    )
     east = phone_at(rubber, "E")
-    deal.correct(version=1, changed_by=rubber.west.user, tricks=8)  # East's partner corrects
+    deal.correct(
+        version=1, tricks=8, actor=acting(deal, rubber.west.user)
+    )  # East's partner corrects
     for verb in ("confirm", "dispute"):
         with unchanged():
             answer = east.post(
@@ -235,7 +253,9 @@ def test_a_stale_confirmation_is_told_in_words_even_when_the_side_changed(rubber
 
 
 def test_a_refusal_page_says_why(rubber, north):
-    deal, _ = rubber.record_deal(number=1, contract="3NT", declarer="N", tricks=9, entered_by=north)
+    deal, _ = rubber.record_deal(
+        number=1, contract="3NT", declarer="N", tricks=9, actor=acting(rubber, north)
+    )
     south = phone_at(rubber, "S")
     with unchanged():
         answer = south.post(f"/deals/{deal.pk}/confirm", {"version": 1})
@@ -307,7 +327,7 @@ def test_the_next_rubbers_pad_asks_for_the_last_deal_of_the_one_before(
 
     record_deals(rubber, SIX_DEALS, entered_by=north)
     for deal in rubber.deals.exclude(number=6):
-        deal.confirm(by=rubber.east)
+        deal.confirm(actor=acting(deal, player=rubber.east))
     last = rubber.deals.get(number=6)
     second = running_session.rubbers.get(number=2)
     asked = "Rubber 1, deal 6 is awaiting your confirmation."
@@ -317,7 +337,7 @@ def test_the_next_rubbers_pad_asks_for_the_last_deal_of_the_one_before(
     assert "Rubber 1, deal 5" not in html  # confirmed already
     client.force_login(rubber.south.user)  # North's partner: not theirs to confirm
     assert asked not in client.get(f"/rubbers/{second.pk}/").content.decode()
-    last.confirm(by=rubber.west)
+    last.confirm(actor=acting(last, player=rubber.west))
     client.force_login(rubber.east.user)
     assert asked not in client.get(f"/rubbers/{second.pk}/").content.decode()
 

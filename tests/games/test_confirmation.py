@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import sign_in, unchanged
+from tests.factories import acting
 
 
 def console(client, session):
@@ -130,7 +131,11 @@ def test_a_player_cannot_turn_confirmation_on(client, running_session, north):
 
 def enter_deal(rubber):
     return rubber.record_deal(
-        number=1, contract="4S", declarer="N", tricks=10, entered_by=rubber.north.user
+        number=1,
+        contract="4S",
+        declarer="N",
+        tricks=10,
+        actor=acting(rubber, rubber.north.user),
     )[0]
 
 
@@ -209,7 +214,7 @@ def disputed_slam(client, session, director, east):
         tricks=12,
         honours_side="NS",
         honours_points=100,
-        entered_by=rubber.north.user,
+        actor=acting(rubber, rubber.north.user),
     )[0]
     client.force_login(east)
     assert client.post(f"/deals/{deal.pk}/dispute", {"version": 1}).status_code == 302

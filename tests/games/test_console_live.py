@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import sign_in
+from tests.factories import acting
 
 
 def test_the_console_poll_answers_304_until_a_deal_changes(client, running_session, director):
@@ -18,13 +19,17 @@ def test_the_console_poll_answers_304_until_a_deal_changes(client, running_sessi
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
     rubber = running_session.rubbers.get()
     rubber.record_deal(
-        number=1, contract="4S", declarer="N", tricks=10, entered_by=rubber.north.user
+        number=1,
+        contract="4S",
+        declarer="N",
+        tricks=10,
+        actor=acting(rubber, rubber.north.user),
     )
     changed = client.get(url, HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200
     assert "Deal 1: 4♠ by North, made" in changed.content.decode()
     deal = rubber.deals.get()
-    deal.correct(version=1, changed_by=None, tricks=9)
+    deal.correct(version=1, tricks=9, actor=acting(deal, None))
     again = client.get(url, HTTP_IF_NONE_MATCH=changed["ETag"])
     assert "Deal 1: 4♠ by North, −1" in again.content.decode()
 
@@ -47,6 +52,8 @@ def test_the_console_shows_a_new_deal_without_a_reload(
     )
     page.locator(".table-card").first.wait_for()
     rubber = running_session.rubbers.get()
-    rubber.record_deal(number=1, contract="3NT", declarer="S", tricks=10, entered_by=None)
+    rubber.record_deal(
+        number=1, contract="3NT", declarer="S", tricks=10, actor=acting(rubber, None)
+    )
     page.locator("[data-last-deal]", has_text="Deal 1: 3NT by South, +1").wait_for(timeout=5_000)
     context.close()

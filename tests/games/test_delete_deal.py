@@ -11,7 +11,7 @@ from django.test import Client
 from games.models import Conflict, Deal, Rubber
 from games.sessions import lifecycle
 from tests.conftest import unchanged
-from tests.factories import UserFactory, add_player, make_club, make_session
+from tests.factories import UserFactory, acting, add_player, make_club, make_session
 from tests.games.conftest import SIX_DEALS, record_deals
 from tests.games.test_chicago_at_tables import as_engine_input
 from tests.games.two_player.conftest import engine, named, play
@@ -194,7 +194,7 @@ def test_a_body_with_other_fields_leaves_the_query_strings_version(api, rubber, 
         "The query string and the body name different versions."
     ]
     assert api.delete(url, {"version": 1}, format="json").status_code == 204
-    false = rubber.record_deal(number=5, entered_by=None, **FALSE_DEAL)[0]
+    false = rubber.record_deal(number=5, **FALSE_DEAL, actor=acting(rubber, None))[0]
     response = api.delete(f"/api/v1/deals/{false.pk}/?version=1", {"why": "x"}, format="json")
     assert response.status_code == 204
 
@@ -515,12 +515,12 @@ def test_a_write_that_waited_behind_the_delete_is_told_the_deal_was_deleted(api,
     gone = "Deal 5 was deleted."
     east = rubber.seats["E"]
     attempts = [
-        lambda: read_before.correct(version=1, changed_by=north, tricks=7),
-        lambda: read_before.confirm(by=east, version=1),
-        lambda: read_before.dispute(version=1),
-        lambda: read_before.delete_last(version=1, deleted_by=north),
+        lambda: read_before.correct(version=1, tricks=7, actor=acting(read_before, north)),
+        lambda: read_before.confirm(version=1, actor=acting(read_before, player=east)),
+        lambda: read_before.dispute(version=1, actor=acting(read_before)),
+        lambda: read_before.delete_last(version=1, actor=acting(read_before, north)),
         # A director's ruling too (a 500 in an outside probe, 9 rounds in 10).
-        lambda: read_before.rule(by=None, version=1),
+        lambda: read_before.rule(version=1, actor=acting(read_before, None)),
     ]
     for attempt in attempts:
         with unchanged(), pytest.raises(Conflict, match=gone):
@@ -539,11 +539,11 @@ def test_a_deal_the_other_side_confirmed_or_disputed_is_the_directors_to_delete(
     false = four_and_a_false_fifth(rubber)  # entered from no seat: any seated player confirms
     east = rubber.seats["E"]
     if settled_by == "confirmed":
-        false.confirm(by=east, version=1)
+        false.confirm(version=1, actor=acting(false, player=east))
     else:
-        false.dispute(version=1)
+        false.dispute(version=1, actor=acting(false))
         if settled_by == "ruled":
-            false.rule(by=director, version=1)
+            false.rule(version=1, actor=acting(false, director))
     with unchanged():
         refused = delete(api, false, north)
         assert refused.status_code == 409

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import unchanged
+from tests.factories import acting
 from tests.games.conftest import SIX_DEALS
 from tests.games.test_offline import queued, snapshot
 from tests.games.test_pages import TAP_4S_MADE
@@ -40,7 +41,9 @@ def test_the_live_poll_names_a_deal_entered_meanwhile(client, rubber, north, ent
 
 @pytest.mark.parametrize("version", ["²", "٣", "9" * 5000, "-1"])
 def test_the_queue_refuses_an_odd_version_to_replace(client, rubber, north, version):
-    rubber.record_deal(number=1, contract="3NT", declarer="E", tricks=8, entered_by=north)
+    rubber.record_deal(
+        number=1, contract="3NT", declarer="E", tricks=8, actor=acting(rubber, north)
+    )
     client.force_login(north)
     with unchanged():
         response = client.post(queued(rubber), {**TAP_4S_MADE, "replace_version": version})

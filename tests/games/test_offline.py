@@ -13,6 +13,7 @@ from games.models import Deal, DealFields
 from games.permissions import Viewer
 from games.sessions.lifecycle import session_close
 from tests.conftest import unchanged
+from tests.factories import acting
 from tests.games.conftest import SIX_DEALS
 from tests.games.test_pages import TAP_4S_MADE
 
@@ -57,7 +58,9 @@ def test_the_entry_page_takes_a_resent_deal_as_recorded_not_as_a_conflict(client
 
 
 def test_other_content_for_the_number_answers_409_with_both_versions(client, rubber, north, south):
-    rubber.record_deal(number=1, contract="3NT", declarer="E", tricks=8, entered_by=south)
+    rubber.record_deal(
+        number=1, contract="3NT", declarer="E", tricks=8, actor=acting(rubber, south)
+    )
     client.force_login(north)
     response = client.post(queued(rubber), TAP_4S_MADE)
     assert response.status_code == 409
@@ -80,7 +83,9 @@ def test_other_content_for_the_number_answers_409_with_both_versions(client, rub
 
 
 def test_the_player_who_entered_the_other_version_may_correct_it_to_theirs(client, rubber, north):
-    rubber.record_deal(number=1, contract="3NT", declarer="E", tricks=8, entered_by=north)
+    rubber.record_deal(
+        number=1, contract="3NT", declarer="E", tricks=8, actor=acting(rubber, north)
+    )
     client.force_login(north)
     conflict = client.post(queued(rubber), TAP_4S_MADE).json()
     assert conflict["can_correct"] is True
@@ -91,8 +96,10 @@ def test_the_player_who_entered_the_other_version_may_correct_it_to_theirs(clien
 
 
 def test_correcting_to_mine_from_a_stale_version_is_another_conflict(client, rubber, north):
-    deal, _ = rubber.record_deal(number=1, contract="3NT", declarer="E", tricks=8, entered_by=north)
-    deal.correct(version=1, changed_by=north, contract="2NT")
+    deal, _ = rubber.record_deal(
+        number=1, contract="3NT", declarer="E", tricks=8, actor=acting(rubber, north)
+    )
+    deal.correct(version=1, contract="2NT", actor=acting(deal, north))
     client.force_login(north)
     response = client.post(queued(rubber), {**TAP_4S_MADE, "replace_version": "1"})
     assert response.status_code == 409
@@ -106,7 +113,9 @@ def test_the_conflict_says_whether_the_player_may_correct(
 ):
     """Who may correct is `Viewer.can_correct` (games/permissions.py); the answer follows it."""
     monkeypatch.setattr(Viewer, "can_correct", lambda self, deal: may_correct)
-    rubber.record_deal(number=1, contract="3NT", declarer="E", tricks=8, entered_by=south)
+    rubber.record_deal(
+        number=1, contract="3NT", declarer="E", tricks=8, actor=acting(rubber, south)
+    )
     client.force_login(north)
     assert client.post(queued(rubber), TAP_4S_MADE).json()["can_correct"] is may_correct
 
@@ -115,7 +124,9 @@ def test_a_player_who_may_not_correct_cannot_replace_the_other_one(
     client, rubber, north, south, monkeypatch
 ):
     monkeypatch.setattr(Viewer, "can_correct", lambda self, deal: False)
-    rubber.record_deal(number=1, contract="3NT", declarer="E", tricks=8, entered_by=south)
+    rubber.record_deal(
+        number=1, contract="3NT", declarer="E", tricks=8, actor=acting(rubber, south)
+    )
     client.force_login(north)
     response = client.post(queued(rubber), {**TAP_4S_MADE, "replace_version": "1"})
     assert response.status_code == 403
@@ -123,7 +134,9 @@ def test_a_player_who_may_not_correct_cannot_replace_the_other_one(
 
 
 def test_a_bad_version_is_refused(client, rubber, north):
-    rubber.record_deal(number=1, contract="3NT", declarer="E", tricks=8, entered_by=north)
+    rubber.record_deal(
+        number=1, contract="3NT", declarer="E", tricks=8, actor=acting(rubber, north)
+    )
     client.force_login(north)
     response = client.post(queued(rubber), {**TAP_4S_MADE, "replace_version": "x"})
     assert response.status_code == 400
@@ -149,7 +162,9 @@ def test_a_gap_names_the_next_number_the_phone_may_record_it_as(client, rubber, 
             {"contract": "2H", "declarer": "N", "tricks": 8},
         ]
     )
-    rubber.deals.get(number=2).delete_last(version=1, deleted_by=None, director=True)
+    rubber.deals.get(number=2).delete_last(
+        version=1, actor=acting(rubber.deals.get(number=2), None, director=True)
+    )
     client.force_login(north)
     with unchanged():
         response = client.post(queued(rubber), {**TAP_4S_MADE, "number": 3})
@@ -178,7 +193,9 @@ def test_a_deal_for_a_closed_session_is_kept_for_the_director(
 ):
     """The phone keeps it (`closed`: not a refusal it drops) and shows it to the director; a
     session reopened for corrections answers the same (tests/security/test_reopen_codes.py)."""
-    rubber.record_deal(number=1, contract="3NT", declarer="E", tricks=8, entered_by=north)
+    rubber.record_deal(
+        number=1, contract="3NT", declarer="E", tricks=8, actor=acting(rubber, north)
+    )
     session_close(session=running_session)
     client.force_login(north)
     response = client.post(queued(rubber), {**TAP_4S_MADE, "number": 2})
@@ -242,7 +259,9 @@ def test_a_conflict_speaks_the_clubs_language(client, rubber, north, south):
     club = rubber.session.club
     club.language = "it"
     club.save(update_fields=["language"])
-    rubber.record_deal(number=1, contract="3NT", declarer="E", tricks=8, entered_by=south)
+    rubber.record_deal(
+        number=1, contract="3NT", declarer="E", tricks=8, actor=acting(rubber, south)
+    )
     client.force_login(north)
     answer = client.post(queued(rubber), TAP_4S_MADE).json()
     assert answer["detail"] == "Un altro telefono ha inserito prima la smazzata 1."
@@ -263,7 +282,7 @@ def test_a_two_player_deal_corrected_to_mine_loses_what_mine_does_not_have(clien
             "tricks": 8,
             "honours": {"player": 0, "points": 100},
         },
-        entered_by=director,
+        actor=acting(match, director),
     )
     mine = {"number": 1, "declarer": "1", "declaration": "misery", "tricks": "1"}
     client.force_login(director)

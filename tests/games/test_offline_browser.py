@@ -12,6 +12,7 @@ from playwright.sync_api import Error as BrowserError
 
 from games.models import Deal
 from tests.conftest import sign_in, wait_for
+from tests.factories import acting
 from tests.games.test_browser import tap_deal
 
 FOUR_SPADES = ("4", "S", 0, "N", 0, "")  # 4♠ by N, made: 10 tricks
@@ -71,7 +72,9 @@ def keep_two_behind_a_deleted_deal(browser: Any, live_server: Any, rubber: Any) 
     page.locator("#offline-pending li[data-number='3']").wait_for()
     record(page, FOUR_SPADES, 4)
     page.locator("#offline-pending li[data-number='4']").wait_for()
-    Deal.objects.get(rubber=rubber, number=2).delete_last(version=1, deleted_by=None, director=True)
+    Deal.objects.get(rubber=rubber, number=2).delete_last(
+        version=1, actor=acting(Deal.objects.get(rubber=rubber, number=2), None, director=True)
+    )
     context.set_offline(False)
     refused = page.locator("#offline-pending li.refused[data-number='3']")
     refused.wait_for()
@@ -352,7 +355,7 @@ def test_record_as_the_next_deal_asks_the_server_again_when_tapped(
     numbers; nothing is moved over the other phone's deal."""
     rubber = running_session.rubbers.get(number=1)
     context, page, refused = keep_two_behind_a_deleted_deal(browser, live_server, rubber)
-    rubber.record_deal(number=2, contract="2H", declarer="N", tricks=8, entered_by=None)
+    rubber.record_deal(number=2, contract="2H", declarer="N", tricks=8, actor=acting(rubber, None))
     refused.get_by_role("button", name="Record as deal 2").click()
     page.locator("#offline").wait_for(state="hidden")
     page.locator("#deals #deal-4").wait_for()
@@ -381,10 +384,12 @@ def test_a_gap_refusal_goes_in_by_itself_once_the_gap_is_filled(
     page.locator("#offline.is-offline").wait_for()
     record(page, THREE_NT_DOWN, 2)
     page.locator("#offline-pending li[data-number='2']").wait_for()
-    Deal.objects.get(rubber=rubber, number=1).delete_last(version=1, deleted_by=None, director=True)
+    Deal.objects.get(rubber=rubber, number=1).delete_last(
+        version=1, actor=acting(Deal.objects.get(rubber=rubber, number=1), None, director=True)
+    )
     context.set_offline(False)
     page.locator("#offline-pending li.refused[data-number='2']").wait_for()
-    rubber.record_deal(number=1, contract="2H", declarer="N", tricks=8, entered_by=None)
+    rubber.record_deal(number=1, contract="2H", declarer="N", tricks=8, actor=acting(rubber, None))
     context.set_offline(True)
     context.set_offline(False)
     page.locator("#offline").wait_for(state="hidden")

@@ -20,7 +20,7 @@ from clubs.models import Session
 from games.models import Conflict, Deal, Rubber
 from games.sessions import lifecycle, table_changes
 from scoring.standings.models import SessionStandingsState
-from tests.factories import make_session
+from tests.factories import acting, make_session
 
 pytestmark = pytest.mark.django_db
 
@@ -51,8 +51,12 @@ def closed_unfinished(running_session: Session, director: Any) -> Rubber:
     so the rubber is unfinished: NS 120 + 300 for the only game, EW 60 + 100 for the part score
     (RULES 2.6): 420 – 160."""
     rubber = running_session.rubbers.get()
-    rubber.record_deal(number=1, contract="4S", declarer="N", tricks=10, entered_by=director)
-    rubber.record_deal(number=2, contract="2H", declarer="E", tricks=8, entered_by=director)
+    rubber.record_deal(
+        number=1, contract="4S", declarer="N", tricks=10, actor=acting(rubber, director)
+    )
+    rubber.record_deal(
+        number=2, contract="2H", declarer="E", tricks=8, actor=acting(rubber, director)
+    )
     lifecycle.session_close(session=running_session, by=director)
     rubber.refresh_from_db()
     assert rubber.status == Rubber.Status.UNFINISHED
@@ -204,7 +208,11 @@ def test_no_deal_can_be_entered_into_a_reopened_session(
     before = state(running_session)
     with pytest.raises(Conflict):
         closed_unfinished.record_deal(
-            number=3, contract="1NT", declarer="S", tricks=7, entered_by=director
+            number=3,
+            contract="1NT",
+            declarer="S",
+            tricks=7,
+            actor=acting(closed_unfinished, director),
         )
     assert state(running_session) == before
 
@@ -216,7 +224,7 @@ def test_a_correction_that_wins_an_unfinished_rubber_completes_it_and_starts_non
     rubber was won (RULES 2.5): complete, 120 + 120 + 700; no rubber starts."""
     lifecycle.session_reopen(session=running_session, by=director)
     deal = closed_unfinished.deals.get(number=2)
-    deal.correct(version=1, changed_by=director, contract="4S", declarer="N", tricks=10)
+    deal.correct(version=1, contract="4S", declarer="N", tricks=10, actor=acting(deal, director))
     closed_unfinished.refresh_from_db()
     assert closed_unfinished.status == Rubber.Status.COMPLETE
     assert closed_unfinished.scoresheet().result.totals == (940, 0)
@@ -231,12 +239,16 @@ def test_a_correction_that_uncompletes_the_last_rubber_leaves_it_unfinished(
     rubber follows it, so play stopped there: unfinished, NS 120 + 300, EW 100 (RULES 2.6)."""
     first = running_session.rubbers.get()
     for number in (1, 2):
-        first.record_deal(number=number, contract="4S", declarer="N", tricks=10, entered_by=None)
+        first.record_deal(
+            number=number, contract="4S", declarer="N", tricks=10, actor=acting(first, None)
+        )
     assert Rubber.objects.filter(session=running_session).count() == 2
     lifecycle.session_close(session=running_session, by=director)
     assert list(Rubber.objects.filter(session=running_session)) == [first]
     lifecycle.session_reopen(session=running_session, by=director)
-    first.deals.get(number=2).correct(version=1, changed_by=director, tricks=9)
+    first.deals.get(number=2).correct(
+        version=1, tricks=9, actor=acting(first.deals.get(number=2), director)
+    )
     first.refresh_from_db()
     assert first.status == Rubber.Status.UNFINISHED
     assert first.scoresheet().result.totals == (420, 100)

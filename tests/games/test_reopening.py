@@ -18,7 +18,7 @@ from django.utils import translation
 
 from games.models import Conflict, Deal, Rubber
 from tests.conftest import unchanged
-from tests.factories import make_session
+from tests.factories import acting, make_session
 from tests.games.conftest import SIX_DEALS
 from tests.games.test_corrections import patch
 
@@ -105,7 +105,9 @@ def test_an_empty_next_rubber_is_withdrawn_and_an_entry_into_it_is_then_refused(
     # An entry that read the rubber before the correction withdrew it, and locks it after:
     # a clear refusal, never a 500 nor a 201 that is lost.
     with pytest.raises(Conflict, match="no longer exists"):
-        following.record_deal(number=1, contract="1C", declarer="N", tricks=7, entered_by=north)
+        following.record_deal(
+            number=1, contract="1C", declarer="N", tricks=7, actor=acting(following, north)
+        )
     api.force_authenticate(north)
     with unchanged():
         response = api.post(

@@ -13,7 +13,7 @@ import pytest
 
 from clubs.models import Club, Player
 from games.models import Rubber
-from tests.factories import add_players
+from tests.factories import acting, add_players
 
 
 def _plan_and_start(api: Any, club: Club, players: list[Player], movement: str = "pivot") -> int:
@@ -40,7 +40,9 @@ def _plan_and_start(api: Any, club: Club, players: list[Player], movement: str =
 def _finish_current_rubber(session_id: int) -> None:
     rubber = Rubber.objects.get(session_id=session_id, status=Rubber.Status.IN_PLAY)
     for number in (1, 2):
-        rubber.record_deal(number=number, contract="4S", declarer="N", tricks=10, entered_by=None)
+        rubber.record_deal(
+            number=number, contract="4S", declarer="N", tricks=10, actor=acting(rubber, None)
+        )
     rubber.refresh_from_db()
     assert rubber.status == Rubber.Status.COMPLETE
 
@@ -142,7 +144,7 @@ def test_closing_a_session_ends_its_rotation(
     api.force_authenticate(director)
     session_id = _plan_and_start(api, club, list(table_of_four.values()))
     rubber = Rubber.objects.get(session_id=session_id, status=Rubber.Status.IN_PLAY)
-    rubber.record_deal(number=1, contract="2H", declarer="E", tricks=8, entered_by=None)
+    rubber.record_deal(number=1, contract="2H", declarer="E", tricks=8, actor=acting(rubber, None))
     closed = api.post(f"/api/v1/sessions/{session_id}/close")
     assert closed.status_code == 200
     assert closed.data["status"] == "closed"

@@ -17,7 +17,7 @@ from games.models import Deal, Rubber
 from games.serializers import DealSerializer, RubberSerializer
 from games.sessions import lifecycle
 from scoring.shared.cache import cache_seconds
-from tests.factories import make_session
+from tests.factories import acting, make_session
 from tests.games.conftest import SIX_DEALS, seated_user
 
 pytestmark = pytest.mark.django_db
@@ -124,7 +124,7 @@ def test_a_dispute_changes_the_cached_answer(
     enter(SIX_DEALS[:1])
     deal = rubber.deals.get(number=1)
     after = _changes_the_cached_answer(
-        api, rubber, lambda: deal.dispute(user=seated_user(rubber, "E"))
+        api, rubber, lambda: deal.dispute(actor=acting(deal, seated_user(rubber, "E")))
     )
     assert Deal.objects.get(pk=deal.pk).disputed
     assert after["deals"][0]["version"] == 1  # only the time of the write tells
@@ -293,7 +293,7 @@ def test_the_written_out_serializers_equal_drfs_generic_output(
     club.save()
     enter(SIX_DEALS)  # honours, a pass, a doubled contract
     deal = rubber.deals.get(number=2)
-    deal.confirm(by=rubber.east)  # entered by North: an opponent confirms
+    deal.confirm(actor=acting(deal, player=rubber.east))  # entered by North: an opponent confirms
     lifecycle.session_close(session=running_session)
     Deal.objects.filter(rubber=rubber, number=3).update(entered_by=None)
     found = Rubber.objects.with_deals().get(pk=rubber.pk)

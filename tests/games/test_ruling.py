@@ -15,7 +15,7 @@ from clubs.models import Session
 from games.models import Conflict, Deal
 from games.sessions import lifecycle
 from tests.conftest import unchanged
-from tests.factories import UserFactory
+from tests.factories import UserFactory, acting
 
 pytestmark = pytest.mark.django_db
 
@@ -31,9 +31,13 @@ def deal(running_session: Any) -> Deal:
     running_session.save(update_fields=["confirm_entries"])
     rubber = running_session.rubbers.get()
     entered, _ = rubber.record_deal(
-        number=1, contract="4S", declarer="N", tricks=10, entered_by=rubber.north.user
+        number=1,
+        contract="4S",
+        declarer="N",
+        tricks=10,
+        actor=acting(rubber, rubber.north.user),
     )
-    return entered.dispute(user=rubber.west.user, version=1)
+    return entered.dispute(version=1, actor=acting(entered, rubber.west.user))
 
 
 def rule(client: Any, deal: Deal, **body: Any) -> Any:
@@ -61,7 +65,7 @@ def code_phone(deal: Deal, seat: str) -> Client:
 
 def test_a_ruling_clears_the_dispute_and_settles_the_deal(deal: Deal, director: Any) -> None:
     assert deal.disputed and not deal.settled
-    ruled = deal.rule(by=director, version=1)
+    ruled = deal.rule(version=1, actor=acting(deal, director))
     assert (ruled.disputed, ruled.ruled, ruled.settled, ruled.version) == (False, True, True, 1)
     record = ruled.history.order_by("-history_id").first()
     assert (record.history_change_reason, record.history_user) == ("ruled", director)
@@ -69,24 +73,27 @@ def test_a_ruling_clears_the_dispute_and_settles_the_deal(deal: Deal, director: 
 
 
 def test_ruling_twice_is_harmless(deal: Deal, director: Any) -> None:
-    deal.rule(by=director, version=1)
+    deal.rule(version=1, actor=acting(deal, director))
     with unchanged():
-        assert deal.rule(by=director, version=1).ruled
+        assert deal.rule(version=1, actor=acting(deal, director)).ruled
 
 
 def test_a_deal_that_is_not_disputed_has_nothing_to_rule_on(deal: Deal, director: Any) -> None:
     Deal.objects.filter(pk=deal.pk).update(disputed=False)
     with unchanged(), pytest.raises(Conflict, match="Deal 1 is not disputed"):
-        deal.rule(by=director, version=1)
+        deal.rule(version=1, actor=acting(deal, director))
 
 
 def test_a_ruled_deal_takes_no_dispute_and_a_confirmation_changes_nothing(
     deal: Deal, director: Any
 ) -> None:
-    deal.rule(by=director, version=1)
+    deal.rule(version=1, actor=acting(deal, director))
     with unchanged():
-        assert deal.dispute(version=1).ruled
-        assert deal.confirm(by=deal.rubber.east, version=1).confirmed_by_id is None
+        assert deal.dispute(version=1, actor=acting(deal)).ruled
+        assert (
+            deal.confirm(version=1, actor=acting(deal, player=deal.rubber.east)).confirmed_by_id
+            is None
+        )
 
 
 def test_a_ruling_is_never_also_a_dispute_in_the_database(deal: Deal) -> None:
@@ -97,8 +104,8 @@ def test_a_ruling_is_never_also_a_dispute_in_the_database(deal: Deal) -> None:
 
 
 def test_a_later_correction_clears_the_ruling(deal: Deal, director: Any, north: Any) -> None:
-    deal.rule(by=director, version=1)
-    corrected = deal.correct(version=1, changed_by=north, tricks=9)
+    deal.rule(version=1, actor=acting(deal, director))
+    corrected = deal.correct(version=1, tricks=9, actor=acting(deal, north))
     assert (corrected.ruled, corrected.disputed, corrected.settled) == (False, False, False)
 
 
@@ -143,7 +150,7 @@ def test_a_ruling_leaves_the_console_list_and_the_close_warning(
 ) -> None:
     client.force_login(director)
     assert "Deals awaiting confirmation" in console(client, deal)
-    deal.rule(by=director, version=1)
+    deal.rule(version=1, actor=acting(deal, director))
     assert "Deals awaiting confirmation" not in console(client, deal)
     session = deal.rubber.session
     close = f"/clubs/{session.club.slug}/sessions/{session.pk}/close/"
@@ -252,7 +259,7 @@ def test_another_clubs_director_gets_the_missing_deals_answer(client: Any, deal:
 def test_a_deal_corrected_since_is_not_ruled_on(
     client: Any, deal: Deal, director: Any, north: Any, htmx: bool
 ) -> None:
-    deal.correct(version=1, changed_by=north, tricks=9)
+    deal.correct(version=1, tricks=9, actor=acting(deal, north))
     Deal.objects.filter(pk=deal.pk).update(disputed=True)  # disputed again, at version 2
     client.force_login(director)
     headers = {"HX-Request": "true"} if htmx else {}
@@ -289,7 +296,7 @@ def test_a_closed_sessions_deal_is_not_ruled_on(
         )
         assert CLOSED in response.content.decode()
     with unchanged(), pytest.raises(Conflict, match=CLOSED):
-        deal.rule(by=director, version=1)
+        deal.rule(version=1, actor=acting(deal, director))
 
 
 # --- a correction saved unchanged ---------------------------------------------------------------
@@ -387,7 +394,7 @@ def test_a_missing_version_or_body_is_a_400(api: Any, deal: Deal, director: Any)
 
 def test_the_api_refuses_in_words(api: Any, deal: Deal, director: Any, north: Any) -> None:
     """A version corrected since, a deal that is not disputed, and a closed session: 409."""
-    deal.correct(version=1, changed_by=north, tricks=9)  # clears the dispute
+    deal.correct(version=1, tricks=9, actor=acting(deal, north))  # clears the dispute
     with unchanged():
         stale = api_rule(api, deal, director, {"version": 1})
         assert stale.status_code == 409
@@ -429,7 +436,7 @@ def test_a_ruling_changes_the_cached_rubber_answer(
     api.force_authenticate(None)
     assert api.get(url).json()["deals"][0]["disputed"] is True
     before = Rubber.objects.answer_state(deal.rubber_id)
-    deal.rule(by=director, version=1)
+    deal.rule(version=1, actor=acting(deal, director))
     assert Rubber.objects.answer_state(deal.rubber_id) != before
     assert api.get(url).json()["deals"][0]["ruled"] is True
     cache.clear()
@@ -446,7 +453,7 @@ def test_an_italian_club_reads_the_ruling_in_italian(
     club.save(update_fields=["language"])
     client.force_login(director)
     assert "È giusta" in pad(client, deal)
-    deal.rule(by=director, version=1)
+    deal.rule(version=1, actor=acting(deal, director))
     html = pad(client, deal)
     assert "il direttore l'ha giudicata giusta" in html
     assert "Direttore · giudicata giusta:" in html  # the history line

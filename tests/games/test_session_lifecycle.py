@@ -13,7 +13,7 @@ from django.test import Client
 from clubs.models import Session
 from games.models import Rubber
 from games.sessions import lifecycle, table_changes
-from tests.factories import add_player, make_session
+from tests.factories import acting, add_player, make_session
 
 pytestmark = pytest.mark.django_db
 
@@ -31,8 +31,12 @@ def test_close_asks_first_and_shows_the_figures_it_will_keep(
     rubber = running_session.rubbers.get()
     # NS win a game (4S made, 120), then EW a part score (2H made, 60): unfinished, NS get 300
     # for the only completed game and EW 100 for the part score (RULES 2.6).
-    rubber.record_deal(number=1, contract="4S", declarer="N", tricks=10, entered_by=director)
-    rubber.record_deal(number=2, contract="2H", declarer="E", tricks=8, entered_by=director)
+    rubber.record_deal(
+        number=1, contract="4S", declarer="N", tricks=10, actor=acting(rubber, director)
+    )
+    rubber.record_deal(
+        number=2, contract="2H", declarer="E", tricks=8, actor=acting(rubber, director)
+    )
     url = f"/clubs/riverside/sessions/{running_session.pk}/close/"
     page = director_client.get(url)
     assert page.status_code == 200
@@ -111,11 +115,17 @@ def test_a_closed_session_lists_every_rubber_and_who_played(
     assert fifth.pk in first.sitting_out
     for number in (1, 2):
         first.record_deal(
-            number=number, contract="4S", declarer="N", tricks=10, entered_by=director
+            number=number,
+            contract="4S",
+            declarer="N",
+            tricks=10,
+            actor=acting(first, director),
         )
     second = first.next_rubber()
     assert second is not None
-    second.record_deal(number=1, contract="2H", declarer="E", tricks=8, entered_by=director)
+    second.record_deal(
+        number=1, contract="2H", declarer="E", tricks=8, actor=acting(second, director)
+    )
     late = add_player(club, "Latecomer")
     table_changes.table_add_player(table=session.tables.get(), player=late)
     lifecycle.session_close(session=session)

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import ROOT, Held, sign_in, wait_for
+from tests.factories import acting
 from tests.games.conftest import SIX_DEALS
 
 SHOTS = ROOT / "docs" / "screenshots"
@@ -44,7 +45,9 @@ def enter_api(rubber: Any, deals: list[dict[str, Any]]) -> None:
             honours_side=honours.get("side"),
             honours_points=honours.get("points"),
         )
-        rubber.record_deal(number=number, **fields.as_kwargs(), entered_by=rubber.north.user)
+        rubber.record_deal(
+            number=number, **fields.as_kwargs(), actor=acting(rubber, rubber.north.user)
+        )
 
 
 @pytest.mark.browser

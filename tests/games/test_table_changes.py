@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from clubs.models import Player, Session, Table, TableChange, TableSeat
 from games.models import Conflict, Deal, Rubber
 from games.sessions import arrivals, table_changes
-from tests.factories import add_player, make_session
+from tests.factories import acting, add_player, make_session
 
 pytestmark = pytest.mark.django_db
 
@@ -82,7 +82,7 @@ def test_a_substitute_comes_from_the_next_rubber_and_the_deals_stay(
     running_session: Session, table_of_four: dict[str, Player], director: Any
 ) -> None:
     rubber = in_play(running_session)
-    rubber.record_deal(number=1, **GAME, entered_by=director)
+    rubber.record_deal(number=1, **GAME, actor=acting(rubber, director))
     change = table_changes.table_substitute(
         table=table(running_session),
         leaver=table_of_four["east"],
@@ -93,7 +93,7 @@ def test_a_substitute_comes_from_the_next_rubber_and_the_deals_stay(
     rubber.refresh_from_db()
     assert rubber.east_id == table_of_four["east"].pk  # the rubber in play keeps its seats
     assert change.from_rubber == rubber.number + 1
-    rubber.record_deal(number=2, **GAME, entered_by=director)  # NS win the rubber
+    rubber.record_deal(number=2, **GAME, actor=acting(rubber, director))  # NS win the rubber
     rubber.refresh_from_db()
     assert rubber.status == Rubber.Status.COMPLETE
     assert [d.number for d in rubber.ordered_deals()] == [1, 2]
@@ -178,7 +178,7 @@ def test_closing_for_a_leaver_keeps_the_deals_and_moves_the_waiting_player_in(
     room: Session, director: Any
 ) -> None:
     rubber = in_play(room, 2)
-    rubber.record_deal(number=1, **GAME, entered_by=director)
+    rubber.record_deal(number=1, **GAME, actor=acting(rubber, director))
     waiting = Player.objects.get(pk=in_play(room, 1).sitting_out[0])
     leaver = rubber.south
     made = table_changes.table_leave_and_replan(table=table(room, 2), leaver=leaver, by=director)
@@ -215,7 +215,7 @@ def test_a_broken_up_table_still_shows_on_every_page(
 ) -> None:
     tables = [[add_player(club, f"{t}{i}") for i in range(1, 5)] for t in "ABC"]
     session = make_session(club, tables)
-    in_play(session, 3).record_deal(number=1, **GAME, entered_by=director)
+    in_play(session, 3).record_deal(number=1, **GAME, actor=acting(in_play(session, 3), director))
     table_changes.table_leave_and_replan(table=table(session, 3), leaver=tables[2][0])
     for url in (
         "/clubs/riverside/console/",
@@ -234,7 +234,7 @@ def test_closing_for_a_leaver_is_refused_when_the_room_cannot_be_seated(
 ) -> None:
     tables = [[add_player(club, f"{t}{i}") for i in range(1, 5)] for t in "AB"]
     session = make_session(club, tables)
-    in_play(session, 2).record_deal(number=1, **GAME, entered_by=director)
+    in_play(session, 2).record_deal(number=1, **GAME, actor=acting(in_play(session, 2), director))
     before = state(session)
     with pytest.raises(ValidationError) as err:
         table_changes.table_leave_and_replan(table=table(session, 2), leaver=tables[1][0])
@@ -279,8 +279,8 @@ def test_one_arrival_cuts_in_from_the_next_rubber(
     assert (change.kind, change.from_rubber) == ("arrive", rubber.number + 1)
     rubber.refresh_from_db()
     assert ann.pk not in rubber.seat_ids.values()  # the rubber in play keeps its four
-    rubber.record_deal(number=1, **GAME, entered_by=director)
-    rubber.record_deal(number=2, **GAME, entered_by=director)
+    rubber.record_deal(number=1, **GAME, actor=acting(rubber, director))
+    rubber.record_deal(number=2, **GAME, actor=acting(rubber, director))
     nxt = in_play(running_session)
     assert ann.pk in nxt.seat_ids.values()  # RULES 6.2: a newcomer comes in at once
     assert len(nxt.sitting_out) == 1
@@ -370,7 +370,7 @@ def test_the_leaver_page_shows_the_figures_the_rubber_would_keep(
     director_client: Any, room: Session, director: Any
 ) -> None:
     rubber = in_play(room, 2)
-    rubber.record_deal(number=1, **GAME, entered_by=director)
+    rubber.record_deal(number=1, **GAME, actor=acting(rubber, director))
     html = director_client.get(leaver_url(room, 2)).content.decode()
     assert "RULES 2.6" in html
     # NS now 120; closed unfinished they keep 420 (300 for the only game, RULES 2.6).
@@ -639,7 +639,7 @@ def test_a_player_who_left_the_table_no_longer_corrects_its_deals(
     rubber = in_play(session, 1)
     seated = {rubber.north_id, rubber.east_id, rubber.south_id, rubber.west_id}
     out = next(p for p in five if p.pk not in seated)
-    deal = rubber.record_deal(number=1, **GAME, entered_by=director)[0]
+    deal = rubber.record_deal(number=1, **GAME, actor=acting(rubber, director))[0]
     api = APIClient()
     api.force_authenticate(out.user)
     assert (

@@ -12,7 +12,7 @@ import pytest
 from clubs.models import Player, Table
 from games.models import Rubber
 from tests.conftest import sign_in
-from tests.factories import UserFactory, add_player, make_club, make_session
+from tests.factories import UserFactory, acting, add_player, make_club, make_session
 
 VIEWPORTS = [(390, 844), (1280, 800)]
 
@@ -35,7 +35,9 @@ def test_an_early_leaver_and_a_late_arrival_from_the_console(
     late = add_player(club, "Ivo")
     session = make_session(club, [four])
     rubber = Rubber.objects.get(session=session)
-    rubber.record_deal(number=1, contract="4S", declarer="N", tricks=10, entered_by=director)
+    rubber.record_deal(
+        number=1, contract="4S", declarer="N", tricks=10, actor=acting(rubber, director)
+    )
     leaver = Player.objects.get(pk=rubber.east_id)
     width, height = viewport
     context = browser.new_context(viewport={"width": width, "height": height})

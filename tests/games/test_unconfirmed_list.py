@@ -9,7 +9,7 @@ import re
 import pytest
 
 from games.models import Rubber
-from tests.factories import add_player, make_session
+from tests.factories import acting, add_player, make_session
 from tests.games.conftest import SIX_DEALS
 
 pytestmark = pytest.mark.django_db
@@ -51,7 +51,7 @@ def test_a_table_of_two_names_its_match(client, club, director):
     session.save(update_fields=["confirm_entries"])
     match = session.rubbers.get()
     data = {"declarer": 0, "declaration": "ordinary", "strain": "S", "tricks": 8}
-    match.record_deal(number=1, data=data, entered_by=director)
+    match.record_deal(number=1, data=data, actor=acting(match, director))
     client.force_login(director)
     console = client.get(f"/clubs/{club.slug}/console/").content.decode()
     assert listed(console) == [(f"/rubbers/{match.pk}/#deal-1", "Table 1, match 1, deal 1")]

@@ -4,13 +4,16 @@ import pytest
 
 from games.sessions.lifecycle import session_close
 from tests.conftest import unchanged
+from tests.factories import acting
 
 pytestmark = pytest.mark.django_db
 
 
 def test_a_deal_for_a_closed_session_is_refused_in_italian(api, director, running_session):
     rubber = running_session.rubbers.get()
-    rubber.record_deal(number=1, contract="2S", declarer="N", tricks=8, entered_by=director)
+    rubber.record_deal(
+        number=1, contract="2S", declarer="N", tricks=8, actor=acting(rubber, director)
+    )
     session_close(session=running_session)
     api.force_authenticate(director)
     with unchanged():
@@ -33,7 +36,7 @@ def test_a_deal_already_recorded_is_summed_up_in_italian(api, director, running_
         tricks=8,
         honours_side="EW",
         honours_points=100,
-        entered_by=director,
+        actor=acting(rubber, director),
     )
     api.force_authenticate(director)
     with unchanged():
@@ -56,7 +59,9 @@ def test_a_two_player_deal_already_recorded_is_summed_up_in_italian(api, directo
     players = [add_player(club, "Anna"), add_player(club, "Bruno")]
     match = make_session(club, [players], kind="misery").rubbers.get()
     match.record_deal(
-        number=1, data={"declarer": 1, "declaration": "misery", "tricks": 1}, entered_by=director
+        number=1,
+        data={"declarer": 1, "declaration": "misery", "tricks": 1},
+        actor=acting(match, director),
     )
     api.force_authenticate(director)
     with unchanged():

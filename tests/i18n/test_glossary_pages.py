@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 
 from scoring.standings import ratings, services
-from tests.factories import make_session
+from tests.factories import acting, make_session
 from tests.scoring.standings.conftest import win_rubber
 
 from .test_glossary import banned_words
@@ -36,7 +36,9 @@ def evening(italian_club: Any, table_of_four: dict[str, Any], director: Any) -> 
     with East–West's honours."""
     session = make_session(italian_club, [list(table_of_four.values())])
     rubber = win_rubber(session.rubbers.get(), "EW", by=director)
-    rubber.record_deal(number=1, contract="3NTX", declarer="W", tricks=7, entered_by=director)
+    rubber.record_deal(
+        number=1, contract="3NTX", declarer="W", tricks=7, actor=acting(rubber, director)
+    )
     rubber.record_deal(
         number=2,
         contract="2H",
@@ -44,7 +46,7 @@ def evening(italian_club: Any, table_of_four: dict[str, Any], director: Any) -> 
         tricks=8,
         honours_side="EW",
         honours_points=100,
-        entered_by=director,
+        actor=acting(rubber, director),
     )
     services.standings_refresh(session_id=session.pk)
     ratings.ratings_refresh(club_id=italian_club.pk)

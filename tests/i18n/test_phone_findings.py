@@ -15,7 +15,7 @@ from django.test import Client
 
 from games.sessions.table_changes import table_substitute
 from scoring.standings import ratings, services
-from tests.factories import make_session
+from tests.factories import acting, make_session
 from tests.games.two_player.conftest import play
 from tests.games.two_player.test_api import BRIDGE_FOR_TWO
 from tests.scoring.standings.conftest import win_rubber
@@ -117,9 +117,15 @@ def test_the_deal_list_says_both_vulnerable_as_the_pad_does(
     client: Client, evening: Any, director: Any
 ) -> None:
     rubber = evening.rubbers.get(status="in_play")  # the next rubber, started by the first
-    rubber.record_deal(number=1, contract="4S", declarer="N", tricks=10, entered_by=director)
-    rubber.record_deal(number=2, contract="4H", declarer="E", tricks=10, entered_by=director)
-    rubber.record_deal(number=3, contract="1C", declarer="N", tricks=7, entered_by=director)
+    rubber.record_deal(
+        number=1, contract="4S", declarer="N", tricks=10, actor=acting(rubber, director)
+    )
+    rubber.record_deal(
+        number=2, contract="4H", declarer="E", tricks=10, actor=acting(rubber, director)
+    )
+    rubber.record_deal(
+        number=3, contract="1C", declarer="N", tricks=7, actor=acting(rubber, director)
+    )
     client.force_login(director)
     page = page_text(client, f"/rubbers/{rubber.pk}/")
     # Deal 3, both sides with a game: the words of the pad's "tutti in zona".

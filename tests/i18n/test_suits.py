@@ -13,6 +13,7 @@ from scoring.rules import Contract
 from scoring.rules.contract import Side
 from scoring.rules.items import Item
 from scoring.shared.i18n import contract_display, explain_item
+from tests.factories import acting
 
 pytestmark = pytest.mark.django_db
 
@@ -58,8 +59,12 @@ def test_the_pad_shows_symbols_and_the_languages_no_trump(
     running_session: Any, director: Any, language: str, no_trump: str
 ) -> None:
     rubber = running_session.rubbers.get()
-    rubber.record_deal(number=1, contract="1C", declarer="N", tricks=8, entered_by=director)
-    rubber.record_deal(number=2, contract="3NT", declarer="W", tricks=9, entered_by=director)
+    rubber.record_deal(
+        number=1, contract="1C", declarer="N", tricks=8, actor=acting(rubber, director)
+    )
+    rubber.record_deal(
+        number=2, contract="3NT", declarer="W", tricks=9, actor=acting(rubber, director)
+    )
     client = Client()
     client.force_login(director)
     client.cookies["django_language"] = language

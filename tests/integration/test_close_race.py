@@ -36,7 +36,7 @@ from clubs.models import Session
 from games.models import Deal, Rubber
 from games.sessions import lifecycle
 from scoring.shared.errors import Conflict
-from tests.factories import UserFactory, add_player, make_club, make_session
+from tests.factories import UserFactory, acting, add_player, make_club, make_session
 from tests.integration.test_table_change_race import run_together
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -115,17 +115,18 @@ def test_a_correction_and_a_close_at_once_never_change_a_closed_session() -> Non
         session = a_room(club, r)
         jobs: list[tuple[str, Any]] = [("close", later(lambda s=session: close_and_read(s), rng))]
         for rubber in Rubber.objects.filter(session=session).order_by("table__number"):
-            rubber.record_deal(number=1, **GAME, entered_by=director)
-            rubber.record_deal(number=2, **GAME, entered_by=director)
+            rubber.record_deal(number=1, **GAME, actor=acting(rubber, director))
+            rubber.record_deal(number=2, **GAME, actor=acting(rubber, director))
             # The next rubber (the same seats: fixed partnerships) gets a deal too.
             following = Rubber.objects.get(table=rubber.table, status=Rubber.Status.IN_PLAY)
-            following.record_deal(number=1, **GAME, entered_by=director)
+            following.record_deal(number=1, **GAME, actor=acting(following, director))
             for which, deal in (
                 ("complete", rubber.deals.get(number=1)),
                 ("in play", following.deals.get(number=1)),
             ):
-                correction = lambda deal=deal: deal.correct(  # noqa: E731
-                    version=deal.version, changed_by=director, tricks=11
+                by = acting(deal, director)
+                correction = lambda deal=deal, by=by: deal.correct(  # noqa: E731
+                    version=deal.version, tricks=11, actor=by
                 )
                 jobs.append((f"{which} {rubber.table.number}", later(correction, rng)))
         results = run_together(*jobs)
@@ -147,9 +148,10 @@ def test_an_entry_and_a_close_at_once_leave_no_rubber_in_play() -> None:
         session = a_room(club, r)
         jobs: list[tuple[str, Any]] = [("close", later(lambda s=session: close_and_read(s), rng))]
         for rubber in Rubber.objects.filter(session=session).order_by("table__number"):
-            rubber.record_deal(number=1, **GAME, entered_by=director)
-            entry = lambda rubber=rubber: rubber.record_deal(  # noqa: E731
-                number=2, **GAME, entered_by=director
+            rubber.record_deal(number=1, **GAME, actor=acting(rubber, director))
+            by = acting(rubber, director)
+            entry = lambda rubber=rubber, by=by: rubber.record_deal(  # noqa: E731
+                number=2, **GAME, actor=by
             )
             jobs.append((f"entry {rubber.table.number}", later(entry, rng)))
         results = run_together(*jobs)
@@ -171,11 +173,17 @@ def test_a_confirmation_or_a_dispute_and_a_close_at_once_never_change_a_closed_s
         Session.objects.filter(pk=session.pk).update(confirm_entries=True)
         jobs: list[tuple[str, Any]] = [("close", later(lambda s=session: close_and_read(s), rng))]
         for rubber in Rubber.objects.filter(session=session).order_by("table__number"):
-            rubber.record_deal(number=1, contract="2H", declarer="N", tricks=8, entered_by=director)
-            rubber.record_deal(number=2, contract="2H", declarer="N", tricks=8, entered_by=director)
+            rubber.record_deal(
+                number=1, contract="2H", declarer="N", tricks=8, actor=acting(rubber, director)
+            )
+            rubber.record_deal(
+                number=2, contract="2H", declarer="N", tricks=8, actor=acting(rubber, director)
+            )
             first, second = rubber.deals.order_by("number")
-            confirm = lambda deal=first, east=rubber.east: deal.confirm(by=east)  # noqa: E731
-            dispute = lambda deal=second: deal.dispute()  # noqa: E731
+            east = acting(first, player=rubber.east)
+            confirm = lambda deal=first, by=east: deal.confirm(actor=by)  # noqa: E731
+            server = acting(second)
+            dispute = lambda deal=second, by=server: deal.dispute(actor=by)  # noqa: E731
             jobs.append((f"confirm {rubber.table.number}", later(confirm, rng)))
             jobs.append((f"dispute {rubber.table.number}", later(dispute, rng)))
         results = run_together(*jobs)
@@ -201,10 +209,15 @@ def test_a_ruling_and_a_close_at_once_never_change_a_closed_session() -> None:
         jobs: list[tuple[str, Any]] = [("close", later(lambda s=session: close_and_read(s), rng))]
         for rubber in Rubber.objects.filter(session=session).order_by("table__number"):
             deal, _ = rubber.record_deal(
-                number=1, contract="2H", declarer="N", tricks=8, entered_by=director
+                number=1,
+                contract="2H",
+                declarer="N",
+                tricks=8,
+                actor=acting(rubber, director),
             )
-            deal.dispute()
-            ruling = lambda deal=deal: deal.rule(by=director, version=1)  # noqa: E731
+            deal.dispute(actor=acting(deal))
+            by = acting(deal, director)
+            ruling = lambda deal=deal, by=by: deal.rule(version=1, actor=by)  # noqa: E731
             jobs.append((f"rule {rubber.table.number}", later(ruling, rng)))
         results = run_together(*jobs)
         assert_final(session, results)
@@ -229,15 +242,23 @@ def test_a_ruling_and_a_correction_at_once_never_leave_a_stale_ruling() -> None:
         Session.objects.filter(pk=session.pk).update(confirm_entries=True)
         rubber = Rubber.objects.filter(session=session).order_by("table__number").first()
         deal, _ = rubber.record_deal(
-            number=1, contract="2H", declarer="N", tricks=8, entered_by=director
+            number=1,
+            contract="2H",
+            declarer="N",
+            tricks=8,
+            actor=acting(rubber, director),
         )
-        deal.dispute()
+        deal.dispute(actor=acting(deal))
+        by = acting(deal, director)
         results = run_together(
-            ("rule", later(lambda deal=deal: deal.rule(by=director, version=1), rng)),
+            ("rule", later(lambda deal=deal, by=by: deal.rule(version=1, actor=by), rng)),
             (
                 "correct",
                 later(
-                    lambda deal=deal: deal.correct(version=1, changed_by=director, tricks=9), rng
+                    lambda deal=deal: deal.correct(
+                        version=1, tricks=9, actor=acting(deal, director)
+                    ),
+                    rng,
                 ),
             ),
         )

@@ -22,7 +22,7 @@ from django.db import connection
 from clubs.models import Player, Table, TableChange
 from games.models import Rubber
 from games.sessions import table_changes
-from tests.factories import UserFactory, add_player, make_club, make_session
+from tests.factories import UserFactory, acting, add_player, make_club, make_session
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -62,12 +62,14 @@ def test_a_substitute_and_the_last_deal_at_once_lose_nothing() -> None:
         session = make_session(club, [players], date=datetime.date(2026, 12, 1 + r % 28))
         table = Table.objects.select_related("session").get(session=session)
         rubber = Rubber.objects.get(table=table)
-        rubber.record_deal(number=1, **GAME, entered_by=director)
+        rubber.record_deal(number=1, **GAME, actor=acting(rubber, director))
         east = Player.objects.get(pk=rubber.east_id)
         results = run_together(
             (
                 "deal",
-                lambda rubber=rubber: rubber.record_deal(number=2, **GAME, entered_by=director),
+                lambda rubber=rubber: rubber.record_deal(
+                    number=2, **GAME, actor=acting(rubber, director)
+                ),
             ),
             (
                 "substitute",

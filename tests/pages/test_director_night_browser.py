@@ -13,7 +13,7 @@ import pytest
 
 from scoring.standings import services as scoring_services
 from tests.conftest import csv_cell, sign_in
-from tests.factories import UserFactory, add_player, make_club, make_session
+from tests.factories import UserFactory, acting, add_player, make_club, make_session
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 VIEWPORTS = [(390, 844), (1280, 800)]
@@ -28,8 +28,12 @@ def _club_with_two_running_sessions() -> dict[str, Any]:
     one = make_session(club, [first])
     two = make_session(club, [second])
     rubber = one.rubbers.get()
-    rubber.record_deal(number=1, contract="4S", declarer="N", tricks=10, entered_by=director)
-    rubber.record_deal(number=2, contract="2H", declarer="E", tricks=8, entered_by=director)
+    rubber.record_deal(
+        number=1, contract="4S", declarer="N", tricks=10, actor=acting(rubber, director)
+    )
+    rubber.record_deal(
+        number=2, contract="2H", declarer="E", tricks=8, actor=acting(rubber, director)
+    )
     scoring_services.standings_refresh(session_id=one.pk)
     return {
         "club": club,

@@ -13,7 +13,7 @@ import pytest
 from games.sessions import lifecycle
 from scoring.standings import services as scoring_services
 from tests.conftest import sign_in
-from tests.factories import UserFactory, add_player, make_club, make_session
+from tests.factories import UserFactory, acting, add_player, make_club, make_session
 
 #: The elements that stick out of the viewport outside a scroll box, for the failure message.
 PROBE = """
@@ -42,10 +42,18 @@ def night(director: Any) -> dict[str, str]:
     rubber = session.rubbers.get(number=1)
     for number in (1, 2):
         rubber.record_deal(
-            number=number, contract="4S", declarer="N", tricks=10, entered_by=director
+            number=number,
+            contract="4S",
+            declarer="N",
+            tricks=10,
+            actor=acting(rubber, director),
         )
     rubber.next_rubber().record_deal(
-        number=1, contract="3NTX", declarer="E", tricks=8, entered_by=director
+        number=1,
+        contract="3NTX",
+        declarer="E",
+        tricks=8,
+        actor=acting(rubber.next_rubber(), director),
     )
     scoring_services.standings_refresh(session_id=session.pk)
     # A planned session (to re-seat) and a closed one (to reopen), of the same players.

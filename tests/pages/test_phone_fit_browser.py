@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import sign_in
-from tests.factories import UserFactory
+from tests.factories import UserFactory, acting
 from tests.pages.test_phone_browser import night
 
 WIDTH = 390
@@ -46,7 +46,11 @@ def test_correction_and_confirmation_fit_a_phone(
     rubber.north.name = "Margherita Bellavista-Spadolini"  # "entered by" a long name
     rubber.north.save(update_fields=["name"])
     rubber.record_deal(
-        number=1, contract="4S", declarer="N", tricks=11, entered_by=rubber.north.user
+        number=1,
+        contract="4S",
+        declarer="N",
+        tricks=11,
+        actor=acting(rubber, rubber.north.user),
     )
     context = browser.new_context(viewport={"width": WIDTH, "height": 844}, is_mobile=True)
     context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])

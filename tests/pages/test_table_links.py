@@ -14,7 +14,7 @@ from django.test import Client
 
 from games.sessions import lifecycle
 from scoring.standings import services as scoring_services
-from tests.factories import add_player, make_session
+from tests.factories import acting, add_player, make_session
 
 pytestmark = pytest.mark.django_db
 
@@ -24,9 +24,15 @@ def _play(session: Any, by: Any) -> None:
     table 2 enters one deal; the standings are refreshed."""
     first = session.rubbers.get(table__number=1)
     for number in (1, 2):
-        first.record_deal(number=number, contract="4S", declarer="N", tricks=10, entered_by=by)
+        first.record_deal(
+            number=number, contract="4S", declarer="N", tricks=10, actor=acting(first, by)
+        )
     session.rubbers.get(table__number=2).record_deal(
-        number=1, contract="2H", declarer="E", tricks=8, entered_by=by
+        number=1,
+        contract="2H",
+        declarer="E",
+        tricks=8,
+        actor=acting(session.rubbers.get(table__number=2), by),
     )
     scoring_services.standings_refresh(session_id=session.pk)
 
@@ -57,7 +63,9 @@ def test_a_closed_table_opens_its_card_with_its_rubbers(
 ) -> None:
     table = night.tables.get(number=1)
     second = table.rubbers.get(status="in_play")
-    second.record_deal(number=1, contract="1NT", declarer="S", tricks=7, entered_by=director)
+    second.record_deal(
+        number=1, contract="1NT", declarer="S", tricks=7, actor=acting(second, director)
+    )
     lifecycle.session_close(session=night)  # the second closes unfinished (RULES 2.6)
     response = client.get(f"/tables/{table.pk}/")
     page = f"/clubs/{night.club.slug}/sessions/{night.pk}/"

@@ -15,7 +15,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.sessions.lifecycle import session_close
-from tests.factories import add_player, make_session
+from tests.factories import acting, add_player, make_session
 
 pytestmark = pytest.mark.django_db
 
@@ -35,9 +35,15 @@ def _play_night(club: Any, tag: str, entered_by: Any = None) -> Any:
     first, second = session.rubbers.order_by("table__number")
     for number in (1, 2):
         first.record_deal(
-            number=number, contract="4S", declarer="N", tricks=10, entered_by=entered_by
+            number=number,
+            contract="4S",
+            declarer="N",
+            tricks=10,
+            actor=acting(first, entered_by),
         )
-    second.record_deal(number=1, contract="3NT", declarer="E", tricks=8, entered_by=entered_by)
+    second.record_deal(
+        number=1, contract="3NT", declarer="E", tricks=8, actor=acting(second, entered_by)
+    )
     return session
 
 
@@ -54,7 +60,7 @@ def federation(club: Any, director: Any) -> dict[str, Any]:
         for tag in ("B", "C", "D"):
             session_close(session=_play_night(club, tag))
         deal.refresh_from_db()
-        deal.correct(version=deal.version, changed_by=director, tricks=11)
+        deal.correct(version=deal.version, tricks=11, actor=acting(deal, director))
 
     return {"session": first, "deal": deal, "player": deal.rubber.north, "grow": grow}
 

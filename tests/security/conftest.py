@@ -20,7 +20,7 @@ from django.core.cache import caches
 from clubs.models import Club, Player, Session
 from config.throttling import CountingThrottle
 from games.models import Deal, Rubber
-from tests.factories import UserFactory, add_players, club_night, make_club, make_session
+from tests.factories import UserFactory, acting, add_players, club_night, make_club, make_session
 
 PERSONAS = ("anonymous", "outsider", "member", "seated", "other_director", "director")
 
@@ -47,7 +47,11 @@ def build_world(director: Any, *, public: bool = False) -> World:
     club.save(update_fields=["confirm_entries"])
     rubber = running.rubbers.get(number=1)
     deal, _ = rubber.record_deal(
-        number=1, contract="2H", declarer="N", tricks=9, entered_by=director
+        number=1,
+        contract="2H",
+        declarer="N",
+        tricks=9,
+        actor=acting(rubber, director),
     )
 
     other_director = night.other_director
@@ -56,7 +60,11 @@ def build_world(director: Any, *, public: bool = False) -> World:
     other_session = make_session(other_club, [others])
     other_rubber = other_session.rubbers.get(number=1)
     other_deal, _ = other_rubber.record_deal(
-        number=1, contract="3NT", declarer="E", tricks=9, entered_by=other_director
+        number=1,
+        contract="3NT",
+        declarer="E",
+        tricks=9,
+        actor=acting(other_rubber, other_director),
     )
     users = {
         "anonymous": None,

@@ -22,7 +22,7 @@ from clubs.models import Club, Session
 from games.sessions.lifecycle import session_close
 from games.transfer import club_export, club_restore_standings
 from scoring.standings.models import RubberResult, SessionPayment, SessionStanding
-from tests.factories import ClubFactory
+from tests.factories import ClubFactory, acting
 from tests.security.conftest import World, build_world
 
 SIX_DEALS: list[dict[str, Any]] = [
@@ -39,14 +39,16 @@ def _play(world: World) -> None:
     rubber = world.rubber
     director = world.users["director"]
     for number, deal in enumerate(SIX_DEALS[1:], start=2):
-        rubber.record_deal(number=number, entered_by=world.users["seated"], **deal)
+        rubber.record_deal(number=number, **deal, actor=acting(rubber, world.users["seated"]))
     first = rubber.deals.get(number=1)
-    first.correct(version=1, changed_by=director, tricks=10)
+    first.correct(version=1, tricks=10, actor=acting(first, director))
     east = world.players["east"]
-    rubber.deals.get(number=2).confirm(by=east, user=east.user)
+    rubber.deals.get(number=2).confirm(
+        actor=acting(rubber.deals.get(number=2), east.user, player=east)
+    )
     nxt = rubber.next_rubber()
     assert nxt is not None
-    nxt.record_deal(number=1, contract="1NT", declarer="E", tricks=8, entered_by=east.user)
+    nxt.record_deal(number=1, contract="1NT", declarer="E", tricks=8, actor=acting(nxt, east.user))
     session_close(session=world.running)
     club_restore_standings(club=world.club)
 

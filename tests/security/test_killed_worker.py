@@ -36,7 +36,7 @@ from scoring.standings.tasks import (
     refresh_stale_standings,
 )
 from tests.conftest import Worker, wait_for
-from tests.factories import add_players, make_session
+from tests.factories import acting, add_players, make_session
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -68,10 +68,16 @@ def seed(club: Any, director: Any) -> list[int]:
             club, [players], date=datetime.date(2026, 10, 1) + datetime.timedelta(days=day)
         )
         rubber = session.rubbers.get()
-        rubber.record_deal(number=1, contract="4S", declarer="N", tricks=10, entered_by=director)
+        rubber.record_deal(
+            number=1, contract="4S", declarer="N", tricks=10, actor=acting(rubber, director)
+        )
         for number in range(2, 2 + day % 3):
             rubber.record_deal(
-                number=number, contract="3NT", declarer="E", tricks=8, entered_by=director
+                number=number,
+                contract="3NT",
+                declarer="E",
+                tricks=8,
+                actor=acting(rubber, director),
             )
         ids.append(session.pk)
     return ids

@@ -21,6 +21,7 @@ from clubs.models import Session, Table
 from games.models import Conflict, Deal, Rubber
 from games.sessions import lifecycle
 from tests.conftest import unchanged
+from tests.factories import acting
 from tests.games.test_pages import TAP_4S_MADE
 
 pytestmark = pytest.mark.django_db
@@ -99,7 +100,9 @@ def correction(deal: Deal, result: str) -> dict[str, Any]:
 def night(running_session: Session, north: Any) -> tuple[Rubber, Deal, Client]:
     """Deal 1 (3NT by E, 8 tricks) entered by North; West's phone holds the table's code."""
     rubber = running_session.rubbers.get(number=1)
-    deal, _ = rubber.record_deal(number=1, contract="3NT", declarer="E", tricks=8, entered_by=north)
+    deal, _ = rubber.record_deal(
+        number=1, contract="3NT", declarer="E", tricks=8, actor=acting(rubber, north)
+    )
     return rubber, deal, phone_at(rubber, "W")
 
 
@@ -185,15 +188,17 @@ def test_the_verbs_refuse_anyone_but_a_director_in_a_reopened_session(
     walk(("close", "reopen"), running_session, director)
     with unchanged():
         for write in (
-            lambda: deal.correct(version=1, changed_by=north, tricks=9),
-            lambda: deal.correct(version=1, changed_by=None, seat="W", phone="ab12", tricks=9),
-            lambda: deal.delete_last(version=1, deleted_by=north),
-            lambda: deal.dispute(user=None),
-            lambda: deal.confirm(by=table_of_four["east"], user=None, version=1),
+            lambda: deal.correct(version=1, tricks=9, actor=acting(deal, north)),
+            lambda: deal.correct(
+                version=1, tricks=9, actor=acting(deal, None, seat="W", phone="ab12")
+            ),
+            lambda: deal.delete_last(version=1, actor=acting(deal, north)),
+            lambda: deal.dispute(actor=acting(deal, None)),
+            lambda: deal.confirm(version=1, actor=acting(deal, None, player=table_of_four["east"])),
         ):
             with pytest.raises(Conflict, match="reopened for the director's corrections only"):
                 write()
-    corrected = deal.correct(version=1, changed_by=director, tricks=9)
+    corrected = deal.correct(version=1, tricks=9, actor=acting(deal, director))
     assert (corrected.version, corrected.tricks) == (2, 9)
 
 

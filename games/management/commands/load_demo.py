@@ -21,6 +21,7 @@ from django.db import transaction
 from clubs import services as club_services
 from clubs.models import Club, Player
 from games.models import Rubber
+from games.selectors import actor_of
 from games.sessions import lifecycle
 
 SEED = Path(settings.BASE_DIR) / "seeds" / "demo.json"
@@ -117,7 +118,7 @@ def _play(
             tricks=deal.get("tricks"),
             honours_side=honours.get("side"),
             honours_points=honours.get("points"),
-            entered_by=_entering_user(rubber, director),
+            actor=actor_of(_entering_user(rubber, director), rubber),
         )
         if limit is None and rubber.status != Rubber.Status.IN_PLAY:
             return offset

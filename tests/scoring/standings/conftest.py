@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from scoring.standings import queueing
-from tests.factories import add_player, make_session
+from tests.factories import acting, add_player, make_session
 
 
 @pytest.fixture(autouse=True)
@@ -28,14 +28,20 @@ def win_rubber(rubber: Any, side: str = "NS", by: Any = None) -> Any:
     start = rubber.deals.count() + 1
     for number in (start, start + 1):
         rubber.record_deal(
-            number=number, contract="4S", declarer=declarer, tricks=10, entered_by=by
+            number=number,
+            contract="4S",
+            declarer=declarer,
+            tricks=10,
+            actor=acting(rubber, by),
         )
     return rubber.next_rubber()
 
 
 def down_one(rubber: Any, number: int, declarer: str = "N", by: Any = None) -> None:
     """4S one down, not vulnerable: 50 above the line to the defenders; no game."""
-    rubber.record_deal(number=number, contract="4S", declarer=declarer, tricks=9, entered_by=by)
+    rubber.record_deal(
+        number=number, contract="4S", declarer=declarer, tricks=9, actor=acting(rubber, by)
+    )
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from scoring.standings import services
-from tests.factories import add_player, make_club, make_session
+from tests.factories import acting, add_player, make_club, make_session
 from tests.scoring.standings.conftest import win_rubber
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +43,9 @@ def test_session_standings_shape(api, played):
 
 def test_standings_say_stale_while_a_refresh_is_pending(api, played, director):
     rubber = played.rubbers.get(table__number=1, status="in_play")
-    rubber.record_deal(number=1, contract="2H", declarer="E", tricks=8, entered_by=director)
+    rubber.record_deal(
+        number=1, contract="2H", declarer="E", tricks=8, actor=acting(rubber, director)
+    )
     body = api.get(f"/api/v1/sessions/{played.pk}/standings").json()
     assert body["stale"] is True
 

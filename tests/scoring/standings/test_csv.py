@@ -21,7 +21,7 @@ from scoring.shared.renderers import (
     neutralise,
 )
 from scoring.standings import services
-from tests.factories import UserFactory, add_player, make_club, make_session
+from tests.factories import UserFactory, acting, add_player, make_club, make_session
 from tests.scoring.standings.conftest import down_one, win_rubber
 
 pytestmark = pytest.mark.django_db
@@ -31,9 +31,13 @@ pytestmark = pytest.mark.django_db
 def played(room: Any, director: Any) -> Any:
     """Table 1: a 3NT doubled made and a rubber won by NS; table 2: EW win one."""
     first = room.rubbers.get(table__number=1)
-    first.record_deal(number=1, contract="3NTX", declarer="S", tricks=9, entered_by=director)
+    first.record_deal(
+        number=1, contract="3NTX", declarer="S", tricks=9, actor=acting(first, director)
+    )
     down_one(first, 2)
-    first.record_deal(number=3, contract="4H", declarer="N", tricks=10, entered_by=director)
+    first.record_deal(
+        number=3, contract="4H", declarer="N", tricks=10, actor=acting(first, director)
+    )
     win_rubber(room.rubbers.get(table__number=2), "EW", by=director)
     services.standings_refresh(session_id=room.pk)
     return room

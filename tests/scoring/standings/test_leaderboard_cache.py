@@ -18,7 +18,7 @@ from scoring.shared.cache import leaderboard_cache_seconds
 from scoring.standings import queries, queueing, services
 from scoring.standings.models import LeaderboardRevision, SessionStandingsState
 from scoring.standings.tasks import refresh_session_standings
-from tests.factories import add_player, make_session
+from tests.factories import acting, add_player, make_session
 from tests.scoring.standings.conftest import down_one, win_rubber
 
 pytestmark = pytest.mark.django_db
@@ -172,7 +172,7 @@ def test_a_correction_changes_the_cached_board(
     deal = counted.rubbers.get(table__number=1, number=1).deals.get(number=1)
 
     def correct() -> None:
-        deal.correct(version=deal.version, changed_by=director, tricks=11)
+        deal.correct(version=deal.version, tricks=11, actor=acting(deal, director))
         services.standings_refresh(session_id=counted.pk)
 
     after = _changes_the_cached_board(api, club, settings, correct)

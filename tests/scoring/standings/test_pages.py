@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.standings import services
+from tests.factories import acting
 from tests.scoring.standings.conftest import win_rubber
 
 pytestmark = pytest.mark.django_db
@@ -14,7 +15,9 @@ pytestmark = pytest.mark.django_db
 def played(room, director):
     win_rubber(room.rubbers.get(table__number=1), "NS", by=director)
     second = win_rubber(room.rubbers.get(table__number=2), "EW", by=director)
-    second.record_deal(number=1, contract="2H", declarer="E", tricks=8, entered_by=director)
+    second.record_deal(
+        number=1, contract="2H", declarer="E", tricks=8, actor=acting(second, director)
+    )
     services.standings_refresh(session_id=room.pk)
     return room
 

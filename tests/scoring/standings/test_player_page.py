@@ -11,7 +11,7 @@ import pytest
 from games.models import Rubber
 from scoring.standings import ratings, services
 from scoring.standings.models import PlayerRating
-from tests.factories import UserFactory, add_player, make_club, make_session
+from tests.factories import UserFactory, acting, add_player, make_club, make_session
 from tests.scoring.standings.conftest import down_one, win_rubber
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +30,9 @@ def night(club, table_of_four, director):
     rubber.close_unfinished()
     rubber = Rubber.objects.start_next(table=rubber.table)
     rubber = win_rubber(rubber, "EW", by=director)
-    rubber.record_deal(number=1, contract="2H", declarer="E", tricks=8, entered_by=director)
+    rubber.record_deal(
+        number=1, contract="2H", declarer="E", tricks=8, actor=acting(rubber, director)
+    )
     services.standings_refresh(session_id=session.pk)
     ratings.ratings_refresh(club_id=club.pk)
     return session

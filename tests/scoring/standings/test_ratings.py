@@ -18,7 +18,7 @@ from games.models import Rubber
 from games.sessions.lifecycle import session_close
 from scoring.standings import queueing, ratings, services
 from scoring.standings.models import ClubRatingsState, PlayerRating, RatingStep
-from tests.factories import UserFactory, add_player, make_club, make_session
+from tests.factories import UserFactory, acting, add_player, make_club, make_session
 from tests.scoring.standings.conftest import down_one, win_rubber
 
 pytestmark = pytest.mark.django_db
@@ -127,9 +127,9 @@ def evening(club, table_of_four, director):
     more = [add_player(club, name) for name in ("Alice", "Bob", "Carol", "Dan")]
     b = make_session(club, [four, more], date=datetime.date(2026, 11, 2))
     t1 = win_rubber(b.rubbers.get(table__number=1), "EW", by=director)
-    t1.record_deal(number=1, contract="2H", declarer="E", tricks=8, entered_by=director)
+    t1.record_deal(number=1, contract="2H", declarer="E", tricks=8, actor=acting(t1, director))
     passed_only = drawn_unfinished(b.rubbers.get(table__number=2), director)
-    passed_only.record_deal(number=1, contract="pass", entered_by=director)
+    passed_only.record_deal(number=1, contract="pass", actor=acting(passed_only, director))
     passed_only.close_unfinished()
     return {"a": a, "b": b, "early": first, "passed_only": passed_only, "in_play": t1}
 
@@ -146,7 +146,9 @@ def test_a_correction_in_an_early_rubber_replays_the_pool(api, club, evening, di
     refresh_all(club)
     before = {r.player_id: (r.mu, r.sigma) for r in PlayerRating.objects.all()}
     deal = evening["early"].deals.get(number=1)
-    deal.correct(version=deal.version, changed_by=director, tricks=8)  # down two: EW 100 to 50
+    deal.correct(
+        version=deal.version, tricks=8, actor=acting(deal, director)
+    )  # down two: EW 100 to 50
     assert api.get(f"/api/v1/clubs/{club.slug}/ratings").json()["stale"] is True
     refresh_all(club)
     matches = rated_matches(api, club, ("rubber",))
@@ -227,7 +229,11 @@ def test_rubber_and_chicago_share_the_bridge_pool(api, club, table_of_four, dire
     match = chicago.rubbers.get()
     for number, declarer in enumerate("NESW", start=1):
         match.record_deal(
-            number=number, contract="3NT", declarer=declarer, tricks=9, entered_by=director
+            number=number,
+            contract="3NT",
+            declarer=declarer,
+            tricks=9,
+            actor=acting(match, director),
         )
     refresh_all(club)
     matches = rated_matches(api, club, ("rubber", "chicago"))
@@ -322,7 +328,7 @@ def test_the_standings_refresh_queues_one_ratings_refresh_for_ended_results(
     assert state.stale and state.pending_since is not None
     # A second change while the first refresh is queued coalesces into it.
     deal = rubber.deals.get(number=2)
-    deal.correct(version=deal.version, changed_by=director, tricks=11)
+    deal.correct(version=deal.version, tricks=11, actor=acting(deal, director))
     with django_capture_on_commit_callbacks(execute=True):
         services.standings_refresh(session_id=session.pk)
     assert queued == [("scoring.tasks.refresh_club_ratings", club.pk)]

@@ -25,6 +25,7 @@ from scoring.standings.tasks import (
     refresh_session_standings,
 )
 from tests.conftest import ROOT
+from tests.factories import acting
 from tests.scoring.standings.conftest import down_one, win_rubber
 
 
@@ -140,7 +141,11 @@ def test_a_dead_broker_never_reaches_the_writer(
     rubber = running_session.rubbers.get()
     with django_capture_on_commit_callbacks(execute=True):
         deal, created = rubber.record_deal(
-            number=1, contract="4S", declarer="N", tricks=10, entered_by=north
+            number=1,
+            contract="4S",
+            declarer="N",
+            tricks=10,
+            actor=acting(rubber, north),
         )
     assert created and deal.pk
     with django_capture_on_commit_callbacks(execute=True):
@@ -295,7 +300,11 @@ def test_an_eager_refresh_that_fails_does_not_fail_the_entry(
 
     monkeypatch.setattr(services, "standings_compute", broken)
     deal, created = session.rubbers.get().record_deal(
-        number=1, contract="4S", declarer="N", tricks=10, entered_by=north
+        number=1,
+        contract="4S",
+        declarer="N",
+        tricks=10,
+        actor=acting(session.rubbers.get(), north),
     )
     assert created and deal.pk
     current = state(session)

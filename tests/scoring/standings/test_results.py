@@ -12,6 +12,7 @@ import pytest
 from games.sessions.lifecycle import session_close
 from scoring.standings import services
 from scoring.standings.models import RubberResult, SessionPayment, SessionStanding
+from tests.factories import acting
 from tests.scoring.standings.conftest import down_one, win_rubber
 
 pytestmark = pytest.mark.django_db
@@ -75,7 +76,9 @@ def test_a_rubber_in_play_is_provisional_and_counts_in_no_total(room, director):
 
 def test_closing_the_session_counts_the_unfinished_rubber_rules_8_4(room, director):
     rubber = room.rubbers.get(table__number=2)
-    rubber.record_deal(number=1, contract="4S", declarer="N", tricks=10, entered_by=director)
+    rubber.record_deal(
+        number=1, contract="4S", declarer="N", tricks=10, actor=acting(rubber, director)
+    )
     session_close(session=room)
     refresh(room)
     rubber.refresh_from_db()

@@ -1,0 +1,40 @@
+"""Rubbers and deals (DESIGN.md: games/), one module per concern.
+
+- `values`: seats, a deal's facts as entered (`DealFields`), the errors a write raises;
+- `summary`: a deal in words;
+- `locks`: the locks and refusals every deal write shares, the history notes;
+- `state`: what a cached rubber answer is keyed on, in SQL;
+- `deal`: the Deal model and the writes of one deal;
+- `rubber`: the Rubber model, its queries and the entry of a deal.
+
+The writes take the `Actor` who makes them and ask the write policy (games.permissions).
+
+Everything a caller needs is importable from `games.models`.
+"""
+
+from scoring.shared.errors import Conflict
+
+from ..permissions import reopened_for_director
+from .deal import Deal
+from .locks import change_note, check_reopened_writer, closed_session, lock_session
+from .rubber import Rubber, RubberQuerySet
+from .values import MAX_ID, SEAT_FIELDS, SEAT_SIDE, SEATS, DealFields, EntryCheck, NumberGap
+
+__all__ = [
+    "MAX_ID",
+    "SEATS",
+    "SEAT_FIELDS",
+    "SEAT_SIDE",
+    "Conflict",
+    "Deal",
+    "DealFields",
+    "EntryCheck",
+    "NumberGap",
+    "Rubber",
+    "RubberQuerySet",
+    "change_note",
+    "check_reopened_writer",
+    "closed_session",
+    "lock_session",
+    "reopened_for_director",
+]
