@@ -8,6 +8,7 @@ render. Domain errors (`ScoringError` → 400 naming the rule, `games.models.Con
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.http import Http404, HttpResponseBase
@@ -249,9 +250,10 @@ class DealDetail(APIView):
 
 def _delete_input(request: Request) -> Any:
     """The version a DELETE names, in its query string or its JSON body (DealDeleteIn); both
-    must then agree. A body with other fields does not hide the query string's version."""
+    must then agree. A body with other fields does not hide the query string's version; a body
+    that is not an object (a list, a string, null) is refused as such (400), never read as one."""
     query, body = request.query_params, request.data
-    if "version" not in query:
+    if "version" not in query or not isinstance(body, Mapping):
         return body
     if "version" in body and str(body["version"]) != query["version"]:
         raise ValidationError(

@@ -144,9 +144,10 @@ def _answer_confirmation(
 
 def _back_to(request: HttpRequest, default: str) -> str:
     """Where a form asked to go back to (`next`: the console's list of disputed deals) when it
-    is on this site, else `default`."""
+    is a path on this site, else `default`. A bare word is not one: `redirect` would look it up
+    as a view's name (a 500 when there is none)."""
     target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return target

@@ -26,8 +26,10 @@ def reverse_or_none(name: str, *args: Any) -> str | None:
 
 
 def next_or(request: HttpRequest, default: str) -> str:
+    """Where a form asked to go back to (`next`) when it is a path on this site, else `default`.
+    A bare word is not one: `redirect` would look it up as a view's name (a 500 when none)."""
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return target
