@@ -7,7 +7,8 @@ its deal fields (`games.forms.TwoPlayerFields`). Every registered game must have
 (tests/games/test_registry.py checks it); `pages(kind)` is the one lookup the views make.
 
 Each game also declares how its pages speak of it and what they show: its deal summary
-(`summary`, a function of games/summaries.py; `summarise(kind, deal, names)` asks it), its
+(`summary`, a function of games/summaries.py, filed there by `register_pages`;
+`summarise(kind, deal, names)` asks it) and how its pad lists a deal (`deal_words`), its
 vocabulary (`GameWords`: "Rubber 3", "Match 3", "Chicago 3", "Next Chicago", ...), the templates of
 its rotation on the console and on the table cards, and whether it has early leavers and a
 leaderboard of its own. Templates read these with `{% load games %}` (games/templatetags/games.py)
@@ -35,7 +36,7 @@ from scoring.rules.rubber import unfinished_bonuses
 from scoring.rules.two_player import two_player_unfinished_bonuses
 from scoring.shared.i18n import templates_for
 
-from . import summaries
+from . import display, summaries
 from .forms import (
     BridgeForTwoFields,
     DrawDiscardFields,
@@ -43,6 +44,7 @@ from .forms import (
     TurnoverFields,
     TwoPlayerFields,
 )
+from .summaries import summarise
 
 __all__ = [
     "FOUR_PLAYER_CONTROLS",
@@ -50,6 +52,7 @@ __all__ = [
     "Closing",
     "GamePages",
     "GameWords",
+    "deal_words",
     "names_for",
     "pages",
     "register_pages",
@@ -247,6 +250,9 @@ class GamePages:
     needs: tuple[tuple[str, str], ...] = ()
     #: A deal in a few words (games/summaries.py; `summarise`).
     summary: summaries.Summary = summaries.four_player_deal
+    #: A deal as the pad's deal list, its notices and the console's tables say it; None: its
+    #: `summary` (a two-player game's, with its players' names). `deal_words` asks it.
+    pad_words: summaries.Summary | None = None
     #: How the pages name a match of the game.
     words: GameWords = RUBBER_WORDS
     #: The console's table of a table's seatings ahead (templates/clubs/_session_block.html).
@@ -266,6 +272,10 @@ class GamePages:
     def controls(self) -> tuple[str, ...]:
         """Every control of the game's entry, whatever the house rules say."""
         return FOUR_PLAYER_CONTROLS if self.entry is None else self.entry.controls
+
+    def deal_words(self, deal: summaries.Summarised, names: Sequence[str] | None) -> str:
+        """A deal as the pad lists it: "4♠ by North, made", or a two-player game's summary."""
+        return (self.pad_words or self.summary)(deal, names)
 
     def entry_controls(self, rules: HouseRules) -> frozenset[str]:
         """The controls a deal of this game may have under the house rules `rules`: the ones the
@@ -291,6 +301,7 @@ def register_pages(kind: str, entry: GamePages) -> GamePages:
         if control not in entry.controls or option not in options:
             raise ValueError(f"{kind}: {control!r} needs {option!r}: no such control or rule")
     PAGES[kind] = entry
+    summaries.SUMMARIES[kind] = entry.summary
     return entry
 
 
@@ -313,9 +324,15 @@ def names_for(match: _Match) -> list[str] | None:
     return [player.name for player in match.players]
 
 
-def summarise(kind: str, deal: summaries.Summarised, names: Sequence[str] | None = None) -> str:
-    """A deal of the game `kind` in a few words, in the active language, as the game says it."""
-    return PAGES[kind].summary(deal, names)
+def deal_words(match: _Match, deal: summaries.Summarised) -> str:
+    """A deal of `match` as its pad lists it (`GamePages.deal_words`), naming its players in a
+    game that names them (`names_for`)."""
+    return PAGES[match.kind].deal_words(deal, names_for(match))
+
+
+def _seat_words(deal: summaries.Summarised, names: Sequence[str] | None = None) -> str:
+    """A four-player deal as the pad lists it: "4♠ by North, made" (`display.deal_words`)."""
+    return display.deal_words(deal)  # type: ignore[arg-type]
 
 
 #: What the two-player games share: a match between two players, its own rotation and card,
@@ -331,7 +348,13 @@ _TWO_PLAYER: dict[str, Any] = {
 
 register_pages(
     "rubber",
-    GamePages(pad="rubber", pad_template=_PAD, entry_template=_ENTRY, closing=RUBBER_CLOSING),
+    GamePages(
+        pad="rubber",
+        pad_template=_PAD,
+        entry_template=_ENTRY,
+        closing=RUBBER_CLOSING,
+        pad_words=_seat_words,
+    ),
 )
 register_pages(
     "chicago",
@@ -342,6 +365,7 @@ register_pages(
         closing=CHICAGO_CLOSING,
         needs=(("honours", "chicago_honours"),),  # RULES 5
         words=CHICAGO_WORDS,
+        pad_words=_seat_words,
     ),
 )
 register_pages(

@@ -14,7 +14,7 @@ from clubs.models import Table
 from scoring.shared.i18n import speak_club_language
 from scoring.shared.numbers import small_number
 
-from .. import display
+from .. import display, registry
 from ..models import SEAT_SIDE, SEATS, Deal, Rubber
 from . import tokens
 from .handover import back_words, handed_deals
@@ -103,9 +103,7 @@ def table_code(request: HttpRequest, code: str) -> HttpResponse:
 
 def _deal_words(rubber: Rubber, deal: Deal) -> str:
     """A deal in words as the pad lists it: "4♠ by East, made" (a two-player deal by names)."""
-    if rubber.is_two_player:
-        return deal.summary([p.name for p in rubber.players])
-    return display.deal_words(deal)
+    return registry.deal_words(rubber, deal)
 
 
 def _who_confirms(rubber: Rubber, seats: list[str], count: int) -> str:

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from scoring.rules import ScoringError
 from scoring.shared.error_messages import error_line
 
-from .. import display
+from .. import display, registry
 from ..codes import tokens
 from ..codes.names import code_note, who_wrote
 from ..models import (
@@ -25,7 +25,7 @@ from ..models import (
     change_note,
     closed_session,
 )
-from ..pad.context import deal_in_words, pad_context
+from ..pad.context import pad_context
 from ..pad.forms import correction_form, correction_line, pad_side_names
 from ..pad.views import HtmxHttpRequest, render_pad, tells_code_changed
 from ..permissions import Viewer
@@ -125,9 +125,7 @@ def _refused_correction(
             _last_writer(current),
             current.written_seat if current.written_phone else "",
         ),
-        "deal": display.deal_words(current)
-        if current.data is None
-        else current.summary([p.name for p in deal.rubber.players]),
+        "deal": registry.deal_words(deal.rubber, current),
     }
     data = request.POST.copy()
     data[f"{form.prefix}-version"] = str(current.version)
@@ -205,11 +203,10 @@ def delete_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                 response["HX-Reswap"] = "outerHTML"
             return response
         if request.htmx:
-            names = [p.name for p in rubber.players] if rubber.is_two_player else None
             return render(
                 request,
                 "games/_delete_deal.html",
-                {"deal": deal, "words": deal_in_words(deal, names)},
+                {"deal": deal, "words": registry.deal_words(rubber, deal)},
             )
         return render(request, "games/rubber.html", pad_context(rubber, viewer, deleting=deal.pk))
     version = posted_version(request)

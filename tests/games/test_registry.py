@@ -119,10 +119,12 @@ SAMPLE_DEALS = [
 @pytest.mark.parametrize(("kind", "fields"), SAMPLE_DEALS)
 @pytest.mark.parametrize("names", [None, ["Ann", "Bob"]])
 @pytest.mark.parametrize("language", ["en", "it"])
-def test_each_games_summary_reads_as_the_deals_own(kind, fields, names, language):
-    deal = Deal(**fields)
+def test_a_deals_summary_is_its_games_own(kind, fields, names, language):
+    # `Deal.summary` asks the game of the deal's rubber (games/summaries.py), with no guess.
+    deal = Deal(rubber=Rubber(kind=kind), **fields)
     with translation.override(language):
-        assert registry.summarise(kind, deal, names) == deal.summary(names)
+        assert deal.summary(names) == registry.PAGES[kind].summary(deal, names)
+        assert deal.summary(names) == registry.summarise(kind, deal, names)
 
 
 @pytest.mark.parametrize("kind", KINDS)
