@@ -2,9 +2,10 @@
 
 The engine's entry (`scoring.rules.games.Game`) says what a game is: its seats, how its input is
 read and scored, its result and its rule. This adds how its match looks and is entered: the pad's
-layout (a builder in games/views.py) and template, the entry template and, for a two-player game,
-its deal fields (`games.forms.TwoPlayerFields`). Every registered game must have pages here
-(tests/games/test_registry.py checks it); `pages(kind)` is the one lookup the views make.
+layout (its name, its builder in games/layouts.py) and template, the entry template and, for a
+two-player game, its deal fields (`games.forms.TwoPlayerFields`). Every registered game must have
+pages here (tests/games/test_registry.py checks it); `pages(kind)` is the one lookup the views
+make.
 
 Each game also declares how its pages speak of it and what they show: its deal summary
 (`summary`, a function of games/summaries.py, filed there by `register_pages`;
@@ -36,7 +37,7 @@ from scoring.rules.rubber import unfinished_bonuses
 from scoring.rules.two_player import two_player_unfinished_bonuses
 from scoring.shared.i18n import templates_for
 
-from . import display, summaries
+from . import display, layouts, summaries
 from .forms import (
     BridgeForTwoFields,
     DrawDiscardFields,
@@ -234,9 +235,12 @@ _TWO_PLAYER_CARD = "clubs/_two_player_card.html"
 
 @dataclass(frozen=True)
 class GamePages:
-    #: The pad's layout: a key of `games.pad.builders.PADS` ("rubber", "chicago",
-    #: "two_player_rubber", "tricks", "race"); several games may share one.
+    #: The pad's layout, by name ("rubber", "chicago", "two_player_rubber", "tricks", "race");
+    #: several games may share one. The pad's context names it (`layout`).
     pad: str
+    #: The pad's builder: the game's scoresheet → the figures its template shows
+    #: (games/layouts.py has the games' own; games/pad/builders.py calls it).
+    pad_builder: layouts.PadBuilder
     #: The template the pad is drawn with (included by templates/games/_live.html).
     pad_template: str
     #: The deal entry template (four-player taps, or the two-player game's own fields).
@@ -350,6 +354,7 @@ register_pages(
     "rubber",
     GamePages(
         pad="rubber",
+        pad_builder=layouts.rubber_pad,
         pad_template=_PAD,
         entry_template=_ENTRY,
         closing=RUBBER_CLOSING,
@@ -360,6 +365,7 @@ register_pages(
     "chicago",
     GamePages(
         pad="chicago",
+        pad_builder=layouts.chicago_pad,
         pad_template=_PAD,
         entry_template=_ENTRY,
         closing=CHICAGO_CLOSING,
@@ -372,6 +378,7 @@ register_pages(
     "bridge_for_two",
     GamePages(
         pad="two_player_rubber",
+        pad_builder=layouts.two_player_rubber_pad,
         pad_template=_PAD,
         entry_template=_ENTRY_TWO,
         closing=TWO_PLAYER_RUBBER_CLOSING,
@@ -384,6 +391,7 @@ register_pages(
     "misery",
     GamePages(
         pad="two_player_rubber",
+        pad_builder=layouts.two_player_rubber_pad,
         pad_template=_PAD,
         entry_template=_ENTRY_TWO,
         closing=TWO_PLAYER_RUBBER_CLOSING,
@@ -396,6 +404,7 @@ register_pages(
     "turnover",
     GamePages(
         pad="tricks",
+        pad_builder=layouts.turnover_pad,
         pad_template="games/_turnover.html",
         entry_template=_ENTRY_TWO,
         closing=TURNOVER_CLOSING,
@@ -408,6 +417,7 @@ register_pages(
     "draw_discard",
     GamePages(
         pad="race",
+        pad_builder=layouts.race_pad,
         pad_template="games/_race.html",
         entry_template=_ENTRY_TWO,
         closing=DRAW_DISCARD_CLOSING,

@@ -8,8 +8,6 @@ tests/games/made_up_templates/. The test renders its deal summary, its entry for
 as far as the pages allow without a database row of the game. What still blocks a full render
 of its rubber page, each shown by a test below:
 
-- a pad layout's builder lives in games/pad/builders.py (`builders.PADS`), not in the registry
-  entry;
 - `Rubber` has a database check over the two-player kinds (a migration per game), so a match of
   a new game cannot be saved until `makemigrations` is run;
 - `Deal.summary` (games/models.py) still guesses the game from the deal's JSON instead of asking
@@ -117,6 +115,7 @@ COIN_WORDS = GameWords(
 )
 COIN_PAGES = GamePages(
     pad="coin",
+    pad_builder=coin_pad,
     pad_template="coin/_pad.html",
     entry_template="coin/_entry.html",
     closing=Closing(rule="RULES 9", words=_("A coin toss closes as it stands."), row=_("Closes")),
@@ -198,13 +197,15 @@ def test_its_entry_form_shows_its_own_controls_and_checks_the_deal(coin):
     assert not refused.is_valid()
 
 
-def test_its_pad_is_drawn_from_its_sheet_with_its_words(coin, monkeypatch):
-    # Blocker: the layout's builder is a key of games/pad/builders.py's PADS, not part of the entry.
-    assert coin.pad not in builders.PADS
-    monkeypatch.setitem(builders.PADS, coin.pad, coin_pad)
-    sheet = sheets.score("coin", [_deal(1), _deal(1), _deal(0)], closed=False, options=HouseRules())
-    pad = {**builders.PADS[coin.pad](sheet), "finished": sheet.complete, "winner_name": "Bob"}
-    rubber = SimpleNamespace(kind="coin", number=2, pk=7)
+def test_its_pad_is_drawn_from_its_sheet_with_its_words(coin):
+    # The pad is laid out by the builder its entry carries, as for every game.
+    rubber = SimpleNamespace(kind="coin", number=2, pk=7, status="in_play")
+    rubber.scoresheet = lambda deals: sheets.score(
+        "coin", deals, closed=False, options=HouseRules()
+    )
+    built = builders.build_pad(rubber, [_deal(1), _deal(1), _deal(0)])
+    assert (built["layout"], built["template"]) == ("coin", "coin/_pad.html")
+    pad = {**built, "winner_name": "Bob"}
     html = render_to_string(coin.pad_template, {"pad": pad, "rubber": rubber})
     assert "Coin toss, match 2" in html
     assert '<p id="tosses">1–2</p>' in html and '<p id="result">Bob</p>' in html
