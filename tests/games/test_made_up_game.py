@@ -3,15 +3,12 @@
 Adding a game is one rules module, one registry entry and its templates (docs/architecture.md,
 "Add a two-player game"). Here: the "Coin toss" game's rules are the stub functions below (its
 rules module), its entry is `register(COIN)` in the engine's registry and `register_pages` in
-games/registry.py (with its deal fields, summary and words), and its templates are under
-tests/games/made_up_templates/. The test renders its deal summary, its entry form and its pad
-as far as the pages allow without a database row of the game. What still blocks a full render
-of its rubber page, each shown by a test below:
-
-- `Rubber` has a database check over the two-player kinds (a migration per game), so a match of
-  a new game cannot be saved until `makemigrations` is run;
-- `Deal.summary` (games/models.py) still guesses the game from the deal's JSON instead of asking
-  `registry.summarise` (xfail below: it says "None by player None, None tricks").
+games/registry.py (with its deal fields, summary, pad builder and words), and its templates are
+under tests/games/made_up_templates/. The test renders its deal summary (also as `Deal.summary`
+says it), its entry form and its pad (laid out by `build_pad` with the entry's builder), as far
+as the pages allow without a database row of the game. What still blocks a full render of its
+rubber page, shown by the last test: `Rubber` has a database check over the two-player kinds (a
+migration per game), so a match of a new game cannot be saved until `makemigrations` is run.
 """
 
 from __future__ import annotations
