@@ -273,6 +273,12 @@ class GamePages:
     own_leaderboard: bool = False
 
     @property
+    def live_line(self) -> bool:
+        """Whether its entry and correction forms show the live line under the taps (the deal
+        as it will be scored, `games.display.preview`): the four-player taps' only."""
+        return self.entry is None
+
+    @property
     def controls(self) -> tuple[str, ...]:
         """Every control of the game's entry, whatever the house rules say."""
         return FOUR_PLAYER_CONTROLS if self.entry is None else self.entry.controls

@@ -88,7 +88,7 @@ def _correction_panel(request: HtmxHttpRequest, deal: Deal, viewer: Viewer) -> H
             "deal": deal,
             "two_player": deal.rubber.is_two_player,
             "line": None
-            if deal.rubber.is_two_player
+            if not registry.pages(deal.rubber.kind).live_line
             else display.preview(
                 deal.rubber,
                 DealFields(
@@ -234,7 +234,7 @@ def preview_correction(request: HttpRequest, pk: int) -> HttpResponse:
     place in the rubber (its own vulnerability). An htmx partial."""
     deal, viewer = deal_for_request(request, pk)
     rubber = deal.rubber
-    if rubber.is_two_player:
+    if not registry.pages(rubber.kind).live_line:
         raise Http404("No preview for this game.")
     return render(
         request,

@@ -196,7 +196,7 @@ def _entry(
         # names the deal it will record them as.
         "taps_moved": bool(notice_deal and bound),
         "preview_line": forms.preview_line(rubber, viewer, entry_form.data)
-        if bound and not rubber.is_two_player
+        if bound and registry.pages(rubber.kind).live_line
         else None,
     }
 
