@@ -266,7 +266,9 @@ class GamePages:
     #: Whether the console offers "Early leaver…" at a table in play (RULES 6).
     early_leaver: bool = True
     #: Whether the engine's sentences name the game's two players (player 0's and player 1's
-    #: names, `names_for`), as its pad does; otherwise they name seats and sides.
+    #: names, `names_for`), as its pad and its table-code pages do (a phone, its hand-over and
+    #: its history named by the player, in the pad's order); otherwise they name seats and
+    #: sides.
     named_players: bool = False
     #: Whether the game's matches have a leaderboard of their own (`?kind=` on the club's
     #: leaderboard) rather than the four-player one every club has.
