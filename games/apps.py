@@ -4,3 +4,9 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
+
+    def ready(self) -> None:
+        # The registry files each game's pages and summary (games.summaries.SUMMARIES, which
+        # `Deal.summary` reads) when imported: every process has it, not only one that loaded
+        # a page first.
+        from . import registry  # noqa: F401

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import Membership, Player
 
 from .models import Deal
+from .summaries import summarise
 
 
 @dataclass(frozen=True)
@@ -90,23 +91,27 @@ SAID = {
 }
 
 
-def _snapshot(record: Any, players: Sequence[str] | None = None) -> dict[str, Any]:
+def _snapshot(record: Any, kind: str, players: Sequence[str] | None = None) -> dict[str, Any]:
     data = {name: getattr(record, name) for name in TRACKED}
     data["version"] = record.version
-    data["summary"] = Deal.summary(record, players)
+    data["summary"] = summarise(kind, record, players)
     return data
 
 
 def entries(
-    records: Iterable[Any], names: dict[int, Entrant], players: Sequence[str] | None = None
+    records: Iterable[Any],
+    names: dict[int, Entrant],
+    game: str,
+    players: Sequence[str] | None = None,
 ) -> list[dict[str, Any]]:
     """One deal's history records (any order) as entries, oldest first; `names` by login id.
-    A two-player deal's summaries name its `players` when given (player 0's and 1's names)."""
+    Each summary is as the game whose code is `game` says it (`summarise`); a two-player
+    deal's name its `players` when given (player 0's and 1's names)."""
     ordered = sorted(records, key=lambda r: (r.history_date, r.history_id))
     result: list[dict[str, Any]] = []
     before: dict[str, Any] | None = None
     for record in ordered:
-        after = _snapshot(record, players)
+        after = _snapshot(record, game, players)
         changed = [
             {"field": name, "before": before[name], "after": after[name]}
             for name in (*TRACKED, "version")
@@ -141,19 +146,21 @@ def entries(
 
 def for_deal(deal: Deal, club_id: int) -> list[dict[str, Any]]:
     records = list(deal.history.all())
-    return entries(records, entrants(club_id, (r.history_user_id for r in records)))
+    names = entrants(club_id, (r.history_user_id for r in records))
+    return entries(records, names, deal.rubber.kind)
 
 
 def for_rubber(
     rubber_id: int,
+    kind: str,
     club_id: int,
     known: Iterable[Player] = (),
     players: Sequence[str] | None = None,
 ) -> dict[int, list[dict[str, Any]]]:
     """Every deal's history in a rubber, by deal id (one query, and `entrants`'); a two-player
-    match's summaries name its `players`."""
+    match's summaries name its `players`; `kind` is the rubber's game."""
     grouped: dict[int, list[Any]] = defaultdict(list)
     for record in Deal.history.filter(rubber_id=rubber_id):
         grouped[record.id].append(record)
     names = entrants(club_id, (r.history_user_id for rs in grouped.values() for r in rs), known)
-    return {deal_id: entries(records, names, players) for deal_id, records in grouped.items()}
+    return {deal_id: entries(records, names, kind, players) for deal_id, records in grouped.items()}

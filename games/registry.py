@@ -2,12 +2,14 @@
 
 The engine's entry (`scoring.rules.games.Game`) says what a game is: its seats, how its input is
 read and scored, its result and its rule. This adds how its match looks and is entered: the pad's
-layout (a builder in games/views.py) and template, the entry template and, for a two-player game,
-its deal fields (`games.forms.TwoPlayerFields`). Every registered game must have pages here
-(tests/games/test_registry.py checks it); `pages(kind)` is the one lookup the views make.
+layout (its name, its builder in games/layouts.py) and template, the entry template and, for a
+two-player game, its deal fields (`games.forms.TwoPlayerFields`). Every registered game must have
+pages here (tests/games/test_registry.py checks it); `pages(kind)` is the one lookup the views
+make.
 
 Each game also declares how its pages speak of it and what they show: its deal summary
-(`summary`, a function of games/summaries.py; `summarise(kind, deal, names)` asks it), its
+(`summary`, a function of games/summaries.py, filed there by `register_pages`;
+`summarise(kind, deal, names)` asks it) and how its pad lists a deal (`deal_words`), its
 vocabulary (`GameWords`: "Rubber 3", "Match 3", "Chicago 3", "Next Chicago", ...), the templates of
 its rotation on the console and on the table cards, and whether it has early leavers and a
 leaderboard of its own. Templates read these with `{% load games %}` (games/templatetags/games.py)
@@ -35,7 +37,7 @@ from scoring.rules.rubber import unfinished_bonuses
 from scoring.rules.two_player import two_player_unfinished_bonuses
 from scoring.shared.i18n import templates_for
 
-from . import summaries
+from . import display, layouts, summaries
 from .forms import (
     BridgeForTwoFields,
     DrawDiscardFields,
@@ -43,6 +45,7 @@ from .forms import (
     TurnoverFields,
     TwoPlayerFields,
 )
+from .summaries import summarise
 
 __all__ = [
     "FOUR_PLAYER_CONTROLS",
@@ -50,6 +53,7 @@ __all__ = [
     "Closing",
     "GamePages",
     "GameWords",
+    "deal_words",
     "names_for",
     "pages",
     "register_pages",
@@ -231,9 +235,12 @@ _TWO_PLAYER_CARD = "clubs/_two_player_card.html"
 
 @dataclass(frozen=True)
 class GamePages:
-    #: The pad's layout: a key of `games.pad.builders.PADS` ("rubber", "chicago",
-    #: "two_player_rubber", "tricks", "race"); several games may share one.
+    #: The pad's layout, by name ("rubber", "chicago", "two_player_rubber", "tricks", "race");
+    #: several games may share one. The pad's context names it (`layout`).
     pad: str
+    #: The pad's builder: the game's scoresheet → the figures its template shows
+    #: (games/layouts.py has the games' own; games/pad/builders.py calls it).
+    pad_builder: layouts.PadBuilder
     #: The template the pad is drawn with (included by templates/games/_live.html).
     pad_template: str
     #: The deal entry template (four-player taps, or the two-player game's own fields).
@@ -247,6 +254,9 @@ class GamePages:
     needs: tuple[tuple[str, str], ...] = ()
     #: A deal in a few words (games/summaries.py; `summarise`).
     summary: summaries.Summary = summaries.four_player_deal
+    #: A deal as the pad's deal list, its notices and the console's tables say it; None: its
+    #: `summary` (a two-player game's, with its players' names). `deal_words` asks it.
+    pad_words: summaries.Summary | None = None
     #: How the pages name a match of the game.
     words: GameWords = RUBBER_WORDS
     #: The console's table of a table's seatings ahead (templates/clubs/_session_block.html).
@@ -256,16 +266,28 @@ class GamePages:
     #: Whether the console offers "Early leaver…" at a table in play (RULES 6).
     early_leaver: bool = True
     #: Whether the engine's sentences name the game's two players (player 0's and player 1's
-    #: names, `names_for`), as its pad does; otherwise they name seats and sides.
+    #: names, `names_for`), as its pad and its table-code pages do (a phone, its hand-over and
+    #: its history named by the player, in the pad's order); otherwise they name seats and
+    #: sides.
     named_players: bool = False
     #: Whether the game's matches have a leaderboard of their own (`?kind=` on the club's
     #: leaderboard) rather than the four-player one every club has.
     own_leaderboard: bool = False
 
     @property
+    def live_line(self) -> bool:
+        """Whether its entry and correction forms show the live line under the taps (the deal
+        as it will be scored, `games.display.preview`): the four-player taps' only."""
+        return self.entry is None
+
+    @property
     def controls(self) -> tuple[str, ...]:
         """Every control of the game's entry, whatever the house rules say."""
         return FOUR_PLAYER_CONTROLS if self.entry is None else self.entry.controls
+
+    def deal_words(self, deal: summaries.Summarised, names: Sequence[str] | None) -> str:
+        """A deal as the pad lists it: "4♠ by North, made", or a two-player game's summary."""
+        return (self.pad_words or self.summary)(deal, names)
 
     def entry_controls(self, rules: HouseRules) -> frozenset[str]:
         """The controls a deal of this game may have under the house rules `rules`: the ones the
@@ -291,6 +313,7 @@ def register_pages(kind: str, entry: GamePages) -> GamePages:
         if control not in entry.controls or option not in options:
             raise ValueError(f"{kind}: {control!r} needs {option!r}: no such control or rule")
     PAGES[kind] = entry
+    summaries.SUMMARIES[kind] = entry.summary
     return entry
 
 
@@ -313,9 +336,15 @@ def names_for(match: _Match) -> list[str] | None:
     return [player.name for player in match.players]
 
 
-def summarise(kind: str, deal: summaries.Summarised, names: Sequence[str] | None = None) -> str:
-    """A deal of the game `kind` in a few words, in the active language, as the game says it."""
-    return PAGES[kind].summary(deal, names)
+def deal_words(match: _Match, deal: summaries.Summarised) -> str:
+    """A deal of `match` as its pad lists it (`GamePages.deal_words`), naming its players in a
+    game that names them (`names_for`)."""
+    return PAGES[match.kind].deal_words(deal, names_for(match))
+
+
+def _seat_words(deal: summaries.Summarised, names: Sequence[str] | None = None) -> str:
+    """A four-player deal as the pad lists it: "4♠ by North, made" (`display.deal_words`)."""
+    return display.deal_words(deal)  # type: ignore[arg-type]
 
 
 #: What the two-player games share: a match between two players, its own rotation and card,
@@ -331,23 +360,33 @@ _TWO_PLAYER: dict[str, Any] = {
 
 register_pages(
     "rubber",
-    GamePages(pad="rubber", pad_template=_PAD, entry_template=_ENTRY, closing=RUBBER_CLOSING),
+    GamePages(
+        pad="rubber",
+        pad_builder=layouts.rubber_pad,
+        pad_template=_PAD,
+        entry_template=_ENTRY,
+        closing=RUBBER_CLOSING,
+        pad_words=_seat_words,
+    ),
 )
 register_pages(
     "chicago",
     GamePages(
         pad="chicago",
+        pad_builder=layouts.chicago_pad,
         pad_template=_PAD,
         entry_template=_ENTRY,
         closing=CHICAGO_CLOSING,
         needs=(("honours", "chicago_honours"),),  # RULES 5
         words=CHICAGO_WORDS,
+        pad_words=_seat_words,
     ),
 )
 register_pages(
     "bridge_for_two",
     GamePages(
         pad="two_player_rubber",
+        pad_builder=layouts.two_player_rubber_pad,
         pad_template=_PAD,
         entry_template=_ENTRY_TWO,
         closing=TWO_PLAYER_RUBBER_CLOSING,
@@ -360,6 +399,7 @@ register_pages(
     "misery",
     GamePages(
         pad="two_player_rubber",
+        pad_builder=layouts.two_player_rubber_pad,
         pad_template=_PAD,
         entry_template=_ENTRY_TWO,
         closing=TWO_PLAYER_RUBBER_CLOSING,
@@ -372,6 +412,7 @@ register_pages(
     "turnover",
     GamePages(
         pad="tricks",
+        pad_builder=layouts.turnover_pad,
         pad_template="games/_turnover.html",
         entry_template=_ENTRY_TWO,
         closing=TURNOVER_CLOSING,
@@ -384,6 +425,7 @@ register_pages(
     "draw_discard",
     GamePages(
         pad="race",
+        pad_builder=layouts.race_pad,
         pad_template="games/_race.html",
         entry_template=_ENTRY_TWO,
         closing=DRAW_DISCARD_CLOSING,

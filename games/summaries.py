@@ -1,11 +1,15 @@
 """Each game's deal in a few words, in the active language: one function per kind of deal.
 
-A game's entry in games/registry.py names its function (`GamePages.summary`), and
-`games.registry.summarise(kind, deal, names)` is the one lookup, so a new game says how its own
-deals read instead of being guessed from its JSON. The functions take the deal's stored fields
-(a `Deal`, or a row of its history) and, for a two-player game, the players' names (player 0's
-and player 1's); without names they count the players from 1 ("by player 1"). The sentences are
-`Deal.summary`'s, word for word (tests/games/test_registry.py compares them, game by game).
+A game's entry in games/registry.py names its function (`GamePages.summary`);
+`games.registry.register_pages` files it in `SUMMARIES` here, and `summarise(kind, deal, names)`
+is the one lookup (`Deal.summary`, the history and the pages ask it), so a new game says how its
+own deals read instead of being guessed from its JSON. The table lives here, not in the
+registry, so the models ask it without importing the registry (which imports them).
+
+The functions take the deal's stored fields (a `Deal`, or a row of its history) and, for a
+two-player game, the players' names (player 0's and player 1's); without names they count the
+players from 1 ("by player 1"). The sentences are the ones the pages showed before the
+registry, word for word (tests/games/test_registry.py).
 """
 
 from __future__ import annotations
@@ -19,11 +23,13 @@ from scoring.shared.i18n import contract_display, strain_display
 
 __all__ = [
     "DECLARATION_NAMES",
+    "SUMMARIES",
     "Summarised",
     "Summary",
     "contract_deal",
     "four_player_deal",
     "strain_deal",
+    "summarise",
     "tricks_deal",
 ]
 
@@ -47,6 +53,15 @@ class Summarised(Protocol):
 
 #: A game's summary: (the deal, the players' names or None) → its few words.
 Summary = Callable[[Summarised, Sequence[str] | None], str]
+
+#: Game code → its summary, filed by `games.registry.register_pages` (every registered game).
+SUMMARIES: dict[str, Summary] = {}
+
+
+def summarise(kind: str, deal: Summarised, names: Sequence[str] | None = None) -> str:
+    """A deal of the game `kind` in a few words, in the active language, as the game says it."""
+    return SUMMARIES[kind](deal, names)
+
 
 #: The declarations of Misery Bridge other than "ordinary" (RULES 7.2), as a summary names them.
 DECLARATION_NAMES = {

@@ -16,10 +16,6 @@ MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 60
 REASON = "Long because"
 
-#: Packages being split right now: their findings are reported as expected failures until the
-#: split lands (then the package leaves this set and its findings fail the suite).
-SPLITTING: set[str] = set()
-
 
 def modules(package: str) -> list[Path]:
     """The package's Python modules, migrations aside."""
@@ -43,14 +39,7 @@ def long_functions(source: str, limit: int = MAX_FUNCTION_LINES) -> list[tuple[s
     return found
 
 
-def package_param(package: str) -> object:
-    if package in SPLITTING:
-        mark = pytest.mark.xfail(reason=f"{package}/ is being split (issue 27)", strict=False)
-        return pytest.param(package, marks=mark)
-    return package
-
-
-@pytest.mark.parametrize("package", [package_param(p) for p in PACKAGES])
+@pytest.mark.parametrize("package", PACKAGES)
 def test_no_module_is_over_600_lines(package: str) -> None:
     too_long = [
         f"{path.relative_to(ROOT)}: {lines} lines"
@@ -60,7 +49,7 @@ def test_no_module_is_over_600_lines(package: str) -> None:
     assert not too_long, f"modules over {MAX_MODULE_LINES} lines, to split:\n" + "\n".join(too_long)
 
 
-@pytest.mark.parametrize("package", [package_param(p) for p in PACKAGES])
+@pytest.mark.parametrize("package", PACKAGES)
 def test_no_function_is_over_60_lines_without_a_reason(package: str) -> None:
     too_long = [
         f"{path.relative_to(ROOT)}:{line} {name}: {length} lines"

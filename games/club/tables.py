@@ -14,9 +14,9 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from clubs.models import Player, Session, Table, is_prefetched
-from games import rotation
+from games import registry, rotation
 from games.club_api import table_queryset
-from games.display import deal_words, two_player_order
+from games.display import two_player_order
 from games.models import Rubber
 from games.sessions.ahead import round_robin_opponents, table_rotation
 from games.sessions.pages import reverse_or_none
@@ -202,9 +202,10 @@ def _last_deal(table: Table, names: dict[int, str]) -> str | None:
         return None
     return _("Deal %(number)s: %(deal)s") % {
         "number": deals[-1].number,
-        "deal": deal_words(deals[-1])
-        if deals[-1].data is None
-        else deals[-1].summary([names.get(live[0].north_id, "?"), names.get(live[0].east_id, "?")]),
+        # The two players' names, for a game that names them (`registry.names_for`).
+        "deal": registry.pages(live[0].kind).deal_words(
+            deals[-1], [names.get(live[0].north_id, "?"), names.get(live[0].east_id, "?")]
+        ),
     }
 
 

@@ -9,6 +9,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from .. import registry
 from ..models import Deal, Rubber
 from ..permissions import Viewer
 from . import tokens
@@ -27,7 +28,7 @@ def handed_deals(rubber: Rubber, seat: str) -> list[Deal]:
 def back_words(rubber: Rubber, back_id: int, name: str) -> str:
     """ "This phone is Clara's again (seat E)." (a table of two, or Clara sitting out: no seat)."""
     seat = rubber.seat_of(back_id)
-    if seat is None or rubber.is_two_player:
+    if seat is None or registry.pages(rubber.kind).named_players:
         return _("This phone is %(name)s's again.") % {"name": name}
     return _("This phone is %(name)s's again (seat %(seat)s).") % {
         "name": name,

@@ -8,6 +8,7 @@ from django.utils.translation import pgettext
 
 from clubs.models import Player
 
+from .. import registry
 from ..models import Deal, Rubber
 from ..permissions import Viewer
 
@@ -15,7 +16,7 @@ from ..permissions import Viewer
 def code_label(rubber: Rubber, seat: str) -> str:
     """A phone holding the table's code, as the deals and their history name it: "table 3
     (code), seat N" (a table of two: by the player's name, as its code page lists them)."""
-    if rubber.is_two_player and seat in rubber.seat_ids:
+    if registry.pages(rubber.kind).named_players and seat in rubber.seat_ids:
         return _("table %(number)s (code), %(name)s") % {
             "number": rubber.table.number,
             "name": rubber.seats[seat].name,

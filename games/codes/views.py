@@ -14,7 +14,7 @@ from clubs.models import Table
 from scoring.shared.i18n import speak_club_language
 from scoring.shared.numbers import small_number
 
-from .. import display
+from .. import display, registry
 from ..models import SEAT_SIDE, SEATS, Deal, Rubber
 from . import tokens
 from .handover import back_words, handed_deals
@@ -87,7 +87,8 @@ def table_code(request: HttpRequest, code: str) -> HttpResponse:
     rubber.fetch_players()
     seats = rubber.seats
     # A table of two lists its players by name, in the pad's stable order (no compass seats).
-    order = display.two_player_order(rubber.seat_ids) if rubber.is_two_player else list(seats)
+    named = registry.pages(rubber.kind).named_players
+    order = display.two_player_order(rubber.seat_ids) if named else list(seats)
     return render(
         request,
         "games/table_code.html",
@@ -103,15 +104,13 @@ def table_code(request: HttpRequest, code: str) -> HttpResponse:
 
 def _deal_words(rubber: Rubber, deal: Deal) -> str:
     """A deal in words as the pad lists it: "4♠ by East, made" (a two-player deal by names)."""
-    if rubber.is_two_player:
-        return deal.summary([p.name for p in rubber.players])
-    return display.deal_words(deal)
+    return registry.deal_words(rubber, deal)
 
 
 def _who_confirms(rubber: Rubber, seats: list[str], count: int) -> str:
     """Who picks a seat on the hand-over page, and what they do: "North or South: pick your
     seat, check the deal and confirm it." (a table of two: the other player, by name)."""
-    if rubber.is_two_player:
+    if registry.pages(rubber.kind).named_players:
         return ngettext(
             "%(name)s: tap your name, check the deal and confirm it.",
             "%(name)s: tap your name, check the deals and confirm them.",
@@ -152,7 +151,8 @@ def hand_over(request: HttpRequest, code: str) -> HttpResponse:
     rubber.fetch_players()
     handed = handed_deals(rubber, holder_seat)
     side = SEAT_SIDE[holder_seat]
-    order = display.two_player_order(rubber.seat_ids) if rubber.is_two_player else SEATS
+    named = registry.pages(rubber.kind).named_players
+    order = display.two_player_order(rubber.seat_ids) if named else SEATS
     others = [seat for seat in order if seat in rubber.seat_ids and SEAT_SIDE[seat] != side]
     seat = request.POST.get("seat") if request.method == "POST" else None
     if seat in others and handed:

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from scoring.rules import ScoringError
 from scoring.shared.error_messages import error_line
 
-from .. import display
+from .. import display, registry
 from ..codes import tokens
 from ..codes.names import code_note, who_wrote
 from ..models import (
@@ -25,7 +25,7 @@ from ..models import (
     change_note,
     closed_session,
 )
-from ..pad.context import deal_in_words, pad_context
+from ..pad.context import pad_context
 from ..pad.forms import correction_form, correction_line, pad_side_names
 from ..pad.views import HtmxHttpRequest, render_pad, tells_code_changed
 from ..permissions import Viewer
@@ -88,7 +88,7 @@ def _correction_panel(request: HtmxHttpRequest, deal: Deal, viewer: Viewer) -> H
             "deal": deal,
             "two_player": deal.rubber.is_two_player,
             "line": None
-            if deal.rubber.is_two_player
+            if not registry.pages(deal.rubber.kind).live_line
             else display.preview(
                 deal.rubber,
                 DealFields(
@@ -125,9 +125,7 @@ def _refused_correction(
             _last_writer(current),
             current.written_seat if current.written_phone else "",
         ),
-        "deal": display.deal_words(current)
-        if current.data is None
-        else current.summary([p.name for p in deal.rubber.players]),
+        "deal": registry.deal_words(deal.rubber, current),
     }
     data = request.POST.copy()
     data[f"{form.prefix}-version"] = str(current.version)
@@ -205,11 +203,10 @@ def delete_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                 response["HX-Reswap"] = "outerHTML"
             return response
         if request.htmx:
-            names = [p.name for p in rubber.players] if rubber.is_two_player else None
             return render(
                 request,
                 "games/_delete_deal.html",
-                {"deal": deal, "words": deal_in_words(deal, names)},
+                {"deal": deal, "words": registry.deal_words(rubber, deal)},
             )
         return render(request, "games/rubber.html", pad_context(rubber, viewer, deleting=deal.pk))
     version = posted_version(request)
@@ -237,7 +234,7 @@ def preview_correction(request: HttpRequest, pk: int) -> HttpResponse:
     place in the rubber (its own vulnerability). An htmx partial."""
     deal, viewer = deal_for_request(request, pk)
     rubber = deal.rubber
-    if rubber.is_two_player:
+    if not registry.pages(rubber.kind).live_line:
         raise Http404("No preview for this game.")
     return render(
         request,

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring.rules import ScoringError
 from scoring.shared.error_messages import error_line
 
+from .. import registry
 from ..codes import tokens
 from ..codes.names import code_note
 from ..models import (
@@ -97,7 +98,7 @@ def preview_deal(request: HttpRequest, pk: int) -> HttpResponse:
     """The live line under the entry buttons: the deal as it will be scored ("4♠× by North, −2:
     They +300"), by the engine, or what is still missing. An htmx partial."""
     rubber, viewer = rubber_for_request(request, pk)
-    if rubber.is_two_player:
+    if not registry.pages(rubber.kind).live_line:
         raise Http404("No preview for this game.")
     return render(
         request, "games/_preview.html", {"line": preview_line(rubber, viewer, request.GET)}

@@ -36,7 +36,7 @@ from scoring.shared.error_messages import error_line
 from scoring.shared.inputs import UNKNOWN_FIELD, unknown_fields
 from scoring.shared.numbers import small_number
 
-from .. import history
+from .. import history, registry
 from ..codes import tokens
 from ..codes.names import code_note
 from ..models import Conflict, Deal, DealFields, NumberGap, Rubber, change_note
@@ -61,7 +61,7 @@ def _closed() -> JsonResponse:
 
 def _players(rubber: Rubber) -> list[str] | None:
     """A two-player match's players by name (player 0, player 1), as its pad names them."""
-    return [p.name for p in rubber.players] if rubber.is_two_player else None
+    return registry.names_for(rubber)
 
 
 def _deal_json(rubber: Rubber, deal: Deal) -> dict[str, Any]:
@@ -69,7 +69,7 @@ def _deal_json(rubber: Rubber, deal: Deal) -> dict[str, Any]:
     names = history.entrants(rubber.session.club_id, [deal.entered_by_id])
     return {
         "number": deal.number,
-        "summary": deal.summary(_players(rubber)),
+        "summary": registry.summarise(rubber.kind, deal, _players(rubber)),
         "version": deal.version,
         "entered_by": history.who(names, deal.entered_by_id).name or "",
     }

@@ -1,7 +1,8 @@
 """Rubbers and deals (DESIGN.md: games/), one module per concern.
 
 - `values`: seats, a deal's facts as entered (`DealFields`), the errors a write raises;
-- `summary`: a deal in words;
+- `summary`: a deal's result as its pad writes it, the reopen refusal (each game's summary is
+  its own: games/summaries.py);
 - `locks`: the locks and refusals every deal write shares, the history notes;
 - `state`: what a cached rubber answer is keyed on, in SQL;
 - `deal`: the Deal model and the writes of one deal;

@@ -30,8 +30,9 @@ from ..permissions import (
     check_dispute,
     check_rule,
 )
+from ..summaries import summarise
 from .locks import check_reopened_writer, closed_session, lock_session, noted, queue_refresh
-from .summary import four_player_summary, two_player_result, two_player_summary
+from .summary import two_player_result
 from .values import SEAT_SIDE, SEATS, DealFields, RubberStatus
 
 if TYPE_CHECKING:
@@ -209,13 +210,12 @@ class Deal(models.Model):
         return "=" if over == 0 else (f"+{over}" if over > 0 else f"−{-over}")
 
     def summary(self, names: Sequence[str] | None = None) -> str:
-        """The deal in a few words, in the active language: "4S by N, 10 tricks". A two-player
-        deal names its players with ``names`` (player 0's and player 1's): "♣ by Bea, 8 tricks";
-        without, it numbers them as the engine does ("by player 1")."""
-        if self.data is not None:
-            return two_player_summary(self.data, names)
-        # `self` may be a history record of a deal (games.history calls this unbound on one).
-        return four_player_summary(self)
+        """The deal in a few words, in the active language, as its game says it
+        (games/summaries.py): "4S by N, 10 tricks". A two-player deal names its players with
+        ``names`` (player 0's and player 1's): "♣ by Bea, 8 tricks"; without, it numbers them
+        as the engine does ("by player 1"). Reads ``self.rubber.kind``: a deal read through its
+        rubber (``rubber.deals``) has it without a query."""
+        return summarise(self.rubber.kind, self, names)
 
     def correct(
         self,

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from clubs.models import Session
 from scoring.rules.games import game
 
-from .. import display, history, registry
+from .. import history, registry
 from ..codes.names import code_label
 from ..forms import side_names
 from ..models import Deal, Rubber
@@ -48,8 +48,10 @@ class _Facts:
 def _facts(rubber: Rubber, viewer: Viewer) -> _Facts:
     deals = rubber.ordered_deals()
     seated = rubber.seats.values()
-    player_names = [p.name for p in rubber.players] if rubber.is_two_player else None
-    histories = history.for_rubber(rubber.pk, rubber.session.club_id, seated, player_names)
+    player_names = registry.names_for(rubber)
+    histories = history.for_rubber(
+        rubber.pk, rubber.kind, rubber.session.club_id, seated, player_names
+    )
     # Who wrote what, by their names in the club: a login is never shown (API.md).
     entrant_names = history.entrants(
         rubber.session.club_id, [d.entered_by_id for d in deals], seated
@@ -130,7 +132,7 @@ def _rows(
         rows.append(
             {
                 "deal": deal,
-                "words": deal_in_words(deal, facts.player_names),
+                "words": registry.pages(facts.rubber.kind).deal_words(deal, facts.player_names),
                 "totals": row_totals[::-1] if facts.flip and row_totals else row_totals,
                 "vulnerable": facts.vulnerable.get(deal.number),
                 "history": changes,
@@ -194,7 +196,7 @@ def _entry(
         # names the deal it will record them as.
         "taps_moved": bool(notice_deal and bound),
         "preview_line": forms.preview_line(rubber, viewer, entry_form.data)
-        if bound and not rubber.is_two_player
+        if bound and registry.pages(rubber.kind).live_line
         else None,
     }
 
@@ -253,12 +255,6 @@ def pad_context(
         "deleted": _deleted(facts.histories, {deal.pk for deal in facts.deals}),
         "poll_url": reverse("games:rubber_live", args=[rubber.pk]),
     }
-
-
-def deal_in_words(deal: Deal, player_names: list[str] | None) -> str:
-    """A deal as the deal list says it: "1NT by East, −1", or a two-player deal by its players'
-    names."""
-    return deal.summary(player_names) if player_names is not None else display.deal_words(deal)
 
 
 def _deleted(histories: dict[int, list[dict[str, Any]]], kept: set[int]) -> list[dict[str, Any]]:

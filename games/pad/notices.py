@@ -6,7 +6,7 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Session
 
-from .. import display
+from .. import registry
 from ..codes.names import entry_code_seat, who_wrote
 from ..models import Deal, Rubber
 
@@ -23,9 +23,7 @@ def already_entered(rubber: Rubber, number: int) -> str | None:
             deal.entered_by_id,
             entry_code_seat(deal) if deal.entered_by_id is None else "",
         ),
-        "deal": display.deal_words(deal)
-        if not rubber.is_two_player
-        else deal.summary([p.name for p in rubber.players]),
+        "deal": registry.deal_words(rubber, deal),
     }
 
 

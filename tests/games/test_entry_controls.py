@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from games import registry
+from games import layouts, registry
 from games.forms import DealEntryForm, TurnoverFields, TwoPlayerDealForm
 from games.models import Deal
 from scoring.rules import HouseRules
@@ -142,6 +142,7 @@ def test_a_rule_for_a_control_the_game_lacks_is_refused():
             "turnover",
             registry.GamePages(
                 pad="tricks",
+                pad_builder=layouts.turnover_pad,
                 pad_template="games/_turnover.html",
                 entry_template="games/_entry_two.html",
                 closing=registry.TURNOVER_CLOSING,

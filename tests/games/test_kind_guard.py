@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ALLOWED = Path(__file__).with_name("kind_switches.txt")
 
 #: The places the list held when it was written; lower it as the list shrinks, never raise it.
-CEILING = 56
+CEILING = 42
 
 #: The registry's own modules: switching on the kind is their job.
 REGISTRY = {

@@ -3,17 +3,12 @@
 Adding a game is one rules module, one registry entry and its templates (docs/architecture.md,
 "Add a two-player game"). Here: the "Coin toss" game's rules are the stub functions below (its
 rules module), its entry is `register(COIN)` in the engine's registry and `register_pages` in
-games/registry.py (with its deal fields, summary and words), and its templates are under
-tests/games/made_up_templates/. The test renders its deal summary, its entry form and its pad
-as far as the pages allow without a database row of the game. What still blocks a full render
-of its rubber page, each shown by a test below:
-
-- a pad layout's builder lives in games/pad/builders.py (`builders.PADS`), not in the registry
-  entry;
-- `Rubber` has a database check over the two-player kinds (a migration per game), so a match of
-  a new game cannot be saved until `makemigrations` is run;
-- `Deal.summary` (games/models.py) still guesses the game from the deal's JSON instead of asking
-  `registry.summarise` (xfail below: it says "None by player None, None tricks").
+games/registry.py (with its deal fields, summary, pad builder and words), and its templates are
+under tests/games/made_up_templates/. The test renders its deal summary (also as `Deal.summary`
+says it), its entry form and its pad (laid out by `build_pad` with the entry's builder), as far
+as the pages allow without a database row of the game. What still blocks a full render of its
+rubber page, shown by the last test: `Rubber` has a database check over the two-player kinds (a
+migration per game), so a match of a new game cannot be saved until `makemigrations` is run.
 """
 
 from __future__ import annotations
@@ -30,7 +25,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from games import registry, sheets
+from games import registry, sheets, summaries
 from games.forms import TwoPlayerDealForm, TwoPlayerFields
 from games.models import Deal, Rubber
 from games.pad import builders
@@ -117,6 +112,7 @@ COIN_WORDS = GameWords(
 )
 COIN_PAGES = GamePages(
     pad="coin",
+    pad_builder=coin_pad,
     pad_template="coin/_pad.html",
     entry_template="coin/_entry.html",
     closing=Closing(rule="RULES 9", words=_("A coin toss closes as it stands."), row=_("Closes")),
@@ -140,6 +136,7 @@ def coin(settings: Any) -> Iterator[GamePages]:
         yield registry.register_pages("coin", COIN_PAGES)
     finally:
         registry.PAGES.pop("coin", None)
+        summaries.SUMMARIES.pop("coin", None)
         del GAMES["coin"]
 
 
@@ -154,20 +151,22 @@ def _deal(toss: int) -> Any:
     )
 
 
+def _players() -> list[Any]:
+    return [SimpleNamespace(name=name) for name in NAMES]
+
+
 def test_its_deal_summary_is_its_own(coin):
     assert registry.summarise("coin", _deal(1), NAMES) == "toss to Bob"
     assert registry.summarise("coin", _deal(0), None) == "toss to 1"
-    assert (
-        registry.names_for(
-            SimpleNamespace(kind="coin", players=[SimpleNamespace(name=n) for n in NAMES])
-        )
-        == NAMES
-    )
+    assert registry.names_for(SimpleNamespace(kind="coin", players=_players())) == NAMES
 
 
-@pytest.mark.xfail(strict=True, reason="Deal.summary (games/models.py) guesses the game")
 def test_a_deal_of_it_reads_as_its_game_says(coin):
-    assert Deal(data={"toss": 1}).summary(NAMES) == "toss to Bob"
+    deal = Deal(rubber=Rubber(kind="coin"), data={"toss": 1})
+    assert deal.summary(NAMES) == "toss to Bob"
+    assert registry.deal_words(SimpleNamespace(kind="coin", players=_players()), deal) == (
+        "toss to Bob"
+    )
 
 
 def test_its_entry_form_shows_its_own_controls_and_checks_the_deal(coin):
@@ -195,13 +194,15 @@ def test_its_entry_form_shows_its_own_controls_and_checks_the_deal(coin):
     assert not refused.is_valid()
 
 
-def test_its_pad_is_drawn_from_its_sheet_with_its_words(coin, monkeypatch):
-    # Blocker: the layout's builder is a key of games/pad/builders.py's PADS, not part of the entry.
-    assert coin.pad not in builders.PADS
-    monkeypatch.setitem(builders.PADS, coin.pad, coin_pad)
-    sheet = sheets.score("coin", [_deal(1), _deal(1), _deal(0)], closed=False, options=HouseRules())
-    pad = {**builders.PADS[coin.pad](sheet), "finished": sheet.complete, "winner_name": "Bob"}
-    rubber = SimpleNamespace(kind="coin", number=2, pk=7)
+def test_its_pad_is_drawn_from_its_sheet_with_its_words(coin):
+    # The pad is laid out by the builder its entry carries, as for every game.
+    rubber = SimpleNamespace(kind="coin", number=2, pk=7, status="in_play")
+    rubber.scoresheet = lambda deals: sheets.score(
+        "coin", deals, closed=False, options=HouseRules()
+    )
+    built = builders.build_pad(rubber, [_deal(1), _deal(1), _deal(0)])
+    assert (built["layout"], built["template"]) == ("coin", "coin/_pad.html")
+    pad = {**built, "winner_name": "Bob"}
     html = render_to_string(coin.pad_template, {"pad": pad, "rubber": rubber})
     assert "Coin toss, match 2" in html
     assert '<p id="tosses">1–2</p>' in html and '<p id="result">Bob</p>' in html

@@ -22,7 +22,6 @@ from clubs.models import Session
 from games import registry, sheets
 from games.forms import TwoPlayerFields
 from games.models import Deal, DealFields, Rubber
-from games.pad.builders import PADS
 from scoring.rules import HouseRules, ScoringError
 from scoring.rules.cli import main
 from scoring.rules.games import GAMES, DealLike, Game, Result, Scored, register
@@ -54,11 +53,13 @@ def test_every_game_has_its_engine_parts(kind):
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_game_has_its_pages(kind):
     page = registry.pages(kind)
-    assert page.pad in PADS
+    assert callable(page.pad_builder)
     get_template(page.pad_template)
     get_template(page.entry_template)
     # Two-player games enter their own fields; four-player games the contract taps.
     assert isinstance(page.entry, TwoPlayerFields) == GAMES[kind].two_player
+    # The live line under the taps is the four-player taps' (games.display.preview).
+    assert page.live_line == (not GAMES[kind].two_player)
     assert set(registry.PAGES) == set(GAMES)
     # Its words, summary and the templates of its rotation and card.
     assert isinstance(page.words, registry.GameWords) and callable(page.summary)
@@ -119,10 +120,12 @@ SAMPLE_DEALS = [
 @pytest.mark.parametrize(("kind", "fields"), SAMPLE_DEALS)
 @pytest.mark.parametrize("names", [None, ["Ann", "Bob"]])
 @pytest.mark.parametrize("language", ["en", "it"])
-def test_each_games_summary_reads_as_the_deals_own(kind, fields, names, language):
-    deal = Deal(**fields)
+def test_a_deals_summary_is_its_games_own(kind, fields, names, language):
+    # `Deal.summary` asks the game of the deal's rubber (games/summaries.py), with no guess.
+    deal = Deal(rubber=Rubber(kind=kind), **fields)
     with translation.override(language):
-        assert registry.summarise(kind, deal, names) == deal.summary(names)
+        assert deal.summary(names) == registry.PAGES[kind].summary(deal, names)
+        assert deal.summary(names) == registry.summarise(kind, deal, names)
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -79,41 +79,45 @@ def test_a_two_player_deal_already_recorded_is_summed_up_in_italian(api, directo
 
 
 @pytest.mark.parametrize(
-    ("fields", "english", "italian"),
+    ("kind", "fields", "english", "italian"),
     [
         (
+            "rubber",
             {"contract": "4S", "declarer": "N", "tricks": 10},
             "4♠ by N, 10 tricks",
             "4♠ giocato da N, 10 prese",
         ),
-        ({"contract": "pass"}, "passed out", "passata"),
+        ("chicago", {"contract": "pass"}, "passed out", "passata"),
         (
+            "bridge_for_two",
             {"data": {"declarer": 0, "strain": "H", "tricks": 9, "doubled": 1}},
             "♥ by player 1, 9 tricks, doubled",
             "♥ giocato dal giocatore 1, 9 prese, contrato",
         ),
         (
+            "misery",
             {"data": {"declarer": 1, "declaration": "eight", "strain": "S", "tricks": 7}},
             "eight ♠ by player 2, 7 tricks",
             "otto prese: ♠ giocato dal giocatore 2, 7 prese",
         ),
-        ({"data": {"tricks": [14, 10]}}, "tricks 14–10", "prese 14–10"),
+        ("turnover", {"data": {"tricks": [14, 10]}}, "tricks 14–10", "prese 14–10"),
         (
+            "draw_discard",
             {"data": {"contract": "3NT", "declarer": 1, "tricks": 1}},
             "3NT by player 2, 1 trick",
             "3SA giocato dal giocatore 2, 1 presa",
         ),
-        ({"data": {"contract": "pass"}}, "passed", "passata"),
+        ("draw_discard", {"data": {"contract": "pass"}}, "passed", "passata"),
     ],
 )
-def test_a_deal_summary_speaks_the_active_language(fields, english, italian):
+def test_a_deal_summary_speaks_the_active_language(kind, fields, english, italian):
     """Suits are symbols in every language, NT is SA in Italian (issue 18: "1C" reads as
     hearts, Cuori, to an Italian)."""
     from django.utils import translation
 
-    from games.models import Deal
+    from games.models import Deal, Rubber
 
-    deal = Deal(number=1, **fields)
+    deal = Deal(number=1, rubber=Rubber(kind=kind), **fields)
     with translation.override("en"):
         assert deal.summary() == english
     with translation.override("it"):

@@ -106,12 +106,13 @@ def test_a_two_player_deal_without_names_counts_its_players_from_one(club, ann_a
     """Where no name is known, the engine's player 0 is "player 1": nobody is player 0."""
     from django.utils import translation
 
-    from games.models import Deal
+    from games.models import Deal, Rubber
     from scoring.rules.two_player import PlayerItem
     from scoring.shared.i18n import explain_item
 
     deal = Deal(
-        data={"declarer": 0, "strain": "S", "tricks": 10, "honours": {"player": 1, "points": 100}}
+        rubber=Rubber(kind="bridge_for_two"),
+        data={"declarer": 0, "strain": "S", "tricks": 10, "honours": {"player": 1, "points": 100}},
     )
     assert deal.summary() == "♠ by player 1, 10 tricks, honours 100 to player 2"
     item = PlayerItem(player=0, line="above", points=100, reason="two_player_rubber_bonus", count=0)
