@@ -78,6 +78,13 @@ FACTS: tuple[Fact, ...] = (
         ("clubs_player.club_id", "clubs_player.user_id"),
     ),
     Fact(
+        # "confirmed by …": one who has left the table since keeps their name on the deal.
+        "the names of those who confirmed the rubber's deals",
+        "(SELECT {names} FROM clubs_player p WHERE p.id IN"
+        " (SELECT d.confirmed_by_id FROM games_deal d WHERE d.rubber_id = r.id))",
+        ("clubs_player.id", "clubs_player.name"),
+    ),
+    Fact(
         # Twice the sum of their versions, which a new deal and a correction raise, plus the
         # confirmed ones (a confirmation adds 1, a correction that clears one still adds 1 in
         # all), and the latest write (every verb saves `updated_at`: a dispute, a ruling).
@@ -124,7 +131,8 @@ FACTS: tuple[Fact, ...] = (
 NOT_SHOWN: dict[str, str] = {
     "auth_user.*": "who looks (their session's cookie is in the ETag); a login is never shown",
     "django_session.*": "who looks: the session's cookie is in the ETag",
-    "clubs_membership.*": "who looks: their role, read with their cookie's login (the ETag's)",
+    "clubs_membership.*": "who looks (their role, read with their cookie's login) and a writer"
+    " shown as the club's director (no player): a change of role shows with the next change",
     "clubs_player.language": "the viewer's own language: reaches an open pad with its next change",
     "clubs_player.created_at": "never shown",
     "clubs_club.created_at": "never shown; never changes",

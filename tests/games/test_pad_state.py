@@ -61,6 +61,20 @@ def _rename_entrant(rubber: Any, director: Any, **_: Any) -> str:
     return "Dora Renamed"
 
 
+def _confirmer_leaves(rubber: Any, **_: Any) -> None:
+    """East confirms the deal, then a substitute takes East's seat."""
+    _confirm(rubber)
+    Rubber.objects.filter(pk=rubber.pk).update(east=add_player(rubber.session.club, "Sub East"))
+
+
+def _rename_confirmer(rubber: Any, **_: Any) -> str:
+    """The name of one who confirmed a deal and has left the table since."""
+    Player.objects.filter(pk=Deal.objects.get(pk=_last(rubber).pk).confirmed_by_id).update(
+        name="Conny Renamed"
+    )
+    return "confirmed by Conny Renamed"
+
+
 def _substitute(rubber: Any, **_: Any) -> str:
     sub = add_player(rubber.session.club, "Sam Substitute")
     Rubber.objects.filter(pk=rubber.pk).update(west=sub)
@@ -135,6 +149,7 @@ def _rubber_rules(rubber: Any, **_: Any) -> None:
 CHANGES: dict[str, Callable[..., str | None]] = {
     "a seated player renamed": _rename_seated,
     "an entrant renamed": _rename_entrant,
+    "a confirmer renamed": _rename_confirmer,
     "a substitute": _substitute,
     "a player sitting out": _sitting_out,
     "a deal recorded": _record,
@@ -168,6 +183,8 @@ def test_each_fact_changed_gives_a_new_etag_and_the_new_pad(
     phone.force_login(seated_user(rubber, "S"))
     if change == "an entrant renamed":
         _director_corrects(rubber, director)
+    if change == "a confirmer renamed":
+        _confirmer_leaves(rubber)
     before = live(phone, rubber)
     if change == "an entrant renamed":
         assert "Dora Director" in before.content.decode()
