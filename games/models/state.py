@@ -8,6 +8,7 @@ file changes each fact in turn and sees a new ETag and the new content)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,11 +35,12 @@ def _on(table: str, columns: str) -> tuple[str, ...]:
     return tuple(f"{table}.{column}" for column in columns.split())
 
 
-def _names_aggregate() -> str:
-    """Names joined in one value (the aggregate differs between PostgreSQL and SQLite)."""
+def _joined(sql: str) -> str:
+    """`sql` with each ``JOINED(expression)`` made the vendor's aggregate that joins the
+    expression's values in one text (PostgreSQL's ``string_agg``, SQLite's ``group_concat``)."""
     if connection.vendor == "postgresql":
-        return "string_agg(p.name, '|' ORDER BY p.id)"
-    return "group_concat(p.name, '|')"
+        return re.sub(r"JOINED\(([^)]*)\)", r"string_agg(CAST(\1 AS text), '|' ORDER BY \1)", sql)
+    return re.sub(r"JOINED\(([^)]*)\)", r"group_concat(\1, '|')", sql)
 
 
 _DEAL_COLUMNS = (
@@ -62,6 +64,14 @@ FACTS: tuple[Fact, ...] = (
         (*(f"games_rubber.{seat}_id" for seat in _SEATS), "games_rubber.sitting_out"),
     ),
     Fact(
+        # A player sitting out of this rubber while at its table corrects its deals; one who
+        # has left the table (their seat made inactive) no longer does (games.selectors).
+        "who is at the table",
+        "(SELECT JOINED(ts.player_id) FROM clubs_tableseat ts"
+        " WHERE ts.table_id = r.table_id AND ts.active)",
+        _on("clubs_tableseat", "table_id player_id active"),
+    ),
+    Fact(
         "the seated players' names (a rename in the admin, a substitute)",
         ", ".join(
             f"(SELECT p.name FROM clubs_player p WHERE p.id = r.{seat}_id)"  # noqa: S608 (constant)
@@ -73,14 +83,14 @@ FACTS: tuple[Fact, ...] = (
         # Each deal's history names who wrote it by their player's name in the club (or as
         # the club's director): a rename of one who is not seated reaches the pad too.
         "the names of those who wrote the rubber's deals",
-        "(SELECT {names} FROM clubs_player p WHERE p.club_id = c.id AND p.user_id IN"
+        "(SELECT JOINED(p.name) FROM clubs_player p WHERE p.club_id = c.id AND p.user_id IN"
         " (SELECT h.history_user_id FROM games_historicaldeal h WHERE h.rubber_id = r.id))",
         ("clubs_player.club_id", "clubs_player.user_id"),
     ),
     Fact(
         # "confirmed by …": one who has left the table since keeps their name on the deal.
         "the names of those who confirmed the rubber's deals",
-        "(SELECT {names} FROM clubs_player p WHERE p.id IN"
+        "(SELECT JOINED(p.name) FROM clubs_player p WHERE p.id IN"
         " (SELECT d.confirmed_by_id FROM games_deal d WHERE d.rubber_id = r.id))",
         ("clubs_player.id", "clubs_player.name"),
     ),
@@ -143,7 +153,7 @@ NOT_SHOWN: dict[str, str] = {
 
 def state_sql() -> str:
     """The state's one query, made of `FACTS` in their order."""
-    columns = ", ".join(fact.sql for fact in FACTS).replace("{names}", _names_aggregate())
+    columns = _joined(", ".join(fact.sql for fact in FACTS))
     return (
         f"SELECT {columns} FROM games_rubber r JOIN clubs_session s ON s.id = r.session_id"  # noqa: S608 (FACTS: constants)
         " JOIN clubs_club c ON c.id = s.club_id WHERE r.id = %s"
