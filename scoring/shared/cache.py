@@ -31,7 +31,7 @@ On only when the cache is shared by every process (Redis, i.e. ``REDIS_URL``).
 kept as the JSON bytes DRF's ``JSONRenderer`` made of it and a hit answers those bytes as they are
 (``json_answer``), without serializing or rendering again (docs/benchmarks.md, HTTP). A
 leaderboard's version holds no names: a player renamed in the admin shows on it within
-``DEFAULT_SECONDS`` (a rubber's holds them: at once).
+``DEFAULT_SECONDS`` (a rubber's holds its seated players': at once).
 """
 
 from __future__ import annotations
