@@ -8,6 +8,7 @@ file changes each fact in turn and sees a new ETag and the new content)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -35,10 +36,10 @@ def _on(table: str, columns: str) -> tuple[str, ...]:
     return tuple(f"{table}.{column}" for column in columns.split())
 
 
-def _joined(sql: str) -> str:
+def _joined(sql: str, vendor: str) -> str:
     """`sql` with each ``JOINED(expression)`` made the vendor's aggregate that joins the
     expression's values in one text (PostgreSQL's ``string_agg``, SQLite's ``group_concat``)."""
-    if connection.vendor == "postgresql":
+    if vendor == "postgresql":
         return re.sub(r"JOINED\(([^)]*)\)", r"string_agg(CAST(\1 AS text), '|' ORDER BY \1)", sql)
     return re.sub(r"JOINED\(([^)]*)\)", r"group_concat(\1, '|')", sql)
 
@@ -147,7 +148,13 @@ NOT_SHOWN: dict[str, str] = {
 
 def state_sql() -> str:
     """The state's one query, made of `FACTS` in their order."""
-    columns = _joined(", ".join(fact.sql for fact in FACTS))
+    return _state_sql(connection.vendor)
+
+
+@functools.cache
+def _state_sql(vendor: str) -> str:
+    """`state_sql` for a database `vendor`, made once (the live part asks for it every poll)."""
+    columns = _joined(", ".join(fact.sql for fact in FACTS), vendor)
     return (
         f"SELECT {columns} FROM games_rubber r JOIN clubs_session s ON s.id = r.session_id"  # noqa: S608 (FACTS: constants)
         " JOIN clubs_club c ON c.id = s.club_id WHERE r.id = %s"

@@ -179,6 +179,25 @@ def test_each_fact_changed_gives_a_new_etag_and_the_new_pad(
         assert shown in after.content.decode()
 
 
+def test_a_writer_not_seated_renamed_shows_with_the_next_change(
+    rubber: Any, club: Any, director: Any
+) -> None:
+    """The known gap (`NOT_SHOWN`, kept for the query's cost): the name of one who wrote a deal
+    without being seated is not a fact; their rename shows with the pad's next change."""
+    rubber.record_deal(
+        **_fields(SIX_DEALS[0]), number=1, actor=acting(rubber, seated_user(rubber, "N"))
+    )
+    _director_corrects(rubber, director)
+    phone = Client()
+    phone.force_login(seated_user(rubber, "S"))
+    before = live(phone, rubber)
+    assert "Dora Director" in before.content.decode()
+    Player.objects.filter(user=director).update(name="Dora Renamed")
+    assert live(phone, rubber, before["ETag"]).status_code == 304
+    _record(Rubber.objects.get(pk=rubber.pk))
+    assert "Dora Renamed" in live(phone, rubber, before["ETag"]).content.decode()
+
+
 _COLUMN = re.compile(r'"(\w+)"\."(\w+)"')
 _ALIAS = re.compile(r'"(\w+)" ([TUV]\d+)\b')  # FROM "clubs_player" U0, a join's T5
 _BY_ALIAS = re.compile(r'\b([TUV]\d+)\."(\w+)"')
