@@ -264,3 +264,22 @@ def test_the_declaration_names_real_columns() -> None:
         table, name = column.split(".")
         assert table in tables, column
         assert name == "*" or name in tables[table], column
+
+
+@pytest.mark.parametrize("kind", ["bridge_for_two"])
+def test_a_two_player_match_shows_a_renamed_player_at_once(club: Any, kind: str) -> None:
+    """A table of two names its columns by its players: a rename reaches the pad too, and its
+    pad reads only declared facts."""
+    from tests.factories import make_session
+
+    players = [add_player(club, "Ann"), add_player(club, "Bea")]
+    match = make_session(club, [players], kind=kind).rubbers.get(number=1)
+    viewer = Client()
+    before = live(viewer, match)
+    assert before.status_code == 200
+    Player.objects.filter(pk=players[0].pk).update(name="Annie Renamed")
+    after = live(viewer, match, before["ETag"])
+    assert after.status_code == 200
+    assert "Annie Renamed" in after.content.decode()
+    read = _columns_read(viewer, f"/rubbers/{match.pk}/")  # and its pad reads declared facts
+    assert sorted(c for c in read if not _declared(c)) == []
