@@ -23,9 +23,10 @@ from .views import tells_code_changed
 
 
 def _live_etag(request: HttpRequest, state: tuple[Any, ...]) -> str:
-    """What a pad's live part depends on: the rubber's state (its status, seats, a count every
-    write of its deals raises, its session's status and settings, its table's code and its
-    club's language, `answer_state`), who looks (their session's cookie, which a sign-in or
+    """What a pad's live part depends on: the rubber's state (the facts a pad shows, declared
+    once in games.models.state.FACTS: its status, seats and their players' names, a count every
+    write of its deals raises, its session's status and settings, its table's code, its club's
+    settings and language; `answer_state`), who looks (their session's cookie, which a sign-in or
     sign-out changes, and their table code's: read with no query) and in which language.
     Keyed with the SECRET_KEY: the state holds the table's code, which an ETag handed to anyone
     reading a public club must not let them find by trying codes."""

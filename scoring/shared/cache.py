@@ -6,10 +6,11 @@ invalidate anything: a write changes the version with the rows it writes (in the
 transaction, or right after the rows an answer is read from), and the next read makes another
 key. The versions (docs/architecture.md, "The read boundary"):
 
-- a rubber (``RubberQuerySet.answer_state``): its row (status, seats, start, end), a count that
-  every write of its deals raises (``Deal.version``, the confirmations) and the time of the latest
-  one (``Deal.updated_at``), with what its pad shows besides (its session's status and settings,
-  its table's code);
+- a rubber (``RubberQuerySet.answer_state``): the facts its pad shows, declared once
+  (``games.models.state.FACTS``): its row (status, seats, start, end), its players' names, a count
+  that every write of its deals raises (``Deal.version``, the confirmations) and the time of the
+  latest one (``Deal.updated_at``), its session's status and settings, its table's code, its club's
+  settings and language;
 - a club's leaderboard (``scoring.standings.queries.leaderboard_version``): its
   ``LeaderboardRevision``, a count that ``scoring.standings.queueing.revise_leaderboards`` raises,
   with the time, with every mark of one of its sessions as stale (``queue_session_refresh``, after
@@ -28,8 +29,9 @@ as with the generation token this replaced.
 On only when the cache is shared by every process (Redis, i.e. ``REDIS_URL``).
 ``LEADERBOARD_CACHE_SECONDS`` and ``RUBBER_CACHE_SECONDS`` override (0 turns one off). An answer is
 kept as the JSON bytes DRF's ``JSONRenderer`` made of it and a hit answers those bytes as they are
-(``json_answer``), without serializing or rendering again (docs/benchmarks.md, HTTP). Names are not
-part of a version: a player renamed in the admin shows within ``DEFAULT_SECONDS``.
+(``json_answer``), without serializing or rendering again (docs/benchmarks.md, HTTP). A
+leaderboard's version holds no names: a player renamed in the admin shows on it within
+``DEFAULT_SECONDS`` (a rubber's holds its seated players': at once).
 """
 
 from __future__ import annotations

@@ -305,3 +305,19 @@ def test_the_written_out_serializers_equal_drfs_generic_output(
         each.fetch_players()
         generic = serializers.Serializer.to_representation(RubberSerializer(), each)
         assert RubberSerializer().to_representation(each) == dict(generic)
+
+
+def test_a_seated_player_renamed_changes_the_cached_answer(
+    api: Any, rubber: Any, enter: Any, cached: Any
+) -> None:
+    """Names are facts of the rubber's state (games/models/state.py): a rename in the admin
+    is answered at once, not after the cache's seconds."""
+    from clubs.models import Player
+
+    enter(SIX_DEALS[:1])
+
+    def rename() -> None:
+        Player.objects.filter(pk=rubber.north_id).update(name="Renamed Nora")
+
+    after = _changes_the_cached_answer(api, rubber, rename)
+    assert "Renamed Nora" in str(after)
