@@ -21,7 +21,8 @@ A table-code phone handed over to the other side (games.codes) confirms and disp
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from django.core.exceptions import PermissionDenied
@@ -163,10 +164,11 @@ def confirmable_from(deal: Written, seat: str) -> bool:
     return not writer or _SIDE[writer] != _SIDE[seat]
 
 
-def _refuse(actor: Actor, words: Any) -> NotAllowed:
-    """The refusal: `words`, unless the session was reopened for the director's corrections or
-    the phone is handed over to the other side, which say so instead."""
-    if not actor.plays:
+def _refuse(actor: Actor, words: Any, allowed: Callable[[Actor], bool] | None = None) -> NotAllowed:
+    """The refusal: `words`, unless the session was reopened for the director's corrections to
+    an actor `allowed` to write were it open, or the phone is handed over to the other side,
+    which say so instead (a member who is not at the table reads `words` all the same)."""
+    if not actor.plays and (allowed is None or allowed(replace(actor, reopened=False))):
         return NotAllowed(reopened_for_director())
     if actor.handed_over:
         return NotAllowed(str(HANDED_OVER))
@@ -175,19 +177,31 @@ def _refuse(actor: Actor, words: Any) -> NotAllowed:
 
 def check_enter(actor: Actor) -> None:
     if not may_enter(actor):
-        raise _refuse(actor, gettext("Only the players seated in this rubber or a director enter."))
+        raise _refuse(
+            actor,
+            gettext("Only the players seated in this rubber or a director enter."),
+            may_enter,
+        )
 
 
 def check_correct(actor: Actor, *, move_next_deals: bool = False) -> None:
     if not may_correct(actor):
-        raise _refuse(actor, gettext("Only a director or a player at the table corrects a deal."))
+        raise _refuse(
+            actor,
+            gettext("Only a director or a player at the table corrects a deal."),
+            may_correct,
+        )
     if move_next_deals and not may_move_deals(actor):
         raise NotAllowed(gettext("Only a director moves deals from one rubber to another."))
 
 
 def check_delete(actor: Actor) -> None:
     if not may_delete(actor):
-        raise _refuse(actor, gettext("Only a director or a player at the table deletes a deal."))
+        raise _refuse(
+            actor,
+            gettext("Only a director or a player at the table deletes a deal."),
+            may_delete,
+        )
 
 
 def check_confirm(actor: Actor, deal: Written) -> None:
@@ -202,7 +216,11 @@ def check_confirm(actor: Actor, deal: Written) -> None:
 
 def check_dispute(actor: Actor, deal: Written) -> None:
     if not may_dispute(actor, deal):
-        raise _refuse(actor, gettext("A deal is disputed by a player of the other side."))
+        raise _refuse(
+            actor,
+            gettext("A deal is disputed by a player of the other side."),
+            lambda open_actor: may_dispute(open_actor, deal),
+        )
 
 
 def check_rule(actor: Actor) -> None:

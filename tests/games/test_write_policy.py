@@ -9,6 +9,8 @@ table, a phone holding the table's code, and an outsider. What the policy refuse
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -178,3 +180,24 @@ def test_a_reopened_session_is_the_directors(world: Any, kind: str) -> None:
         rubber.record_deal(number=2, contract="1NT", declarer="E", tricks=7, actor=reopened)
     director = Actor(**{**world["actors"]["director"].__dict__, "reopened": True})
     deal.correct(version=1, tricks=9, actor=director)
+
+
+@pytest.mark.parametrize(
+    ("kind", "says"),
+    [
+        ("seated", "reopened for the director's corrections"),
+        ("phone", "reopened for the director's corrections"),
+        ("elsewhere", "Only the players seated in this rubber or a director enter."),
+        ("outsider", "Only the players seated in this rubber or a director enter."),
+    ],
+)
+def test_a_reopened_session_names_the_reopening_only_to_who_would_enter(
+    world: Any, kind: str, says: str
+) -> None:
+    """In a session reopened for corrections a seated player (or their table's phone) is told
+    why they may no longer enter; a member elsewhere is told who enters, as in a running
+    session: the reopening is not theirs to hear of (an outside probe found it said to all)."""
+    rubber: Rubber = world["rubber"]
+    actor = replace(world["actors"][kind], reopened=True)
+    with unchanged(), pytest.raises(NotAllowed, match=re.escape(says)):
+        rubber.record_deal(number=2, contract="1NT", declarer="E", tricks=7, actor=actor)
