@@ -23,7 +23,7 @@ render those and no other (tests/games/test_entry_controls.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any, Protocol
 
 from django.utils import translation
@@ -199,14 +199,12 @@ RUBBER_WORDS = GameWords(
     unfinished=_("Rubber unfinished."),
     phone_question=_WHICH_SEAT,
 )
-CHICAGO_WORDS = GameWords(
+#: Chicago speaks of its rubbers as rubber bridge does, but for its own name and its end.
+CHICAGO_WORDS = replace(
+    RUBBER_WORDS,
     title=_("Chicago %(number)s"),
-    numbered=_("Rubber %(number)s"),
-    in_play=_("Rubber %(number)s in play"),
-    deal_at_table=_("Table %(table)s, rubber %(rubber)s, deal %(number)s"),
     next=_("Next Chicago"),
     unfinished=_("Chicago unfinished."),
-    phone_question=_WHICH_SEAT,
     complete=_("Chicago complete: four deals counted."),
 )
 #: The two-player games' words: a match between two players, named on their buttons.
