@@ -30,7 +30,8 @@ messages: venv
 run: venv messages
 	$(DEV_ENV) $(PY) manage.py migrate --no-input
 	$(DEV_ENV) $(PY) manage.py load_demo
-	$(DEV_ENV) $(PY) manage.py runserver $(HOST):$(PORT)
+	$(DEV_ENV) $(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) --lifespan off \
+		--reload --reload-dir config --reload-dir clubs --reload-dir games --reload-dir scoring
 
 # The whole suite: unit and API tests on SQLite, then integration tests on PostgreSQL, Redis and a
 # real Celery worker, then browser tests in Chromium. Pytest's "no tests collected" (5) is a pass.

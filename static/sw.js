@@ -69,6 +69,8 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
   // htmx's partial answers are never kept: the page they update is refreshed whole.
   if (request.headers.get("HX-Request")) return;
+  // The push channel's streams (static/js/push.js) go to the network untouched: never kept.
+  if ((request.headers.get("Accept") || "").includes("text/event-stream")) return;
   event.respondWith(
     caches.match(pageKey(request.url), { cacheName: CACHE, ignoreVary: true }).then((kept) => {
       if (!kept) return fetch(request);

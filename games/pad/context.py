@@ -254,6 +254,7 @@ def pad_context(
         "moved_to": moved_to,
         "deleted": _deleted(facts.histories, {deal.pk for deal in facts.deals}),
         "poll_url": reverse("games:rubber_live", args=[rubber.pk]),
+        "push_url": reverse("games:rubber_events", args=[rubber.pk]),
     }
 
 
