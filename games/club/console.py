@@ -9,7 +9,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Max, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -18,10 +17,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from clubs.forms import SessionForm
-from clubs.models import Club, Session, TableSeat
+from clubs.models import Club, Session
 from clubs.permissions import signed_in_user
 from clubs.selectors import club_for_reader
-from games.models import Deal, Rubber
+from games.push.versions import console_version
 from games.sessions import lifecycle
 from games.sessions.pages import next_or, unconfirmed_deals
 from games.sessions.planning import form_suggestion, plan_in_words, planned_tables
@@ -59,30 +58,6 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
         "clubs/console.html",
         {**_console_context(request, club), "form": form, "suggestion": form_suggestion(form)},
     )
-
-
-def console_version(club: Club) -> str:
-    """What the console's sessions show: their status and tables, the rubbers and every write
-    of their deals (count, versions, confirmations, the latest time). Its push stream sends it
-    (games.push.views)."""
-    active = [Session.Status.PLANNED, Session.Status.RUNNING]
-    sessions = club.sessions.filter(status__in=active)
-    state = [
-        list(sessions.values_list("pk", "status", "table_codes")),
-        TableSeat.objects.filter(session__in=sessions).aggregate(
-            n=Count("pk"), on=Count("pk", filter=Q(active=True))
-        ),
-        Rubber.objects.filter(session__in=sessions).aggregate(
-            n=Count("pk"), done=Count("pk", filter=~Q(status=Rubber.Status.IN_PLAY))
-        ),
-        Deal.objects.filter(rubber__session__in=sessions).aggregate(
-            n=Count("pk"),
-            v=Sum("version"),
-            c=Count("confirmed_by"),
-            at=Max("updated_at"),
-        ),
-    ]
-    return hashlib.sha256(repr(state).encode()).hexdigest()[:16]
 
 
 def _console_etag(request: HttpRequest, club: Club) -> str:

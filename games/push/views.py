@@ -35,10 +35,10 @@ from django.views.decorators.http import require_GET
 from clubs.models import Session
 from clubs.selectors import club_for_reader
 
-from ..club.console import console_version
 from ..models.state import FACTS
 from ..selectors import CodeChanged, rubber_version_for_request
 from . import broker
+from .versions import console_version
 
 
 class Lapsed(Exception):

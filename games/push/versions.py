@@ -1,0 +1,36 @@
+"""The versions the push streams send (games.push.views): what the console's poll and its
+stream both say changed."""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.db.models import Count, Max, Q, Sum
+
+from clubs.models import Club, Session, TableSeat
+
+from ..models import Deal, Rubber
+
+
+def console_version(club: Club) -> str:
+    """What the console's sessions show: their status and tables, the rubbers and every write
+    of their deals (count, versions, confirmations, the latest time). Its push stream sends it
+    (games.push.views)."""
+    active = [Session.Status.PLANNED, Session.Status.RUNNING]
+    sessions = club.sessions.filter(status__in=active)
+    state = [
+        list(sessions.values_list("pk", "status", "table_codes")),
+        TableSeat.objects.filter(session__in=sessions).aggregate(
+            n=Count("pk"), on=Count("pk", filter=Q(active=True))
+        ),
+        Rubber.objects.filter(session__in=sessions).aggregate(
+            n=Count("pk"), done=Count("pk", filter=~Q(status=Rubber.Status.IN_PLAY))
+        ),
+        Deal.objects.filter(rubber__session__in=sessions).aggregate(
+            n=Count("pk"),
+            v=Sum("version"),
+            c=Count("confirmed_by"),
+            at=Max("updated_at"),
+        ),
+    ]
+    return hashlib.sha256(repr(state).encode()).hexdigest()[:16]
