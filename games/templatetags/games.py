@@ -6,7 +6,9 @@
   then ``pages.words.next``, ``pages.rotation_template``, ``pages.early_leaver``, ...);
 - ``{% say pages.words.in_play number=r.number %}``: one of the game's sentences with its
   placeholders filled, the values escaped as ``{% blocktranslate %}`` escapes them;
-- ``{% seat_button pages seat player.name %}``: a seat's button on a table-code page.
+- ``{% seat_button pages seat player.name %}``: a seat's button on a table-code page;
+- ``{% deal_fields form %}``: the deal's buttons (games/_deal_fields.html), an unbound form's
+  rendered once per process (games.pad.rendered).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import pgettext
 
+from ..pad.rendered import deal_fields as _deal_fields
 from ..registry import GamePages, pages
 
 register = template.Library()
@@ -43,3 +46,9 @@ def seat_button(game_pages: GamePages, seat: str, name: str) -> SafeString:
     """A seat's button on the table-code and hand-over pages: the seat as the pad writes it
     and the player's name, or only the name where the game names its two players."""
     return say(game_pages.words.seat_button, seat=pgettext("seat", seat), name=name)
+
+
+@register.simple_tag
+def deal_fields(form: Any) -> SafeString:
+    """The deal's buttons of `form` (games/_deal_fields.html); an unbound form's kept."""
+    return _deal_fields(form, "games/_deal_fields.html")
