@@ -123,3 +123,61 @@ def deal_fields(form: Any, template: str) -> SafeString:
         if len(_FIELDS) > _FIELDS_KEPT:
             _FIELDS.popitem(last=False)
     return html
+
+
+# --- a table's card on the console, once per process per what it shows -------------------------
+
+_CARDS: OrderedDict[str, str] = OrderedDict()
+_CARDS_KEPT = 4096
+
+
+def _names(players: Any) -> list[tuple[Any, str]]:
+    return [(player.pk, player.name) for player in players or ()]
+
+
+def card_key(context: Any) -> str:
+    """Everything templates/clubs/_table_card.html shows: the table's view (its players, the
+    rubber in play, the rotation, its rubbers, the last deal, the next opponents), the session's
+    state and kind, the club, the players not seated, who looks and the language."""
+    t, session, request = context["t"], context["session"], context.get("request")
+    back = context.get("back") or (request.get_full_path() if request is not None else "")
+    rubber = t.current_rubber
+    parts = (
+        t.table.pk,
+        t.table.number,
+        _names(t.players),
+        None if rubber is None else (rubber.pk, rubber.number),
+        t.current_rubber_url,
+        [(s.rubber, list(s.seats), list(s.sitting_out), s.current) for s in t.rotation],
+        [
+            (r.pk, r.number, r.status, [(seat, p.name) for seat, p in r.seats.items()])
+            for r in t.rubbers
+        ],
+        t.last_deal,
+        [(n.name, n.opponent, n.table) for n in t.next_opponents],
+        (session.pk, session.status, session.is_reopened, session.kind),
+        context["club"].slug,
+        _names(context.get("unseated")),
+        bool(context.get("is_director")),
+        back,
+        get_language(),
+    )
+    return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def table_card(context: Any) -> SafeString:
+    """A table's card (templates/clubs/_table_card.html) in `context`: kept in this process by
+    `card_key`, so that a console rendered after a deal renders only the card of the table that
+    changed. The CSRF token is the request's own (`with_token`)."""
+    key = card_key(context)
+    html = _CARDS.get(key)
+    if html is None:
+        with context.push(csrf_token=CSRF_MARK):
+            html = context.template.engine.get_template("clubs/_table_card.html").render(context)
+        _CARDS[key] = html
+        if len(_CARDS) > _CARDS_KEPT:
+            _CARDS.popitem(last=False)
+    request = context.get("request")
+    if request is None:
+        return mark_safe(html.replace(CSRF_MARK, ""))  # noqa: S308  # nosec B308 B703  rendered by the template engine, which escapes
+    return mark_safe(with_token(request, html))  # noqa: S308  # nosec B308 B703  as above

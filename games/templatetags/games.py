@@ -8,7 +8,9 @@
   placeholders filled, the values escaped as ``{% blocktranslate %}`` escapes them;
 - ``{% seat_button pages seat player.name %}``: a seat's button on a table-code page;
 - ``{% deal_fields form %}``: the deal's buttons (games/_deal_fields.html), an unbound form's
-  rendered once per process (games.pad.rendered).
+  rendered once per process (games.pad.rendered);
+- ``{% table_card %}``: a table's card on the console (clubs/_table_card.html with ``t``), kept
+  per what it shows (games.pad.rendered).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import pgettext
 
 from ..pad.rendered import deal_fields as _deal_fields
+from ..pad.rendered import table_card as _table_card
 from ..registry import GamePages, pages
 
 register = template.Library()
@@ -52,3 +55,9 @@ def seat_button(game_pages: GamePages, seat: str, name: str) -> SafeString:
 def deal_fields(form: Any) -> SafeString:
     """The deal's buttons of `form` (games/_deal_fields.html); an unbound form's kept."""
     return _deal_fields(form, "games/_deal_fields.html")
+
+
+@register.simple_tag(takes_context=True)
+def table_card(context: Any) -> SafeString:
+    """The card of the table ``t`` in `context` (clubs/_table_card.html), kept."""
+    return _table_card(context)

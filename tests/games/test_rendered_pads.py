@@ -136,3 +136,21 @@ def test_the_deal_buttons_of_an_unbound_form_are_kept_and_unchanged():
     assert rendered.form_key(other) != rendered.form_key(form)
     bound = DealEntryForm({"level": "9"}, we_side="NS", controls=frozenset({"honours"}))
     assert rendered.deal_fields(bound, "games/_deal_fields.html") is not kept
+
+
+def test_a_console_table_card_changes_with_what_it_shows(client, running_session, director):
+    client.force_login(director)
+    url = f"/clubs/{running_session.club.slug}/console/live/"
+    before = client.get(url).content.decode()
+    rubber = running_session.rubbers.get()
+    enter_deal(rubber)
+    after_deal = client.get(url).content.decode()
+    assert "data-last-deal" in after_deal and "data-last-deal" not in before
+    seated = rubber.east
+    seated.name = "Renamed On The Console"
+    seated.save(update_fields=["name"])
+    # A rename reaches the console with its next change, as its ETag says (games.club.console).
+    enter_deal(rubber, number=2)
+    renamed = client.get(url).content.decode()
+    assert "Renamed On The Console" in renamed and renamed != after_deal
+    assert rendered.CSRF_MARK not in renamed and "csrfmiddlewaretoken" in renamed
