@@ -318,7 +318,13 @@ async def run_mode(
         tasks = [
             asyncio.create_task(c.listen(end + 3, o)) for c, o in zip(clients, opened, strict=True)
         ]
-        await asyncio.wait_for(asyncio.gather(*(o.wait() for o in opened)), 60)
+        try:
+            await asyncio.wait_for(asyncio.gather(*(o.wait() for o in opened)), 60)
+        except TimeoutError:  # no event streams on this server
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            return {"mode": mode, "unavailable": True}
     else:
         tasks = [
             asyncio.create_task(c.poll(time.monotonic(), end + 3, i * POLL_SECONDS / len(clients)))
@@ -553,6 +559,8 @@ def write(
         "with deals: CPU of one core | CPU per deal |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
+    missing = [r["mode"] for r in results if r.get("unavailable")]
+    results = [r for r in results if not r.get("unavailable")]
     for r in results:
         room, idle = r["room"], r["idle"]
         per_deal = max(0.0, room["total"] - idle["share"] * room["wall"]) / max(1, r["deals"])
@@ -581,6 +589,11 @@ def write(
                 if mem
                 else ""
             )
+        )
+    if missing:
+        lines.append(
+            f"- Not measured: {', '.join(missing)} (no client's event stream opened within "
+            "60 s: the server has none)."
         )
     write_section(SECTION, "\n".join(lines))
 
