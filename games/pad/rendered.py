@@ -92,7 +92,8 @@ _FIELDS_KEPT = 256
 
 def form_key(form: Any) -> str:
     """What an unbound form's buttons are made of: its class, prefix, and each field's label,
-    choices, initial value and widget attributes, in the language spoken."""
+    choices, initial value, widget and its attributes, whether it is required or disabled and
+    its help, in the language spoken."""
     parts: list[Any] = [type(form).__qualname__, form.prefix, form.auto_id, get_language()]
     for name, field in form.fields.items():
         choices = [(str(v), str(label)) for v, label in getattr(field, "choices", ())]
@@ -104,6 +105,9 @@ def form_key(form: Any) -> str:
                 repr(form.get_initial_for_field(field, name)),
                 repr(sorted(field.widget.attrs.items())),
                 type(field.widget).__qualname__,
+                field.required,
+                field.disabled,
+                str(field.help_text),
             )
         )
     return hashlib.sha256(repr(parts).encode()).hexdigest()

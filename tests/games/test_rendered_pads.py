@@ -154,3 +154,40 @@ def test_a_console_table_card_changes_with_what_it_shows(client, running_session
     renamed = client.get(url).content.decode()
     assert "Renamed On The Console" in renamed and renamed != after_deal
     assert rendered.CSRF_MARK not in renamed and "csrfmiddlewaretoken" in renamed
+
+
+def test_a_table_card_is_kept_by_everything_it_shows():
+    from types import SimpleNamespace as NS
+
+    def context(name="Ann", last="4♠ N =", unseated=(), status="running", language="en"):
+        player = NS(pk=1, name=name)
+        table = NS(
+            table=NS(pk=7, number=3),
+            players=[player],
+            current_rubber=NS(pk=9, number=2),
+            current_rubber_url="/rubbers/9/",
+            rotation=[NS(rubber=2, seats=[("N", name)], sitting_out=[], current=True)],
+            rubbers=[],
+            last_deal=last,
+            next_opponents=[],
+        )
+        session = NS(pk=5, status=status, is_reopened=False, kind="rubber")
+        return {
+            "t": table,
+            "session": session,
+            "club": NS(slug="riverside"),
+            "unseated": [NS(pk=p, name=f"P{p}") for p in unseated],
+            "is_director": True,
+            "back": "/clubs/riverside/console/",
+            "language": language,
+        }
+
+    key = rendered.card_key(context())
+    assert rendered.card_key(context()) == key
+    for changed in (
+        context(name="Bea"),
+        context(last="3NT E +1"),
+        context(unseated=(4,)),
+        context(status="planned"),
+    ):
+        assert rendered.card_key(changed) != key
