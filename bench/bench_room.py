@@ -456,6 +456,14 @@ def _wait_up(timeout: float = 60) -> None:
 
 def one_mode(mode: str, url: str, args: argparse.Namespace, redis_pid: int) -> dict[str, Any]:
     info = _setup(url)
+    if args.console_events:  # the console's stream, if the server names it otherwise
+        live, _events, cookie, rubber = info["clients"][-1]
+        info["clients"][-1] = (live, args.console_events, cookie, rubber)
+    if args.phone_events:  # "/rubbers/{rubber}/events" by default
+        info["clients"][:-1] = [
+            (live, args.phone_events.format(rubber=rubber), cookie, rubber)
+            for live, _events, cookie, rubber in info["clients"][:-1]
+        ]
     psql("ANALYZE", DB)
     _free(PORT)
     server = subprocess.Popen(
@@ -495,6 +503,8 @@ def main() -> int:
     parser.add_argument("--deal-every", type=float, default=2.0, help="seconds between deals")
     parser.add_argument("--idle-seconds", type=float, default=30.0)
     parser.add_argument("--idle", type=int, default=500, help="extra idle streams (memory)")
+    parser.add_argument("--phone-events", help='a phone\'s stream, "/rubbers/{rubber}/events"')
+    parser.add_argument("--console-events", help="the console's stream (/clubs/liveroom/...)")
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
