@@ -116,8 +116,8 @@ def main() -> int:
         return rubber, table
 
     def run(deals: int = 6) -> dict[str, float]:
-        pad_cpu = console_cpu = 0.0
-        pad_queries = console_queries = 0
+        pad_cpu = console_cpu = kept_cpu = 0.0
+        pad_queries = console_queries = kept_queries = 0
         for _ in range(deals):
             rubber, table = deal()
             url = f"/rubbers/{rubber.pk}/live"
@@ -129,12 +129,19 @@ def main() -> int:
                 pad_queries += len(seen)
             with CaptureQueriesContext(connection) as seen:
                 t0 = time.process_time()
+                assert table[0].get(url).status_code == 200  # again: a reconnect, kept
+                kept_cpu += time.process_time() - t0
+            kept_queries += len(seen)
+            with CaptureQueriesContext(connection) as seen:
+                t0 = time.process_time()
                 assert console.get(console_url).status_code == 200
                 console_cpu += time.process_time() - t0
             console_queries += len(seen)
         return {
             "pad_ms": pad_cpu / (4 * deals) * 1000,
             "pad_queries": pad_queries / (4 * deals),
+            "kept_ms": kept_cpu / deals * 1000,
+            "kept_queries": kept_queries / deals,
             "console_ms": console_cpu / deals * 1000,
             "console_queries": console_queries / deals,
             "deal_ms": (pad_cpu + console_cpu) / deals * 1000,
@@ -175,6 +182,8 @@ def write(figures: dict[str, float]) -> None:
         "| answer | CPU | queries |\n|---|---|---|\n"
         f"| a phone's pad (`/rubbers/<id>/live`, 200) | {figures['pad_ms']:.2f} ms | "
         f"{figures['pad_queries']:.1f} |\n"
+        f"| the same pad fetched again (a reconnect: kept, not rendered) | "
+        f"{figures['kept_ms']:.2f} ms | {figures['kept_queries']:.1f} |\n"
         f"| the console's sessions (`/clubs/<slug>/console/live/`, 200) | "
         f"{figures['console_ms']:.2f} ms | {figures['console_queries']:.1f} |\n"
         f"| a deal: four pads and the console | {figures['deal_ms']:.2f} ms | |\n\n"
