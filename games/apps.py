@@ -10,3 +10,7 @@ class GamesConfig(AppConfig):
         # `Deal.summary` reads) when imported: every process has it, not only one that loaded
         # a page first.
         from . import registry  # noqa: F401
+        from .push import hooks
+
+        # Every write that changes a pad or a console tells its streams after the commit.
+        hooks.connect()

@@ -4,6 +4,7 @@ from django.urls import path
 
 from . import login_views
 from .club import console, home, session_page, setup
+from .push import views as push_views
 from .sessions import views, views_changes
 
 app_name = "clubs"
@@ -23,6 +24,7 @@ urlpatterns = [
     path("<slug:slug>/console/", console.console, name="console"),
     path("<slug:slug>/console/suggest/", console.suggest, name="suggest"),
     path("<slug:slug>/console/live/", console.console_live, name="console_live"),
+    path("<slug:slug>/console/events/", push_views.console_events, name="console_events"),
     path(
         "<slug:slug>/console/confirmation/",
         console.confirmation_setting,

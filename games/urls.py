@@ -4,6 +4,7 @@ from .codes import views as codes
 from .deals import answers, corrections, entry, offline
 from .pad import live
 from .pad import views as pad
+from .push import views as push_views
 
 app_name = "games"
 
@@ -16,6 +17,7 @@ urlpatterns = [
     path("rubbers/<int:pk>/deals/", entry.enter_deal, name="enter_deal"),
     path("rubbers/<int:pk>/preview", entry.preview_deal, name="preview_deal"),
     path("rubbers/<int:pk>/live", live.rubber_live, name="rubber_live"),
+    path("rubbers/<int:pk>/events", push_views.rubber_events, name="rubber_events"),
     path("rubbers/<int:pk>/deals/queued", offline.enter_queued_deal, name="enter_queued_deal"),
     path("deals/<int:pk>/correct", corrections.correct_deal, name="correct_deal"),
     path("deals/<int:pk>/preview", corrections.preview_correction, name="preview_correction"),

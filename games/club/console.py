@@ -62,9 +62,10 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _console_etag(request: HttpRequest, club: Club) -> str:
+def console_version(club: Club) -> str:
     """What the console's sessions show: their status and tables, the rubbers and every write
-    of their deals (count, versions, confirmations, the latest time), the language."""
+    of their deals (count, versions, confirmations, the latest time). Its push stream sends it
+    (games.push.views)."""
     active = [Session.Status.PLANNED, Session.Status.RUNNING]
     sessions = club.sessions.filter(status__in=active)
     state = [
@@ -81,9 +82,14 @@ def _console_etag(request: HttpRequest, club: Club) -> str:
             c=Count("confirmed_by"),
             at=Max("updated_at"),
         ),
-        get_language(),
     ]
-    return '"' + hashlib.sha256(repr(state).encode()).hexdigest()[:32] + '"'
+    return hashlib.sha256(repr(state).encode()).hexdigest()[:16]
+
+
+def _console_etag(request: HttpRequest, club: Club) -> str:
+    """`console_version` in the language the console is read in."""
+    key = f"{console_version(club)}|{get_language()}"
+    return '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
 
 
 @login_required

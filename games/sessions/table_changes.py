@@ -21,6 +21,7 @@ from scoring.rules.seating import MAX_AT_TABLE, MIN_AT_TABLE, plan_tables
 from scoring.shared.errors import Conflict
 
 from ..models import Rubber
+from ..push import hooks as push_hooks
 from .seating import (
     active_seats_by_table,
     check_free,
@@ -323,6 +324,7 @@ def table_leave_and_replan(
         TableSeat.objects.filter(session=session, player=leaver).update(
             active=False, position=next_position(table)
         )
+        push_hooks.changed_session(session.pk)  # an update sends no signal
         closed = None
         if rubber is not None:
             closed = rubber.number

@@ -1,0 +1,163 @@
+"""The push channel's fan-out. `publish` is called after a commit (games.push.hooks) from any
+thread; `subscribe` hands an async stream its own queue of channel names.
+
+With `REDIS_URL` a publish goes to Redis (one PUBLISH per channel) and each web process's event
+loop holds one Redis connection, subscribed to the pattern of every channel, which delivers to
+the queues of its own streams: several processes and hosts serve one room, and a process's
+hundreds of idle streams cost one connection. Without Redis (`make run`) a publish is delivered
+in this process only."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Iterable
+
+import redis
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+PREFIX = "backscore:push:"
+
+# channel -> the (loop, queue) of each stream listening to it, in this process
+_listeners: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue[str]]]] = {}
+_lock = threading.Lock()
+# the Redis listening task of each event loop
+_readers: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
+# set while that loop's Redis subscription is up
+_subscribed: dict[asyncio.AbstractEventLoop, asyncio.Event] = {}
+_client: redis.Redis | None = None
+
+
+def rubber_channel(pk: int) -> str:
+    return f"rubber:{pk}"
+
+
+def club_channel(pk: int) -> str:
+    return f"club:{pk}"
+
+
+def deliver(channel: str) -> None:
+    """Tell this process's streams of `channel` that it changed (from any thread)."""
+    with _lock:
+        targets = list(_listeners.get(channel, ()))
+    for loop, queue in targets:
+        try:
+            loop.call_soon_threadsafe(queue.put_nowait, channel)
+        except RuntimeError:  # its loop has closed: the stream is gone
+            continue
+
+
+def _redis() -> redis.Redis:
+    global _client
+    if _client is None:
+        _client = redis.Redis.from_url(
+            settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1
+        )
+    return _client
+
+
+def publish(channels: Iterable[str]) -> None:
+    """Tell every process's streams of each of `channels` that it changed. A Redis that is
+    down loses the event (logged): the pads' poll still brings the change."""
+    names = sorted(set(channels))
+    if not names:
+        return
+    if not settings.REDIS_URL:
+        for name in names:
+            deliver(name)
+        return
+    try:
+        pipe = _redis().pipeline(transaction=False)
+        for name in names:
+            pipe.publish(PREFIX + name, "1")
+        pipe.execute()
+    except Exception:  # a push lost is a poll away: never fail the write
+        log.warning("push: publish to Redis failed", exc_info=True)
+
+
+async def _read_redis(up: asyncio.Event) -> None:
+    """This loop's one Redis subscription: every push channel, delivered to its streams here.
+    Reconnects with a back-off while Redis is down."""
+    import redis.asyncio as aioredis
+
+    delay = 0.5
+    while True:
+        client = aioredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1)
+        try:
+            pubsub = client.pubsub(ignore_subscribe_messages=True)
+            await pubsub.psubscribe(PREFIX + "*")
+            up.set()
+            delay = 0.5
+            async for message in pubsub.listen():
+                if message.get("type") == "pmessage":
+                    channel = message["channel"]
+                    if isinstance(channel, bytes):
+                        channel = channel.decode()
+                    deliver(channel.removeprefix(PREFIX))
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # Redis down: try again
+            log.warning("push: Redis subscription lost", exc_info=True)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 10.0)
+        finally:
+            up.clear()
+            await client.aclose()
+
+
+class Subscription:
+    """A stream's queue of the names of its channels as they change."""
+
+    def __init__(self, channels: Iterable[str]) -> None:
+        self.channels = tuple(channels)
+        self.loop = asyncio.get_running_loop()
+        self.queue: asyncio.Queue[str] = asyncio.Queue()
+        with _lock:
+            for name in self.channels:
+                _listeners.setdefault(name, set()).add((self.loop, self.queue))
+        if settings.REDIS_URL:
+            task = _readers.get(self.loop)
+            if task is None or task.done():
+                up = _subscribed.setdefault(self.loop, asyncio.Event())
+                _readers[self.loop] = self.loop.create_task(_read_redis(up))
+
+    async def ready(self, timeout: float = 2.0) -> bool:
+        """Wait (at most `timeout` seconds) until this process hears Redis, so that nothing
+        published after the stream's first event is missed. True if it does."""
+        if not settings.REDIS_URL:
+            return True
+        try:
+            await asyncio.wait_for(_subscribed[self.loop].wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    def close(self) -> None:
+        with _lock:
+            for name in self.channels:
+                found = _listeners.get(name)
+                if found is not None:
+                    found.discard((self.loop, self.queue))
+                    if not found:
+                        del _listeners[name]
+
+    async def get(self, timeout: float) -> str | None:
+        """The next channel changed, or None after `timeout` seconds of nothing."""
+        try:
+            return await asyncio.wait_for(self.queue.get(), timeout)
+        except TimeoutError:
+            return None
+
+    def drain(self) -> None:
+        """Forget the changes already queued (one event tells them all)."""
+        while not self.queue.empty():
+            self.queue.get_nowait()
+
+
+def listening(channel: str) -> int:
+    """How many streams of this process listen to `channel` (tests)."""
+    with _lock:
+        return len(_listeners.get(channel, ()))

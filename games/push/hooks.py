@@ -1,0 +1,120 @@
+"""Publish "changed" after each commit that changes what a pad or a console shows: one place,
+the models' signals (connected by games.apps), for every verb that saves or deletes a deal, a
+rubber, a session, a table, a seat at a table, a player (a seated player's name is on the pad),
+a club or a membership (who may read). A write by `QuerySet.update` sends no signal: its verb
+calls `changed_session` itself (games.sessions.table_changes)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.db.models.signals import post_delete, post_save
+
+from clubs.models import Club, Membership, Player, Session, Table, TableSeat
+
+from ..models import Deal, Rubber
+from . import broker
+
+log = logging.getLogger(__name__)
+
+_ACTIVE = (Session.Status.PLANNED, Session.Status.RUNNING)
+
+
+def _rubbers(rubbers: Any) -> list[str]:
+    """The channels of these rubbers (a queryset): their own and their clubs' consoles."""
+    found: list[str] = []
+    for pk, club_id in rubbers.values_list("pk", "session__club_id"):
+        found += [broker.rubber_channel(pk), broker.club_channel(club_id)]
+    return found
+
+
+def _session(session_id: int, club_id: int | None = None) -> list[str]:
+    """A session's rubbers and its club's console."""
+    if club_id is None:
+        club_id = Session.objects.filter(pk=session_id).values_list("club_id", flat=True).first()
+    found = _rubbers(Rubber.objects.filter(session_id=session_id))
+    return found + ([broker.club_channel(club_id)] if club_id is not None else [])
+
+
+def _console(session_id: int) -> list[str]:
+    """The console of a session's club."""
+    club_id = Session.objects.filter(pk=session_id).values_list("club_id", flat=True).first()
+    return [] if club_id is None else [broker.club_channel(club_id)]
+
+
+def _club(club_id: int) -> list[str]:
+    """A club's console and the rubbers of its planned and running sessions."""
+    rubbers = Rubber.objects.filter(session__club_id=club_id, session__status__in=_ACTIVE)
+    return [broker.club_channel(club_id), *_rubbers(rubbers)]
+
+
+def soon(channels: Callable[[], Iterable[str]]) -> None:
+    """Publish the `channels` (found after the commit) once the transaction commits."""
+
+    def send() -> None:
+        try:
+            names = list(channels())
+        except Exception:  # a push lost is a poll away: never fail the write
+            log.warning("push: finding the channels failed", exc_info=True)
+            return
+        broker.publish(names)
+
+    transaction.on_commit(send)
+
+
+def changed_session(session_id: int) -> None:
+    """What a session's pads and console show changed (a write with no signal)."""
+    soon(lambda: _session(session_id))
+
+
+def _channels_of(instance: Any) -> Callable[[], Iterable[str]] | None:
+    """Long because it lists, model by model, which pads and consoles show it."""
+    if isinstance(instance, Deal):
+        rubber_id = instance.rubber_id
+        return lambda: _rubbers(Rubber.objects.filter(pk=rubber_id))
+    if isinstance(instance, Rubber):
+        pk, session_id = instance.pk, instance.session_id
+        return lambda: [broker.rubber_channel(pk), *_console(session_id)]
+    if isinstance(instance, Session):
+        pk, club_id = instance.pk, instance.club_id
+        return lambda: _session(pk, club_id)
+    if isinstance(instance, Table):
+        pk, session_id = instance.pk, instance.session_id
+        return lambda: [*_rubbers(Rubber.objects.filter(table_id=pk)), *_console(session_id)]
+    if isinstance(instance, TableSeat):
+        table_id, session_id = instance.table_id, instance.session_id
+        return lambda: [
+            *_rubbers(Rubber.objects.filter(table_id=table_id)),
+            *_console(session_id),
+        ]
+    if isinstance(instance, Player):
+        pk, club_id = instance.pk, instance.club_id
+        seated = Q(north_id=pk) | Q(east_id=pk) | Q(south_id=pk) | Q(west_id=pk)
+        return lambda: [
+            broker.club_channel(club_id),
+            *_rubbers(Rubber.objects.filter(seated, session__status__in=_ACTIVE)),
+        ]
+    if isinstance(instance, (Club, Membership)):
+        club_id = instance.pk if isinstance(instance, Club) else instance.club_id
+        return lambda: _club(club_id)
+    return None
+
+
+def _written(sender: Any, instance: Any, raw: bool = False, **kwargs: Any) -> None:
+    if raw:  # loaddata
+        return
+    channels = _channels_of(instance)
+    if channels is not None:
+        soon(channels)
+
+
+def connect() -> None:
+    """Connect the hooks (games.apps)."""
+    for model in (Deal, Rubber, Session, Table, TableSeat, Player, Club, Membership):
+        uid = f"games.push.{model.__name__}"
+        post_save.connect(_written, sender=model, dispatch_uid=uid + ".save")
+        post_delete.connect(_written, sender=model, dispatch_uid=uid + ".delete")

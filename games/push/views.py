@@ -1,0 +1,192 @@
+"""The push channel's streams (Server-Sent Events): `GET /rubbers/<id>/events` for a pad and
+`GET /clubs/<slug>/console/events/` for the director's console. Each answers as reading its page
+would (a hidden or missing rubber: the same 404), then sends
+
+    retry: <ms, with jitter>
+    id: <version>
+    event: changed
+    data: <version>
+
+at once (a reconnecting client refetches, so it misses nothing) and again after each commit
+that changes what the page shows (games.push.hooks), with a comment line as a heartbeat every
+PUSH_HEARTBEAT_SECONDS. Who may read is checked again at each change and at least every
+PUSH_RECHECK_SECONDS: when a table's code dies, a membership ends or the session closes, the
+stream ends (a closed session's pad with `event: closed`, which tells the client not to come
+back). The database connection is given back after each check: an idle stream holds none."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import random
+import re
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import connection
+from django.http import Http404, HttpRequest, StreamingHttpResponse
+from django.utils.crypto import salted_hmac
+from django.views.decorators.http import require_GET
+
+from clubs.models import Session
+from clubs.selectors import club_for_reader
+
+from ..club.console import console_version
+from ..models.state import FACTS
+from ..selectors import CodeChanged, rubber_version_for_request
+from . import broker
+
+
+class Lapsed(Exception):
+    """Who holds the stream may no longer read it, or its session has closed (`closed`)."""
+
+    def __init__(self, closed: bool = False) -> None:
+        super().__init__()
+        self.closed = closed
+
+
+def _columns() -> list[str]:
+    """The expressions of the state's query, in the order of its tuple."""
+    found: list[str] = []
+    for fact in FACTS:
+        depth, start = 0, 0
+        for i, char in enumerate(fact.sql):
+            depth += {"(": 1, ")": -1}.get(char, 0)
+            if char == "," and depth == 0:
+                found.append(fact.sql[start:i].strip())
+                start = i + 1
+        found.append(fact.sql[start:].strip())
+    return found
+
+
+SESSION_STATUS = _columns().index("s.status")
+
+
+def version_of(state: tuple[Any, ...] | list[Any]) -> str:
+    """A short version of a state, keyed (the state holds the table's code)."""
+    text = re.sub(r"\s+", " ", repr(state))
+    return salted_hmac("games.push", text, algorithm="sha256").hexdigest()[:16]
+
+
+def _released(check: Callable[[], str]) -> Callable[[], str]:
+    """`check`, giving its database connection back when done (to the pool, or closed): an
+    idle stream holds none. Not inside a transaction (a test's)."""
+
+    @functools.wraps(check)
+    def run() -> str:
+        try:
+            return check()
+        finally:
+            if not connection.in_atomic_block:
+                connection.close()
+
+    return run
+
+
+def _rubber_check(request: HttpRequest, pk: int) -> Callable[[], str]:
+    def check() -> str:
+        request.__dict__.pop("_table_codes_held", None)  # the code, read again (codes.tokens)
+        try:
+            state = rubber_version_for_request(request, pk)
+        except (Http404, CodeChanged):
+            raise Lapsed() from None
+        if state and state[SESSION_STATUS] == Session.Status.CLOSED:
+            raise Lapsed(closed=True)
+        return version_of(state)
+
+    return _released(check)
+
+
+def _console_check(request: HttpRequest, slug: str) -> Callable[[], str]:
+    def check() -> str:
+        try:
+            club = club_for_reader(request.user, slug, director=True)
+        except (Http404, PermissionDenied):
+            raise Lapsed() from None
+        return console_version(club)
+
+    return _released(check)
+
+
+def _event(version: str) -> str:
+    retry = settings.PUSH_RETRY_MS + random.randint(0, settings.PUSH_RETRY_MS)  # nosec B311
+    return f"retry: {retry}\nid: {version}\nevent: changed\ndata: {version}\n\n"
+
+
+async def _stream(check: Callable[[], str], channels: list[str]) -> AsyncIterator[str]:
+    """Long because one loop says the whole life of a stream: subscribe, tell the current
+    version, then each change, heartbeats and re-checks, until a check lapses."""
+    checked = sync_to_async(check, thread_sensitive=False)
+    subscription = broker.Subscription(channels)
+    try:
+        await subscription.ready()
+        try:
+            version = await checked()
+        except Lapsed as lapsed:
+            if lapsed.closed:
+                yield "event: closed\ndata: closed\n\n"
+            return
+        yield _event(version)
+        loop = asyncio.get_running_loop()
+        next_check = loop.time() + settings.PUSH_RECHECK_SECONDS
+        next_beat = loop.time() + settings.PUSH_HEARTBEAT_SECONDS
+        while True:
+            wait = max(0.0, min(next_check, next_beat) - loop.time())
+            changed = await subscription.get(wait)
+            now = loop.time()
+            if changed is None and now < next_check:
+                if now >= next_beat:
+                    next_beat = now + settings.PUSH_HEARTBEAT_SECONDS
+                    yield ": ping\n\n"
+                continue
+            subscription.drain()
+            try:
+                latest = await checked()
+            except Lapsed as lapsed:
+                if lapsed.closed:
+                    yield "event: closed\ndata: closed\n\n"
+                return
+            next_check = loop.time() + settings.PUSH_RECHECK_SECONDS
+            if latest != version:
+                version = latest
+                next_beat = loop.time() + settings.PUSH_HEARTBEAT_SECONDS
+                yield _event(version)
+    finally:
+        subscription.close()
+
+
+def _response(stream: AsyncIterator[str]) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(stream, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: send each event at once (docs/deploy.md)
+    return response
+
+
+@require_GET
+async def rubber_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+    """A pad's stream: read as the pad's live part is (games.pad.live), 404 as a missing
+    rubber for anyone who may not."""
+    check = _rubber_check(request, pk)
+    try:
+        await sync_to_async(check, thread_sensitive=False)()
+    except Lapsed as lapsed:
+        if not lapsed.closed:
+            raise Http404("No such rubber.") from None
+    channels = [broker.rubber_channel(pk)]
+    return _response(_stream(check, channels))
+
+
+@login_required
+@require_GET
+async def console_events(request: HttpRequest, slug: str) -> StreamingHttpResponse:
+    """The director's console's stream: read as the console is (a director of the club)."""
+    club = await sync_to_async(_released(lambda: _club_id(request, slug)), thread_sensitive=False)()
+    return _response(_stream(_console_check(request, slug), [broker.club_channel(int(club))]))
+
+
+def _club_id(request: HttpRequest, slug: str) -> str:
+    return str(club_for_reader(request.user, slug, director=True).pk)

@@ -1,0 +1,190 @@
+"""The push channel (issue 28): a pad's and a console's Server-Sent-Events streams say
+"changed" after each commit that changes what they show, answer as their pages do (a hidden
+rubber exactly as a missing one), and end when who holds them may no longer read or the session
+closes. Run in process (no REDIS_URL): the broker delivers in this process."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from django.test import AsyncClient, Client
+
+from clubs.models import Membership
+from games.push import broker, hooks
+from tests.factories import UserFactory, acting, make_club, make_session
+
+# The streams check in threads of their own: the test's data must be committed.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+FIRST = {"contract": "2H", "declarer": "N", "tricks": 9}
+
+
+@pytest.fixture(autouse=True)
+def _quick(settings: Any) -> None:
+    settings.REDIS_URL = ""
+    settings.PUSH_RECHECK_SECONDS = 0.05  # faked: a lapse is seen at once
+    settings.PUSH_HEARTBEAT_SECONDS = 3600
+
+
+def events(
+    url: str, *, login: Any = None, cookies: Any = None, then: Any = None, count: int = 2
+) -> tuple[int, list[str], bool]:
+    """Open the stream at `url`, read its first message, run `then` (a write), and read until
+    `count` messages or the stream's end: (status, messages, ended)."""
+
+    async def run() -> tuple[int, list[str], bool]:
+        client = AsyncClient()
+        if login is not None:
+            await client.aforce_login(login)
+        if cookies:
+            client.cookies.update(cookies)
+        response = await client.get(url)
+        if response.status_code != 200:
+            return response.status_code, [], True
+        assert response["Content-Type"] == "text/event-stream"
+        chunks = aiter(response.streaming_content)
+        got: list[str] = []
+        ended = False
+        try:
+            while len(got) < count:
+                chunk = await asyncio.wait_for(anext(chunks), 10)
+                got.append(chunk.decode() if isinstance(chunk, bytes) else chunk)
+                if len(got) == 1 and then is not None:
+                    await sync_to_async(then)()
+        except StopAsyncIteration:
+            ended = True
+        finally:
+            await chunks.aclose()
+        return 200, got, ended
+
+    return async_to_sync(run)()
+
+
+def field(message: str, name: str) -> str:
+    return next(line.split(": ", 1)[1] for line in message.splitlines() if line.startswith(name))
+
+
+def test_the_broker_delivers_in_process_and_forgets_a_closed_stream():
+    async def run() -> str | None:
+        subscription = broker.Subscription(["rubber:7"])
+        assert broker.listening("rubber:7") == 1
+        await sync_to_async(broker.publish, thread_sensitive=False)(["rubber:7", "rubber:8"])
+        got = await subscription.get(5)
+        subscription.close()
+        assert broker.listening("rubber:7") == 0
+        return got
+
+    assert async_to_sync(run)() == "rubber:7"
+
+
+def test_a_pad_hears_a_deal_with_its_new_version(rubber, director):
+    def record() -> None:
+        rubber.record_deal(number=1, **FIRST, actor=acting(rubber))
+
+    status, got, ended = events(f"/rubbers/{rubber.pk}/events", then=record)
+    assert status == 200 and not ended
+    first, second = got
+    assert field(first, "event") == "changed" and field(first, "retry").isdigit()
+    assert field(first, "data") == field(first, "id")
+    assert field(second, "event") == "changed"
+    assert field(second, "data") != field(first, "data")
+
+
+def test_the_console_hears_a_deal(rubber, director, club):
+    def record() -> None:
+        rubber.record_deal(number=1, **FIRST, actor=acting(rubber))
+
+    status, got, _ = events(f"/clubs/{club.slug}/console/events/", login=director, then=record)
+    assert status == 200
+    assert [field(m, "event") for m in got] == ["changed", "changed"]
+    assert field(got[0], "data") != field(got[1], "data")
+
+
+def test_a_heartbeat_keeps_an_idle_stream(rubber, settings):
+    settings.PUSH_HEARTBEAT_SECONDS = 0.01
+    _, got, _ = events(f"/rubbers/{rubber.pk}/events")
+    assert got[1] == ": ping\n\n"
+
+
+def test_a_hidden_rubber_answers_as_a_missing_one(director, outsider):
+    private = make_club(director=director, slug="private", public=False)
+    players = [UserFactory(username=f"p{i}") for i in range(4)]
+    from tests.factories import add_player
+
+    session = make_session(
+        private, [[add_player(private, f"P{i}", user=u) for i, u in enumerate(players)]]
+    )
+    hidden = session.rubbers.get(number=1)
+    client = Client()
+    client.force_login(outsider)
+    seen = client.get(f"/rubbers/{hidden.pk}/events")
+    missing = client.get(f"/rubbers/{hidden.pk + 1000}/events")
+    assert seen.status_code == missing.status_code == 404
+    assert seen.content == missing.content
+    assert sorted(seen.headers.items()) == sorted(missing.headers.items())
+    assert Client().get(f"/clubs/{private.slug}/console/events/").status_code == 302  # sign in
+    client.force_login(players[0])
+    assert client.get(f"/clubs/{private.slug}/console/events/").status_code == 403  # as the page
+
+
+def test_a_stream_ends_when_its_table_code_dies(rubber, running_session, director):
+    phone = Client()
+    assert phone.post(f"/t/{rubber.table.code}", {"seat": "S"}).status_code == 302
+    running_session.club.public = False
+    running_session.club.save()
+
+    def regenerate() -> None:
+        table = rubber.table
+        table.code = "ZZZZZZ"
+        table.save()
+
+    status, got, ended = events(
+        f"/rubbers/{rubber.pk}/events", cookies=phone.cookies, then=regenerate, count=3
+    )
+    assert status == 200 and ended and len(got) == 1
+
+
+def test_a_stream_ends_when_the_membership_ends(director):
+    private = make_club(director=director, slug="private", public=False)
+    member = UserFactory(username="member")
+    from tests.factories import add_player
+
+    seated = [add_player(private, "Member", user=member)]
+    seated += [add_player(private, f"P{i}") for i in range(3)]
+    rubber = make_session(private, [seated]).rubbers.get(number=1)
+
+    def leave() -> None:
+        Membership.objects.filter(club=private, user=member).delete()
+
+    status, got, ended = events(f"/rubbers/{rubber.pk}/events", login=member, then=leave, count=3)
+    assert status == 200 and ended and len(got) == 1
+
+
+def test_a_pad_stream_ends_when_the_session_closes(rubber, running_session):
+    from games.sessions import lifecycle
+
+    rubber.record_deal(number=1, **FIRST, actor=acting(rubber))  # kept by the close
+
+    def close() -> None:
+        lifecycle.session_close(session=running_session)
+
+    status, got, ended = events(f"/rubbers/{rubber.pk}/events", then=close, count=3)
+    assert status == 200 and ended
+    assert field(got[-1], "event") == "closed"
+
+
+def test_without_a_change_the_periodic_check_sees_a_lapse(rubber, running_session, monkeypatch):
+    """The hooks disconnected: only the re-check (PUSH_RECHECK_SECONDS, faked) ends it."""
+    monkeypatch.setattr(hooks, "soon", lambda channels: None)
+    from games.sessions import lifecycle
+
+    rubber.record_deal(number=1, **FIRST, actor=acting(rubber))  # kept by the close
+
+    def close() -> None:
+        lifecycle.session_close(session=running_session)
+
+    _, got, ended = events(f"/rubbers/{rubber.pk}/events", then=close, count=3)
+    assert ended and field(got[-1], "event") == "closed"
