@@ -320,7 +320,7 @@ async def run_mode(
         ]
         try:
             await asyncio.wait_for(asyncio.gather(*(o.wait() for o in opened)), 60)
-        except TimeoutError:  # no event streams on this server
+        except TimeoutError:  # not every client's event stream opened
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -602,8 +602,8 @@ def write(
         )
     if missing:
         lines.append(
-            f"- Not measured: {', '.join(missing)} (no client's event stream opened within "
-            "60 s: the server has none)."
+            f"- Not measured: {', '.join(missing)} (not every client's event stream opened "
+            "within 60 s: see the server's log)."
         )
     write_section(SECTION, "\n".join(lines))
 
