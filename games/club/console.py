@@ -20,6 +20,7 @@ from clubs.forms import SessionForm
 from clubs.models import Club, Session
 from clubs.permissions import signed_in_user
 from clubs.selectors import club_for_reader
+from games.pad import rendered
 from games.push.versions import console_version
 from games.sessions import lifecycle
 from games.sessions.pages import next_or, unconfirmed_deals
@@ -75,7 +76,16 @@ def console_live(request: HttpRequest, slug: str) -> HttpResponse:
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=304)
     else:
-        response = render(request, "clubs/_console_sessions.html", _console_context(request, club))
+        # The same for every director of the club in the same language (the ETag holds it):
+        # rendered once per change, then kept (games.pad.rendered).
+        response = HttpResponse(
+            rendered.kept(
+                request,
+                f"console:{club.pk}:{etag}",
+                "clubs/_console_sessions.html",
+                lambda: _console_context(request, club),
+            )
+        )
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     return response

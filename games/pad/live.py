@@ -19,6 +19,7 @@ from ..codes import tokens
 from ..selectors import rubber_for_request, rubber_version_for_request
 from .context import pad_context
 from .notices import already_entered, deleted_since
+from .rendered import live_pad
 from .views import tells_code_changed
 
 
@@ -67,8 +68,19 @@ def rubber_live(request: HttpRequest, pk: int) -> HttpResponse:
             following = len(rubber.ordered_deals()) + 1
             context = pad_context(rubber, viewer, notice=moved, moved_to=following)
         else:
-            context = pad_context(rubber, viewer)
+            # The pad as every request with this state, viewer and language sees it: rendered
+            # once, then kept (games.pad.rendered).
+            return _tagged(
+                HttpResponse(
+                    live_pad(request, (pk, *state), viewer, lambda: pad_context(rubber, viewer))
+                ),
+                etag,
+            )
         response = render(request, "games/_live.html", context)
+    return _tagged(response, etag)
+
+
+def _tagged(response: HttpResponse, etag: str) -> HttpResponse:
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     return response

@@ -6,7 +6,11 @@
   then ``pages.words.next``, ``pages.rotation_template``, ``pages.early_leaver``, ...);
 - ``{% say pages.words.in_play number=r.number %}``: one of the game's sentences with its
   placeholders filled, the values escaped as ``{% blocktranslate %}`` escapes them;
-- ``{% seat_button pages seat player.name %}``: a seat's button on a table-code page.
+- ``{% seat_button pages seat player.name %}``: a seat's button on a table-code page;
+- ``{% deal_fields form %}``: the deal's buttons (games/_deal_fields.html), an unbound form's
+  rendered once per process (games.pad.rendered);
+- ``{% table_card %}``: a table's card on the console (clubs/_table_card.html with ``t``), kept
+  per what it shows (games.pad.rendered).
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import pgettext
 
+from ..pad.rendered import deal_fields as _deal_fields
+from ..pad.rendered import table_card as _table_card
 from ..registry import GamePages, pages
 
 register = template.Library()
@@ -43,3 +49,15 @@ def seat_button(game_pages: GamePages, seat: str, name: str) -> SafeString:
     """A seat's button on the table-code and hand-over pages: the seat as the pad writes it
     and the player's name, or only the name where the game names its two players."""
     return say(game_pages.words.seat_button, seat=pgettext("seat", seat), name=name)
+
+
+@register.simple_tag
+def deal_fields(form: Any) -> SafeString:
+    """The deal's buttons of `form` (games/_deal_fields.html); an unbound form's kept."""
+    return _deal_fields(form, "games/_deal_fields.html")
+
+
+@register.simple_tag(takes_context=True)
+def table_card(context: Any) -> SafeString:
+    """The card of the table ``t`` in `context` (clubs/_table_card.html), kept."""
+    return _table_card(context)

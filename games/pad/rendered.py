@@ -1,0 +1,187 @@
+"""Rendered pads kept per version and viewer: what a deal changes is rendered once and reused
+for every request that would see the same thing (`live_pad`), and the deal buttons of an
+unbound entry form, which are the same for every pad of a game, once per process
+(`deal_fields`).
+
+A pad is a function of the rubber's declared state (games.models.state.FACTS, the version that
+says "changed"), of who looks (`viewer_key`: every field of the Viewer, their login and player
+by id) and of the language; the key holds all three, so two viewers with different rights
+never share an answer (tests/games/test_rendered_pads.py). The state is read before the rubber
+is, so what is kept under a state is never older than it: a new state is a new key, never a
+stale answer. The CSRF token, which is the request's own, is kept as a mark and put back for
+each request (`with_token`)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import fields
+from typing import Any
+
+from django.core.cache import cache
+from django.http import HttpRequest
+from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+
+from ..permissions import Viewer
+
+#: Stands for the request's CSRF token in a kept render (put back by `with_token`).
+CSRF_MARK = "csrf-token-of-this-request-7f3a9c"
+#: How long a kept pad lives: a version is read by its phones within seconds of the change.
+KEEP_SECONDS = 600
+_VERSION = "1"  # raised when what a key holds changes shape
+
+
+def viewer_key(viewer: Viewer) -> tuple[Any, ...]:
+    """Everything a pad may show of who looks: each field of the Viewer, models by their id."""
+    values = []
+    for field in fields(viewer):
+        value = getattr(viewer, field.name)
+        if field.name == "user":
+            value = value.pk if value is not None and value.is_authenticated else None
+        elif hasattr(value, "pk"):
+            value = value.pk
+        values.append((field.name, value))
+    return tuple(values)
+
+
+def pad_key(state: tuple[Any, ...], viewer: Viewer) -> str:
+    """The cache key of a pad: the rubber's state, who looks, the language spoken."""
+    made = repr((state, viewer_key(viewer), get_language()))
+    return f"pad:{_VERSION}:" + hashlib.sha256(made.encode()).hexdigest()
+
+
+def with_token(request: HttpRequest, html: str) -> str:
+    """A kept render with this request's CSRF token in place of the mark."""
+    if CSRF_MARK not in html:
+        return html
+    return html.replace(CSRF_MARK, get_token(request))
+
+
+def live_pad(
+    request: HttpRequest,
+    state: tuple[Any, ...],
+    viewer: Viewer,
+    context: Callable[[], dict[str, Any]],
+) -> str:
+    """The live pad's HTML (games/_live.html) for this `state` (the rubber's id first, then its
+    `answer_state`) and viewer: kept, or rendered from `context()` and kept."""
+    return kept(request, pad_key(state, viewer), "games/_live.html", context)
+
+
+def kept(
+    request: HttpRequest, key: str, template: str, context: Callable[[], dict[str, Any]]
+) -> str:
+    """`template` rendered from `context()` for this request, kept under `key` (which must hold
+    all the render depends on but the CSRF token) and reused while the key is the same."""
+    html = cache.get(key)
+    if html is None:
+        html = render_to_string(template, {**context(), "csrf_token": CSRF_MARK}, request)
+        cache.set(key, html, KEEP_SECONDS)
+    return with_token(request, html)
+
+
+# --- the deal buttons of an unbound form, once per process --------------------------------------
+
+_FIELDS: OrderedDict[str, SafeString] = OrderedDict()
+_FIELDS_KEPT = 256
+
+
+def form_key(form: Any) -> str:
+    """What an unbound form's buttons are made of: its class, prefix, and each field's label,
+    choices, initial value, widget and its attributes, whether it is required or disabled and
+    its help, in the language spoken."""
+    parts: list[Any] = [type(form).__qualname__, form.prefix, form.auto_id, get_language()]
+    for name, field in form.fields.items():
+        choices = [(str(v), str(label)) for v, label in getattr(field, "choices", ())]
+        parts.append(
+            (
+                name,
+                str(field.label),
+                choices,
+                repr(form.get_initial_for_field(field, name)),
+                repr(sorted(field.widget.attrs.items())),
+                type(field.widget).__qualname__,
+                field.required,
+                field.disabled,
+                str(field.help_text),
+            )
+        )
+    return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def deal_fields(form: Any, template: str) -> SafeString:
+    """`template` rendered with `form` (the deal's buttons). An unbound form's is kept in this
+    process by `form_key`: every pad of a game shows the same buttons. A bound form (taps,
+    errors) is rendered each time."""
+    if form.is_bound:
+        return mark_safe(render_to_string(template, {"form": form}))  # noqa: S308  # nosec B308 B703  rendered by the template engine, which escapes
+    key = form_key(form)
+    html = _FIELDS.get(key)
+    if html is None:
+        html = mark_safe(render_to_string(template, {"form": form}))  # noqa: S308  # nosec B308 B703  as above
+        _FIELDS[key] = html
+        if len(_FIELDS) > _FIELDS_KEPT:
+            _FIELDS.popitem(last=False)
+    return html
+
+
+# --- a table's card on the console, once per process per what it shows -------------------------
+
+_CARDS: OrderedDict[str, str] = OrderedDict()
+_CARDS_KEPT = 4096
+
+
+def _names(players: Any) -> list[tuple[Any, str]]:
+    return [(player.pk, player.name) for player in players or ()]
+
+
+def card_key(context: Any) -> str:
+    """Everything templates/clubs/_table_card.html shows: the table's view (its players, the
+    rubber in play, the rotation, its rubbers, the last deal, the next opponents), the session's
+    state and kind, the club, the players not seated, who looks and the language."""
+    t, session, request = context["t"], context["session"], context.get("request")
+    back = context.get("back") or (request.get_full_path() if request is not None else "")
+    rubber = t.current_rubber
+    parts = (
+        t.table.pk,
+        t.table.number,
+        _names(t.players),
+        None if rubber is None else (rubber.pk, rubber.number),
+        t.current_rubber_url,
+        [(s.rubber, list(s.seats), list(s.sitting_out), s.current) for s in t.rotation],
+        [
+            (r.pk, r.number, r.status, [(seat, p.name) for seat, p in r.seats.items()])
+            for r in t.rubbers
+        ],
+        t.last_deal,
+        [(n.name, n.opponent, n.table) for n in t.next_opponents],
+        (session.pk, session.status, session.is_reopened, session.kind),
+        context["club"].slug,
+        _names(context.get("unseated")),
+        bool(context.get("is_director")),
+        back,
+        get_language(),
+    )
+    return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def table_card(context: Any) -> SafeString:
+    """A table's card (templates/clubs/_table_card.html) in `context`: kept in this process by
+    `card_key`, so that a console rendered after a deal renders only the card of the table that
+    changed. The CSRF token is the request's own (`with_token`)."""
+    key = card_key(context)
+    html = _CARDS.get(key)
+    if html is None:
+        with context.push(csrf_token=CSRF_MARK):
+            html = context.template.engine.get_template("clubs/_table_card.html").render(context)
+        _CARDS[key] = html
+        if len(_CARDS) > _CARDS_KEPT:
+            _CARDS.popitem(last=False)
+    request = context.get("request")
+    if request is None:
+        return mark_safe(html.replace(CSRF_MARK, ""))  # noqa: S308  # nosec B308 B703  rendered by the template engine, which escapes
+    return mark_safe(with_token(request, html))  # noqa: S308  # nosec B308 B703  as above
