@@ -43,3 +43,11 @@ def seat_button(game_pages: GamePages, seat: str, name: str) -> SafeString:
     """A seat's button on the table-code and hand-over pages: the seat as the pad writes it
     and the player's name, or only the name where the game names its two players."""
     return say(game_pages.words.seat_button, seat=pgettext("seat", seat), name=name)
+
+
+@register.simple_tag
+def live_poll_ms() -> int:
+    """How often a live page asks whether it changed while it hears no push (settings)."""
+    from django.conf import settings
+
+    return int(settings.LIVE_POLL_MS)
