@@ -417,3 +417,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {"django.db.backends": {"level": "INFO"}},
 }
+
+# How often a live pad or console asks whether it changed (an ETag poll) while no push event
+# reaches it: the fallback when the push channel is down (static/js/backscore.js).
+LIVE_POLL_MS = env.int("LIVE_POLL_MS", default=5000)

@@ -441,6 +441,14 @@ class Held:
 
 
 @pytest.fixture(autouse=True)
+def _quick_live_poll(request: pytest.FixtureRequest) -> None:
+    """Browser tests hear no push: their pages poll each second (the fallback's pace is a
+    setting, LIVE_POLL_MS), so a change reaches another phone within the tests' waits."""
+    if request.node.get_closest_marker("browser"):
+        request.getfixturevalue("settings").LIVE_POLL_MS = 1000
+
+
+@pytest.fixture(autouse=True)
 def _close_browser_contexts(request: pytest.FixtureRequest) -> Iterator[None]:
     """After a browser test, close every page it opened: a page left open keeps polling the
     live server (its pad's live poll), and on SQLite its reads lock tables that the next test

@@ -61,3 +61,11 @@ def deal_fields(form: Any) -> SafeString:
 def table_card(context: Any) -> SafeString:
     """The card of the table ``t`` in `context` (clubs/_table_card.html), kept."""
     return _table_card(context)
+
+
+@register.simple_tag
+def live_poll_ms() -> int:
+    """How often a live page asks whether it changed while it hears no push (settings)."""
+    from django.conf import settings
+
+    return int(settings.LIVE_POLL_MS)

@@ -38,150 +38,167 @@ document.addEventListener("click", (event) => {
   if (summary) summary.closest("details").open = true;
 });
 
-// Live pads: every 2 s the pad asks whether its rubber changed (ETag / If-None-Match: a 304
-// costs one query); a change replaces the pad and the deal list, and moves an untouched entry
-// form to the next deal (games.pad.live.rubber_live). A form holding taps keeps its number: the
-// poll names it, and if another phone recorded that deal the server's notice says so at once
-// ("Deal 2 was already entered by …"); Record would get the same conflict, never a duplicate.
-const POLL_MS = 2000;
-let etag = null;
-// Taps not yet sent.
-function holdsTaps(form) {
-  if (!form) return false;
-  return [...form.querySelectorAll("input:checked")].some((i) => i.value !== "");
+// Live pads and the console (issue 28). A page hears "this changed" as a `backscore:changed`
+// event (the push channel's script sets <html data-push="up"> while it is connected); then it
+// fetches its live part once (a burst of events, one fetch; a version already shown, none) and
+// morphs it in (vendored idiomorph). While no push is heard it asks on its own, an ETag poll every
+// data-poll-ms (a 304 costs one query). The morph keeps what the player holds, by rule rather
+// than by part: a form being filled in (taps not sent, focus in a field) or being sent keeps
+// everything in it; an element whose request is on its way is left to its answer; every
+// <details> keeps its open state, and an open one whose content was fetched for it (a correction's
+// form) keeps that content. A form holding taps names its deal number to the server: if another
+// phone recorded that deal, the notice says so at once ("Deal 2 was already entered by …"),
+// and Record would get the same conflict, never a duplicate (games.pad.live.rubber_live).
+const DEFAULT_POLL_MS = 5000;
+const tags = new Map(); // url -> the ETag of the version shown
+const shownVersion = new Map(); // url -> the pushed version last fetched
+const heldBack = new Map(); // url -> the elements the last morph left alone
+const fetching = new Map(); // url -> the fetch on its way (a burst of events waits for it)
+const again = new Set(); // urls whose version changed while their fetch was on its way
+
+const editable = (el) => el.type !== "hidden" && el.type !== "submit" && el.type !== "button";
+// What the player entered and has not sent: a control that differs from what the page served.
+function edited(form) {
+  return [...form.elements].some(
+    (el) =>
+      editable(el) &&
+      (el.checked !== el.defaultChecked ||
+        (el.tagName === "TEXTAREA" || el.tagName === "INPUT" ? el.value !== el.defaultValue : false) ||
+        (el.tagName === "SELECT" && [...el.options].some((o) => o.selected !== o.defaultSelected))),
+  );
 }
-// A form of the pad being sent (Record, Confirm, Dispute, a correction; htmx marks the form
-// while it waits): its answer replaces the whole pad with the rubber as written, so the poll
-// leaves the pad alone until then. A poll that moved the entry form to the next deal before that
-// answer invited taps on a form about to be replaced: they were lost
+const focusedIn = (el) => {
+  const active = document.activeElement;
+  return !!active && active !== document.body && el.contains(active) && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName);
+};
+// A form the player holds: being sent (htmx marks it), filled in, or typed in.
+function holds(el) {
+  return el.tagName === "FORM" && (el.classList.contains("htmx-request") || edited(el) || focusedIn(el));
+}
+// A form of the pad being sent (Record, Confirm, Dispute, a correction): its answer replaces the
+// whole pad with the rubber as written, so nothing is morphed until then; a morph that moved the
+// entry form to the next deal before that answer invited taps on a form about to be replaced
 // (tests/games/test_chicago_browser.py).
-function recording(live) {
-  return !!live.querySelector("form.htmx-request");
+const sending = (part) => !!part.querySelector("form.htmx-request");
+
+function morphConfig(held) {
+  return {
+    morphStyle: "outerHTML",
+    ignoreActiveValue: true,
+    callbacks: {
+      beforeNodeMorphed(old) {
+        if (old.nodeType !== 1) return true;
+        // A request on its way (the live line): its answer fills it.
+        if (old.classList.contains("htmx-request") || holds(old)) {
+          held.push(old);
+          return false;
+        }
+        if (old.tagName === "DETAILS" && old.open && old.hasAttribute("hx-get")) {
+          held.push(old);
+          return false;
+        }
+        return true;
+      },
+      beforeAttributeUpdated(name, node) {
+        return !(name === "open" && node.tagName === "DETAILS");
+      },
+      beforeNodeRemoved(node) {
+        // A form the player holds, or a correction they opened, stays until they are done with it.
+        if (node.nodeType === 1 && (holds(node) || (node.tagName === "DETAILS" && node.open && node.hasAttribute("hx-get")))) {
+          held.push(node);
+          return false;
+        }
+        return true;
+      },
+      // htmx processes only what came in: processing the whole pad re-initialised an element
+      // whose request was on its way and dropped the request waiting behind it
+      // (tests/games/test_table_browser.py).
+      afterNodeAdded(node) {
+        if (node.nodeType === 1 && window.htmx) window.htmx.process(node);
+      },
+    },
+  };
 }
-// htmx processes only what came in: processing the whole pad re-initialised an element whose
-// request was on its way (htmx marks it, so its attributes had "changed") and dropped the request
-// waiting behind it; the live line stayed on an earlier tap
-// (tests/games/test_table_browser.py).
-function htmxProcess(node) {
-  if (window.htmx) window.htmx.process(node);
+
+// Still held: every element the last morph left alone is still the player's.
+function stillHeld(url) {
+  const held = heldBack.get(url) || [];
+  return held.every((el) => el.isConnected && (holds(el) || el.classList.contains("htmx-request") || (el.tagName === "DETAILS" && el.open)));
 }
-// An explanation the player opened stays open when its part is replaced by a change: the same
-// item (its reason and its words, in order) is opened in the new part
-// (tests/games/test_browser.py).
-function openKeys(part) {
-  const seen = new Map();
-  return [...part.querySelectorAll("details:not(.correction)")].map((details) => {
-    const item = details.closest("[data-reason]");
-    const summary = details.querySelector("summary");
-    const key = `${item ? item.dataset.reason : ""}|${summary ? summary.textContent.trim() : ""}`;
-    const n = (seen.get(key) || 0) + 1;
-    seen.set(key, n);
-    return { details, key: `${key}|${n}` };
-  });
+
+function livePart(url) {
+  return [...document.querySelectorAll("[data-poll-url]")].find((el) => el.dataset.pollUrl === url);
 }
-function keepOpen(old, neu) {
-  const open = new Set(openKeys(old).filter((d) => d.details.open).map((d) => d.key));
-  if (open.size) openKeys(neu).forEach((d) => { if (open.has(d.key)) d.details.open = true; });
-}
-function swapPart(live, fresh, selector) {
-  const old = live.querySelector(selector);
-  const neu = fresh.querySelector(selector);
-  if (old && neu) {
-    keepOpen(old, neu);
-    old.replaceWith(neu);
-    htmxProcess(neu);
-  }
-}
-async function poll() {
-  const live = document.getElementById("live");
-  if (!live || !live.dataset.pollUrl || document.hidden || recording(live)) return;
-  const headers = etag ? { "If-None-Match": etag } : {};
-  const form = live.querySelector("#entry");
-  const numberInput = form && form.querySelector("input[name=number]");
-  const dirty = !!numberInput && holdsTaps(form);
-  let url = live.dataset.pollUrl;
-  if (dirty) url += (url.includes("?") ? "&" : "?") + "number=" + encodeURIComponent(numberInput.value);
+
+async function refresh(url) {
+  let part = livePart(url);
+  if (!part || (part.id === "live" && sending(part))) return;
+  // Something held back is no longer held (a form sent or cleared, a correction closed): the
+  // version shown is not whole, so ask for it again.
+  if (!stillHeld(url)) tags.delete(url);
+  const headers = tags.has(url) ? { "If-None-Match": tags.get(url) } : {};
+  let ask = url;
+  const entry = part.querySelector("#entry");
+  const number = entry && entry.querySelector("input[name=number]");
+  if (number && edited(entry)) ask += (ask.includes("?") ? "&" : "?") + "number=" + encodeURIComponent(number.value);
   let response;
   try {
-    response = await fetch(url, { headers, cache: "no-store", credentials: "same-origin" });
+    response = await fetch(ask, { headers, cache: "no-store", credentials: "same-origin" });
   } catch (error) {
     return;
   }
-  const tag = response.headers.get("ETag");
   if (response.status !== 200) return;
-  const fresh = document.createElement("div");
-  fresh.innerHTML = await response.text();
-  const next = fresh.querySelector("#live");
-  if (!next || document.getElementById("live") !== live || recording(live)) return;
-  const entry = live.querySelector("#entry");
-  const nextEntry = next.querySelector("#entry");
-  // A correction being made (open: its form on the way, or being tapped) stays as it is.
-  const correcting = !!live.querySelector("details.correction[open]");
-  if (!entry || !nextEntry) {
-    if (!correcting) {
-      etag = tag;
-      keepOpen(live, next);
-      live.replaceWith(next);
-      htmxProcess(next);
-      return;
-    }
-    // Replacing the whole pad closed the correction and lost its taps (a finished rubber has no
-    // entry form; tests/games/test_browser.py). The entry form coming or going waits for the
-    // correction to be saved or closed (the tag is not taken); otherwise the pad follows.
-    if (entry || nextEntry) return;
-    etag = tag;
-    swapPart(live, next, ".live-title");
-    swapPart(live, next, ".pad-col-wrap");
-    swapPart(live, next, "#awaiting-box");
-    return;
-  }
-  swapPart(live, next, ".pad-col-wrap");
-  swapPart(live, next, "#awaiting-box");
-  if (!correcting) swapPart(live, next, ".deals-col");
-  swapPart(live, next, "#mini-totals");
-  const taps = holdsTaps(entry);
-  const notice = next.querySelector("#notice");
-  if (taps && notice) {
-    const old = live.querySelector("#notice");
-    if (old) old.replaceWith(notice);
-    else live.querySelector("#awaiting-box").before(notice);
-    htmxProcess(notice);
-  }
+  const tag = response.headers.get("ETag");
+  const html = await response.text();
+  part = livePart(url);
+  if (!part || (part.id === "live" && sending(part))) return;
+  const fresh = document.createElement("template");
+  fresh.innerHTML = html;
+  const next = fresh.content.querySelector("[data-poll-url]");
+  if (!next) return;
+  const held = [];
+  window.Idiomorph.morph(part, next, morphConfig(held));
+  heldBack.set(url, held);
+  if (tag) tags.set(url, tag);
   // A deal was deleted since these taps were made (games.pad.live.rubber_live): they are the
   // rubber's next deal now, as the notice says; the form follows, still unrecorded.
-  if (taps && notice && notice.dataset.moveTo) entry.querySelector("input[name=number]").value = notice.dataset.moveTo;
-  const nextNumber = nextEntry.querySelector("input[name=number]").value;
-  // The number stays while the taps do; the tag is not taken, so that the next poll moves an
-  // emptied form (recorded, or reset by the offline queue) to the server's number.
-  if (taps && entry.querySelector("input[name=number]").value !== nextNumber) return;
-  etag = tag;
-  swapPart(live, next, "#entry-title");
-  entry.querySelector("input[name=number]").value = nextNumber;
+  const notice = document.getElementById("notice");
+  const form = document.getElementById("entry");
+  if (notice && notice.dataset.moveTo && form && form.elements.number) form.elements.number.value = notice.dataset.moveTo;
+  (livePart(url) || document).dispatchEvent(new CustomEvent("backscore:morphed", { bubbles: true }));
 }
-// The director's console: the sessions part is replaced whole when it changed, unless a form
-// in it is being used.
-const tags = new Map();
-async function pollPart(part) {
-  const url = part.dataset.pollUrl;
-  const headers = tags.has(url) ? { "If-None-Match": tags.get(url) } : {};
-  let response;
-  try {
-    response = await fetch(url, { headers, cache: "no-store", credentials: "same-origin" });
-  } catch (error) {
-    return;
+
+// One fetch at a time per part; an event during it asks for one more after it.
+function refreshOnce(url) {
+  if (fetching.has(url)) {
+    again.add(url);
+    return fetching.get(url);
   }
-  if (response.status !== 200) return;
-  tags.set(url, response.headers.get("ETag"));
-  if (part.contains(document.activeElement) && document.activeElement !== document.body) return;
-  const fresh = document.createElement("div");
-  fresh.innerHTML = await response.text();
-  const next = fresh.firstElementChild;
-  if (next) part.replaceWith(next);
+  const done = refresh(url).finally(() => {
+    fetching.delete(url);
+    if (again.delete(url)) refreshOnce(url);
+  });
+  fetching.set(url, done);
+  return done;
 }
-function pollAll() {
-  if (document.hidden) return;
-  poll();
-  document.querySelectorAll("[data-poll-url]:not(#live)").forEach(pollPart);
+const liveUrls = () => [...document.querySelectorAll("[data-poll-url]")].map((el) => el.dataset.pollUrl);
+
+document.addEventListener("backscore:changed", (event) => {
+  const version = event.detail && event.detail.version;
+  liveUrls().forEach((url) => {
+    if (version !== undefined && version !== null && shownVersion.get(url) === version) return;
+    if (version !== undefined && version !== null) shownVersion.set(url, version);
+    refreshOnce(url);
+  });
+});
+
+// The fallback: while the push channel is not up, ask at the page's pace.
+function pollMs() {
+  const part = document.querySelector("[data-poll-ms]");
+  return (part && Number(part.dataset.pollMs)) || DEFAULT_POLL_MS;
 }
-setInterval(pollAll, POLL_MS);
-pollAll();
+function tick() {
+  if (!document.hidden && document.documentElement.dataset.push !== "up") liveUrls().forEach(refreshOnce);
+  setTimeout(tick, pollMs());
+}
+tick();

@@ -189,21 +189,26 @@
     keepTimer = setTimeout(() => keepPage(true), 500);
   });
 
-  // Parts of the entry form replaced by another script (the live pad's poll: a new heading and
-  // the server's next number): that number is the server's now, and the kept copy is stale.
+  // The entry form changed by another script (the live pad morphed to its new version: a new
+  // heading and the server's next number): that number is the server's now, and the kept copy
+  // is stale.
+  function followServer() {
+    const entry = form();
+    if (!entry || !entry.elements.number) return;
+    const number = entry.elements.number;
+    if (number.value !== entry.dataset.offlineNumber) number.defaultValue = number.value;
+    numberForm();
+    clearTimeout(keepTimer);
+    keepTimer = setTimeout(() => keepPage(true), 500);
+  }
+  document.addEventListener("backscore:morphed", followServer);
   const live = document.getElementById("live");
   if (live && window.MutationObserver) {
     new MutationObserver((mutations) => {
       const replaced = mutations.some((m) =>
         [...m.addedNodes].some((node) => node.nodeType === 1 && (node.matches("h2, #entry") || node.querySelector("#entry"))),
       );
-      const entry = form();
-      if (!replaced || !entry || !entry.elements.number) return;
-      const number = entry.elements.number;
-      if (number.value !== entry.dataset.offlineNumber) number.defaultValue = number.value;
-      numberForm();
-      clearTimeout(keepTimer);
-      keepTimer = setTimeout(() => keepPage(true), 500);
+      if (replaced) followServer();
     }).observe(live.parentNode, { childList: true, subtree: true });
   }
 

@@ -338,3 +338,62 @@ def test_the_live_line_follows_the_last_tap_when_the_poll_lands_meanwhile(
     previews.release()
     expect(page.locator("#preview")).to_have_text("3NT by North, made: We +100")
     context.close()
+
+
+# What the push channel's script does when it hears that the pad changed.
+CHANGED = "document.dispatchEvent(new CustomEvent('backscore:changed', {detail: {version: %d}}))"
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_pushed_change_is_fetched_once_and_morphed_around_what_the_player_holds(
+    live_server, browser, running_session
+):
+    """Issue 28: a page whose push channel is up does not poll; a burst of `backscore:changed`
+    events fetches its live part once and morphs it in. Taps in progress and an open
+    correction (its form fetched when opened) survive the incoming change."""
+    rubber = running_session.rubbers.get(number=1)
+    north_ctx, north = phone(browser)
+    south_ctx, south = phone(browser)
+    sign_in(north, live_server.url, rubber.north.user.username, f"/rubbers/{rubber.pk}/")
+    sign_in(south, live_server.url, rubber.south.user.username, f"/rubbers/{rubber.pk}/")
+    for page in (north, south):
+        page.locator("#entry h2").filter(has_text="Deal 1").wait_for()
+    north.evaluate("document.documentElement.dataset.push = 'up'")
+    asked: list[str] = []
+    north.on("request", lambda r: asked.append(r.url) if "/live" in r.url else None)
+
+    def record(page: Any, taps: tuple[tuple[str, str], ...], number: int) -> None:
+        for field, value in taps:
+            tap(page, field, value)
+        page.locator("#record").click()
+        page.locator("#entry h2").filter(has_text=f"Deal {number + 1}").wait_for()
+
+    record(south, (("level", "4"), ("strain", "S"), ("declarer", "N"), ("result", "0")), 1)
+    north.wait_for_timeout(2_500)  # more than two polls' time: none is made while push is up
+    assert asked == [] and north.locator("#deal-1").count() == 0
+    north.evaluate(f"for (let i = 0; i < 3; i++) {CHANGED % 7}")
+    north.locator("#deal-1").wait_for()
+    assert north.locator("#total-ns").inner_text() == "120"
+    # The morph moved North's untouched form to deal 2; the same version again asks nothing.
+    north.locator("#entry h2").filter(has_text="Deal 2").wait_for()
+    north.evaluate(CHANGED % 7)
+    north.wait_for_timeout(500)
+    assert len(asked) == 1
+
+    # North taps deal 2 and opens deal 1's correction; South records deal 2.
+    tap(north, "level", "3")
+    north.locator("#correct-1").click()
+    correction = north.locator("details.correction").first
+    correction.locator("form").wait_for()
+    record(south, (("level", "2"), ("strain", "H"), ("declarer", "E"), ("result", "0")), 2)
+    north.evaluate(CHANGED % 8)
+    north.locator("#deal-2").wait_for()
+    assert len(asked) == 2
+    assert correction.get_attribute("open") is not None
+    assert correction.locator("form").count() == 1
+    assert north.locator("#entry input[name=level][value='3']").is_checked()
+    assert north.locator("#entry h2").inner_text() == "Deal 2"
+    north.locator("#notice", has_text="Deal 2 was already entered by South").wait_for()
+    north_ctx.close()
+    south_ctx.close()
