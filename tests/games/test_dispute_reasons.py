@@ -26,7 +26,7 @@ def two_deals(client, session, director):
 
 
 def test_a_dispute_without_a_reason_is_refused_in_words(client, running_session, director, east):
-    rubber, deal, _second = two_deals(client, running_session, director)
+    _rubber, deal, _second = two_deals(client, running_session, director)
     client.force_login(east)
     with unchanged():
         answer = client.post(
