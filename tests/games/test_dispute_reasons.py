@@ -164,3 +164,17 @@ def test_closing_lists_what_waits_then_it_stands_as_recorded(
     assert unconfirmed_deals([running_session]) == {}
     client.force_login(east)
     assert "awaiting your confirmation" not in client.get(f"/rubbers/{rubber.pk}/").content.decode()
+
+
+def test_the_declarer_buttons_name_who_sits_there(client, running_session, director, north):
+    """Issue 29, item 1: the entry and correction forms name each seat's player."""
+    rubber = running_session.rubbers.get()
+    client.force_login(north)
+    pad = client.get(f"/rubbers/{rubber.pk}/").content.decode()
+    for seat, player in rubber.seats.items():
+        assert f"{seat} · {player.name}" in pad
+    deal = rubber.record_deal(
+        number=1, contract="4S", declarer="N", tricks=10, actor=acting(rubber, rubber.north.user)
+    )[0]
+    form = client.get(f"/deals/{deal.pk}/correct", headers={"HX-Request": "true"})
+    assert f"W · {rubber.west.name}" in form.content.decode()
