@@ -28,7 +28,7 @@ from ..models import (
 from ..models.deal import lock_session_of
 from ..pad.context import pad_context
 from ..pad.views import HtmxHttpRequest, render_pad, tells_code_changed
-from ..permissions import Viewer, may_rule
+from ..permissions import Actor, Viewer, may_rule
 from ..selectors import deal_for_request, rubber_for_request
 from .common import posted_version, refused, told
 
@@ -215,7 +215,7 @@ def _seen_versions(request: HttpRequest) -> dict[int, int]:
     return seen
 
 
-def _confirm_all(rubber: Rubber, viewer: Viewer, seen: dict[int, int]) -> int:
+def confirm_seen(rubber: Rubber, actor: Actor, seen: dict[int, int]) -> int:
     """Confirm every deal of `rubber` in `seen` (id → the version the player saw) at once, as
     `Deal.confirm` confirms one (the write policy asks for each): all or none. The session's row
     first, then the deals by id, as a correction, a dispute and a close take them, so a
@@ -235,7 +235,7 @@ def _confirm_all(rubber: Rubber, viewer: Viewer, seen: dict[int, int]) -> int:
         for deal in deals:
             if deal.disputed or deal.settled:
                 continue  # a dispute stays the director's; a settled deal needs nothing
-            deal.confirm(actor=viewer.actor, version=seen[deal.pk])
+            deal.confirm(actor=actor, version=seen[deal.pk])
             done += 1
     return done
 
@@ -267,7 +267,7 @@ def confirm_all(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     else:
         try:
             with change_note(code_note(rubber, viewer, handed_over=bool(viewer.handed_over_by))):
-                count = _confirm_all(rubber, viewer, seen)
+                count = confirm_seen(rubber, viewer.actor, seen)
         except Conflict as err:
             error = str(err)
         else:
