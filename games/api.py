@@ -32,13 +32,21 @@ from scoring.shared.renderers import SessionDealsCSV, with_csv
 
 from . import exports, history
 from .models import Deal, Rubber
-from .permissions import check_confirm, check_correct, check_delete, check_enter, check_rule
+from .permissions import (
+    check_confirm,
+    check_correct,
+    check_delete,
+    check_dispute,
+    check_enter,
+    check_rule,
+)
 from .registry import pages
 from .selectors import deal_for_reader, rubber_for_entry, rubber_version_for_reader
 from .serializers import (
     DealConfirmIn,
     DealCorrectionSerializer,
     DealDeleteIn,
+    DealDisputeIn,
     DealInSerializer,
     DealNumberIn,
     DealRuleIn,
@@ -293,6 +301,36 @@ class DealConfirm(APIView):
         confirmed = deal.confirm(actor=viewer.actor, version=body.validated_data.get("version"))
         confirmed.rubber = deal.rubber  # as read, with its session
         return Response(_deal_answer(confirmed))
+
+
+class DealDispute(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Dispute a deal, saying why (an opponent of the side that entered it)",
+        description="Flags the deal for the director: `disputed` becomes true, with "
+        "`dispute_reason` and `dispute_note` as sent. A director then corrects it or rules that "
+        "it stands; either settles it. 400 names a bad `reason` or a `note` too long; 409 for "
+        "a deal corrected since the `version` sent, or a closed session. Disputing twice, or a "
+        "settled deal, changes nothing.",
+        request=DealDisputeIn,
+        responses={200: DealSerializer, 400: E400, 401: E401, 403: E403, 404: E404, 409: E409},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        deal, viewer = deal_for_reader(request.user, pk)
+        check_dispute(viewer.actor, deal)  # before the body is read; Deal.dispute asks again
+        body = DealDisputeIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        given = body.validated_data
+        disputed = deal.dispute(
+            actor=viewer.actor,
+            version=given.get("version"),
+            reason=given["reason"],
+            note=given.get("note", ""),
+        )
+        disputed.rubber = deal.rubber  # as read, with its session
+        return Response(_deal_answer(disputed))
 
 
 class DealRule(APIView):

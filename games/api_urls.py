@@ -9,5 +9,6 @@ urlpatterns = [
     path("deals/<int:pk>/", api.DealDetail.as_view(), name="api-deal"),
     path("deals/<int:pk>/history", api.DealHistory.as_view(), name="api-deal-history"),
     path("deals/<int:pk>/confirm", api.DealConfirm.as_view(), name="api-deal-confirm"),
+    path("deals/<int:pk>/dispute", api.DealDispute.as_view(), name="api-deal-dispute"),
     path("deals/<int:pk>/rule", api.DealRule.as_view(), name="api-deal-rule"),
 ]

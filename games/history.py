@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Membership, Player
 
-from .models import Deal
+from .models import Deal, DisputeReason
 from .summaries import summarise
 
 
@@ -85,10 +85,21 @@ SAID = {
     "confirmed": _("confirmed"),
     "disputed": _("disputed"),
     "ruled": _("ruled it stands"),
+    "stood at close": _("stands as recorded: the session closed"),
     "moved": _("moved here"),
     "changed": _("changed"),
     "deleted": _("deleted"),
 }
+
+
+def _why(record: Any) -> str:
+    """What a dispute's history record says was wrong: the reason and the player's words."""
+    reason = getattr(record, "dispute_reason", "")
+    if not reason:
+        return ""
+    said = str(DisputeReason(reason).label)
+    note = getattr(record, "dispute_note", "")
+    return f"{said}: “{note}”" if note else said
 
 
 def _snapshot(record: Any, kind: str, players: Sequence[str] | None = None) -> dict[str, Any]:
@@ -125,6 +136,8 @@ def entries(
         result.append(
             {
                 "kind": kind,
+                # A dispute says why: "the honours: we had none" (Deal.dispute).
+                "why": _why(record) if reason == "disputed" else "",
                 # The deal's number then (the pad's list of deleted deals names it).
                 "number": record.number,
                 "reason": reason,

@@ -16,7 +16,7 @@ from scoring.shared import inputs
 from scoring.shared.inputs import RefusesUnknownFields
 
 from . import history
-from .models import Deal, Rubber
+from .models import DISPUTE_NOTE_MAX, Deal, DisputeReason, Rubber
 from .registry import names_for, pages
 
 #: How DRF writes a date and time (ISO 8601 in the current time zone), for the written-out fields.
@@ -85,6 +85,28 @@ class DealConfirmIn(RefusesUnknownFields, serializers.Serializer[Any]):
         min_value=1,
         max_value=2**31 - 1,
         help_text="The version you are confirming (from a GET); without it, the stored one.",
+    )
+
+
+class DealDisputeIn(RefusesUnknownFields, serializers.Serializer[Any]):
+    """A dispute: what is wrong (`reason`), the player's own words (`note`, optional) and the
+    `version` they saw (a deal corrected since is not disputed: 409)."""
+
+    reason = serializers.ChoiceField(
+        choices=DisputeReason.choices,
+        help_text="What is wrong: contract, declarer, result, honours or other.",
+    )
+    note = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=DISPUTE_NOTE_MAX,
+        help_text="The player's own words (optional).",
+    )
+    version = inputs.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=2**31 - 1,
+        help_text="The version you are disputing (from a GET); without it, the stored one.",
     )
 
 
@@ -204,6 +226,11 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
     ruled = serializers.BooleanField(
         help_text="A director ruled that the disputed deal stands as recorded (settled)."
     )
+    dispute_reason = serializers.CharField(
+        help_text="What the last dispute was about (contract, declarer, result, honours, "
+        "other); empty if the deal was never disputed. Kept once the dispute is settled."
+    )
+    dispute_note = serializers.CharField(help_text="The disputing player's own words, if any.")
     rubber_id = inputs.IntegerField()
 
     class Meta:
@@ -225,6 +252,8 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
             "confirmed_by",
             "disputed",
             "ruled",
+            "dispute_reason",
+            "dispute_note",
         ]
 
     @extend_schema_field(HonoursSerializer(allow_null=True))
@@ -272,6 +301,8 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
             "confirmed_by": deal.confirmed_by_id,
             "disputed": deal.disputed,
             "ruled": deal.ruled,
+            "dispute_reason": deal.dispute_reason,
+            "dispute_note": deal.dispute_note,
         }
 
 
@@ -399,6 +430,9 @@ class DealWithRubberSerializer(DealSerializer):
 class HistoryEntrySerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=sorted(history.KINDS.values()))
     reason = serializers.CharField()
+    why = serializers.CharField(
+        help_text='What a dispute says is wrong ("the honours: “we had none”"); empty otherwise.'
+    )
     user = serializers.CharField(
         allow_null=True, help_text="The display name of who made the change (never a login)."
     )

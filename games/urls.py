@@ -16,6 +16,7 @@ urlpatterns = [
     path("rubbers/<int:pk>/", pad.rubber_detail, name="rubber"),
     path("rubbers/<int:pk>/deals/", entry.enter_deal, name="enter_deal"),
     path("rubbers/<int:pk>/preview", entry.preview_deal, name="preview_deal"),
+    path("rubbers/<int:pk>/confirm-all", answers.confirm_all, name="confirm_all"),
     path("rubbers/<int:pk>/live", live.rubber_live, name="rubber_live"),
     path("rubbers/<int:pk>/events", push_views.rubber_events, name="rubber_events"),
     path("rubbers/<int:pk>/deals/queued", offline.enter_queued_deal, name="enter_queued_deal"),

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from clubs.models import Player
@@ -15,15 +17,18 @@ from clubs.models import Player
 from ..codes import tokens
 from ..codes.handover import GivenBack, hand_back_when_done
 from ..codes.names import code_note
+from ..forms import DisputeForm
 from ..models import (
     Conflict,
     Deal,
+    Rubber,
     change_note,
     reopened_for_director,
 )
+from ..models.deal import lock_session_of
 from ..pad.context import pad_context
 from ..pad.views import HtmxHttpRequest, render_pad, tells_code_changed
-from ..permissions import Viewer, may_rule
+from ..permissions import Actor, Viewer, may_rule
 from ..selectors import deal_for_request, rubber_for_request
 from .common import posted_version, refused, told
 
@@ -82,6 +87,9 @@ def _answer(request: HtmxHttpRequest, pk: int, *, confirming: bool) -> HttpRespo
         return told(request, deal, stale)
     if not deal.confirmable_from(viewer.seat):
         return refused(request, refusal, deal.rubber.table_id)
+    why = DisputeForm(request.POST)
+    if not confirming and not why.is_valid():
+        return told(request, deal, why.error_line())
     error = None
     back = None
     handed_over = bool(viewer.phone) and viewer.phone == deal.written_phone
@@ -90,7 +98,7 @@ def _answer(request: HtmxHttpRequest, pk: int, *, confirming: bool) -> HttpRespo
             if player is not None:
                 done = _confirmed(deal, player, viewer, version)
             else:
-                done = _disputed(deal, viewer, version)
+                done = _disputed(deal, viewer, version, why.cleaned_data)
     except Conflict as err:
         error = str(err)
     else:
@@ -109,9 +117,12 @@ def _confirmed(deal: Deal, player: Player, viewer: Viewer, version: int | None) 
     return done % {"number": deal.number, "name": player.name}
 
 
-def _disputed(deal: Deal, viewer: Viewer, version: int | None) -> str | None:
-    """Dispute `deal`: what the pad says when it is disputed, else None."""
-    disputed = deal.dispute(actor=viewer.actor, version=version)
+def _disputed(deal: Deal, viewer: Viewer, version: int | None, why: dict[str, str]) -> str | None:
+    """Dispute `deal` for the reason given (`DisputeForm`): what the pad says when it is
+    disputed, else None."""
+    disputed = deal.dispute(
+        actor=viewer.actor, version=version, reason=why["reason"], note=why["note"]
+    )
     if not disputed.disputed:
         return None
     # Only a phone handed over goes back (`back_id`): it is the table code's player.
@@ -192,3 +203,93 @@ def rule_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return redirect(_back_to(request, deal.get_absolute_url()))
     rubber, viewer = rubber_for_request(request, deal.rubber_id)
     return render_pad(request, pad_context(rubber, viewer, error=error))
+
+
+def _seen_versions(request: HttpRequest) -> dict[int, int]:
+    """The deals a "Confirm all" form lists, each as the player saw it ("<id>:<version>")."""
+    seen: dict[int, int] = {}
+    for item in request.POST.getlist("deal"):
+        pk, _colon, version = item.partition(":")
+        if pk.isdigit() and version.isdigit() and len(pk) < 19 and len(version) < 10:
+            seen[int(pk)] = int(version)
+    return seen
+
+
+def confirm_seen(rubber: Rubber, actor: Actor, seen: dict[int, int]) -> int:
+    """Confirm every deal of `rubber` in `seen` (id → the version the player saw) at once, as
+    `Deal.confirm` confirms one (the write policy asks for each): all or none. The session's row
+    first, then the deals by id, as a correction, a dispute and a close take them, so a
+    correction or a dispute landing meanwhile is seen here: a deal corrected since refuses the
+    whole (Conflict, saying what it is now); one disputed or settled since is left as it is.
+    How many were confirmed."""
+    with transaction.atomic():
+        lock_session_of(rubber.pk)
+        deals = list(
+            Deal.objects.select_for_update(of=("self",), no_key=True)
+            .filter(rubber_id=rubber.pk, pk__in=seen)
+            .order_by("pk")
+        )
+        if len(deals) != len(seen):
+            raise Conflict(_("This page is out of date: reload it to see the deal as it is now."))
+        done = 0
+        for deal in deals:
+            if deal.disputed or deal.settled:
+                continue  # a dispute stays the director's; a settled deal needs nothing
+            deal.confirm(actor=actor, version=seen[deal.pk])
+            done += 1
+    return done
+
+
+@tells_code_changed
+@require_POST
+def confirm_all(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """ "Confirm all": the other side confirms in one tap every deal of the rubber awaiting it
+    that the page listed (`deal`: "<id>:<version>", as each Confirm sends its version). Disputes
+    stay per deal. Who may: as for one confirmation (`_answer`); a phone handed over goes back
+    once nothing waits for them."""
+    if not request.user.is_authenticated and tokens.cookie(request) is None:
+        return redirect_to_login(request.get_full_path())  # as login_required
+    rubber, viewer = rubber_for_request(request, pk)
+    player = rubber.seats[viewer.seat] if viewer.by_code and viewer.seat else viewer.player
+    if player is None or viewer.seat is None or not viewer.plays:
+        return refused(
+            request,
+            _("A deal is confirmed by a player of the other side.")
+            if viewer.plays
+            else reopened_for_director(),
+            rubber.table_id,
+        )
+    seen = _seen_versions(request)
+    error = None
+    back = None
+    if not seen:
+        error = str(_("No deal awaits your confirmation."))
+    else:
+        try:
+            with change_note(code_note(rubber, viewer, handed_over=bool(viewer.handed_over_by))):
+                count = confirm_seen(rubber, viewer.actor, seen)
+        except Conflict as err:
+            error = str(err)
+        else:
+            done = ngettext(
+                "%(count)s deal confirmed by %(name)s.",
+                "%(count)s deals confirmed by %(name)s.",
+                count,
+            ) % {"count": count, "name": player.name}
+            back = hand_back_when_done(request, rubber, viewer, done)
+            if back is None:
+                back = GivenBack(value="", notice=done)
+    response: HttpResponse
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        elif back is not None:
+            messages.success(request, back["notice"])
+        response = redirect(rubber.get_absolute_url())
+    else:
+        rubber, viewer = rubber_for_request(request, rubber.pk)
+        notice = None if back is None else back["notice"]
+        response = render_pad(request, pad_context(rubber, viewer, error=error, notice=notice))
+    if back is not None and back["value"]:
+        tokens.keep(response, back["value"])
+    return response

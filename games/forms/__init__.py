@@ -4,12 +4,14 @@
   form (errors in plain words; only the controls the game and the house rules allow).
 - `four_player`: rubber and Chicago (`DealEntryForm`, `DealCorrectionForm`).
 - `two_player_fields`: each two-player game's fields (`TwoPlayerFields`, named by the registry).
+- `dispute`: why a deal is disputed (`DisputeForm`).
 - `two_player`: the two-player forms (`TwoPlayerDealForm`, `TwoPlayerCorrectionForm`).
 
 This face re-exports what the views, the registry and the tests import.
 """
 
 from .common import CHOOSE, STALE, PlainErrors, side_names
+from .dispute import DisputeForm
 from .four_player import (
     RESULTS,
     DealCorrectionForm,
@@ -34,6 +36,7 @@ __all__ = [
     "BridgeForTwoFields",
     "DealCorrectionForm",
     "DealEntryForm",
+    "DisputeForm",
     "DrawDiscardFields",
     "MiseryFields",
     "PlainErrors",

@@ -84,9 +84,23 @@ class DealEntryForm(PlainErrors):
         "honours": "honours",
     }
 
-    def __init__(self, *args: Any, we_side: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        we_side: str | None = None,
+        seat_names: dict[str, str] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.we_side = we_side
+        if seat_names:
+            # Each declarer button names who sits there this rubber ("N · Clara Cole").
+            declarer = self.fields["declarer"]
+            assert isinstance(declarer, forms.ChoiceField)
+            declarer.choices = [
+                (seat, f"{label} · {seat_names[seat]}" if seat in seat_names else label)
+                for seat, label in SEAT_CHOICES
+            ]
         honours = self.fields["honours"]
         assert isinstance(honours, forms.ChoiceField)
         honours.choices = honours_choices(we_side)

@@ -5,6 +5,7 @@
   its own: games/summaries.py);
 - `locks`: the locks and refusals every deal write shares, the history notes;
 - `state`: what a cached rubber answer is keyed on, in SQL;
+- `constraints`: the rules a deal's row keeps in the database;
 - `deal`: the Deal model and the writes of one deal;
 - `rubber`: the Rubber model, its queries and the entry of a deal.
 
@@ -19,9 +20,20 @@ from ..permissions import reopened_for_director
 from .deal import Deal
 from .locks import change_note, check_reopened_writer, closed_session, lock_session
 from .rubber import Rubber, RubberQuerySet
-from .values import MAX_ID, SEAT_FIELDS, SEAT_SIDE, SEATS, DealFields, EntryCheck, NumberGap
+from .values import (
+    DISPUTE_NOTE_MAX,
+    MAX_ID,
+    SEAT_FIELDS,
+    SEAT_SIDE,
+    SEATS,
+    DealFields,
+    DisputeReason,
+    EntryCheck,
+    NumberGap,
+)
 
 __all__ = [
+    "DISPUTE_NOTE_MAX",
     "MAX_ID",
     "SEATS",
     "SEAT_FIELDS",
@@ -29,6 +41,7 @@ __all__ = [
     "Conflict",
     "Deal",
     "DealFields",
+    "DisputeReason",
     "EntryCheck",
     "NumberGap",
     "Rubber",

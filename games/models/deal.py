@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from django.conf import settings
 from django.db import models, transaction
-from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -31,9 +30,10 @@ from ..permissions import (
     check_rule,
 )
 from ..summaries import summarise
+from .constraints import deal_constraints
 from .locks import check_reopened_writer, closed_session, lock_session, noted, queue_refresh
 from .summary import two_player_result
-from .values import SEAT_SIDE, SEATS, DealFields, RubberStatus
+from .values import DISPUTE_NOTE_MAX, SEAT_SIDE, SEATS, DealFields, DisputeReason, RubberStatus
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -118,6 +118,19 @@ class Deal(models.Model):
     disputed = models.BooleanField(
         default=False, help_text="An opponent disputes the deal: the director checks it."
     )
+    dispute_reason = models.CharField(
+        max_length=8,
+        blank=True,
+        default="",
+        choices=DisputeReason.choices,
+        help_text="What the last dispute was about (Deal.dispute); kept once it is settled.",
+    )
+    dispute_note = models.CharField(
+        max_length=DISPUTE_NOTE_MAX,
+        blank=True,
+        default="",
+        help_text="The disputing player's own words, if any.",
+    )
     ruled = models.BooleanField(
         default=False,
         help_text="A director ruled that the disputed deal stands as recorded (Deal.rule): it is "
@@ -131,48 +144,7 @@ class Deal(models.Model):
 
     class Meta:
         ordering = ["rubber", "number"]
-        constraints = [
-            models.UniqueConstraint(fields=["rubber", "number"], name="unique_deal_number"),
-            models.CheckConstraint(
-                condition=Q(tricks__isnull=True) | Q(tricks__range=(0, 13)),
-                name="tricks_0_to_13",
-            ),
-            models.CheckConstraint(condition=Q(number__gte=1), name="deal_number_from_1"),
-            models.CheckConstraint(
-                condition=(
-                    Q(
-                        data__isnull=True,
-                        contract="pass",
-                        declarer="",
-                        tricks__isnull=True,
-                        honours_side="",
-                    )
-                    | (
-                        Q(data__isnull=True)
-                        & ~Q(contract__in=["pass", ""])
-                        & Q(declarer__in=SEATS)
-                        & Q(tricks__isnull=False)
-                    )
-                    | Q(
-                        data__isnull=False,
-                        contract="",
-                        declarer="",
-                        tricks__isnull=True,
-                        honours_side="",
-                    )
-                ),
-                name="deal_is_four_player_or_two_player",
-            ),
-            models.CheckConstraint(
-                condition=Q(honours_side="", honours_points__isnull=True)
-                | (Q(honours_side__in=["NS", "EW"]) & Q(honours_points__in=[100, 150])),
-                name="honours_side_and_points_together",
-            ),
-            # A ruling settles a dispute: a deal is never both (Deal.rule, Deal.dispute).
-            models.CheckConstraint(
-                condition=~Q(ruled=True, disputed=True), name="deal_ruled_is_not_disputed"
-            ),
-        ]
+        constraints = deal_constraints()
 
     def __str__(self) -> str:
         return f"Deal {self.number}: {self.summary()}"
@@ -519,13 +491,29 @@ class Deal(models.Model):
             )
         raise Conflict(message % words)
 
-    def dispute(self, *, actor: Actor, version: int | None = None) -> Deal:
-        """An opponent disputes the deal (Session.asks_confirmation): it is flagged for the
-        director, who corrects it or rules that it stands (`rule`). A settled deal (confirmed,
-        or ruled on) takes no dispute. The history keeps who disputed. With
-        `version`, a deal corrected since is not disputed: Conflict. A closed session's deals
-        are final: Conflict. Who may dispute: the other side (`check_dispute`)."""
+    def dispute(
+        self,
+        *,
+        actor: Actor,
+        version: int | None = None,
+        reason: str = DisputeReason.OTHER,
+        note: str = "",
+    ) -> Deal:
+        """An opponent disputes the deal (Session.asks_confirmation), saying why (`reason`, a
+        `DisputeReason`, and their own words, `note`): it is flagged for the director, who
+        corrects it or rules that it stands (`rule`). A settled deal (confirmed, or ruled on)
+        takes no dispute. The history keeps who disputed and why. With `version`, a deal
+        corrected since is not disputed: Conflict. A closed session's deals are final:
+        Conflict. Who may dispute: the other side (`check_dispute`)."""
         check_dispute(actor, self)
+        if reason not in DisputeReason.values:
+            raise ScoringError(
+                "reason", "is not one of {choices}", None, choices=DisputeReason.values
+            )
+        if len(note := note.strip()) > DISPUTE_NOTE_MAX:
+            raise ScoringError(
+                "note", "is longer than {most} characters", None, most=DISPUTE_NOTE_MAX
+            )
         user = actor.user
         with transaction.atomic():
             session = lock_session_of(self.rubber_id)  # as `confirm`
@@ -539,8 +527,9 @@ class Deal(models.Model):
             if deal.disputed or deal.settled:
                 return deal
             deal.disputed = True
+            deal.dispute_reason, deal.dispute_note = reason, note
             deal._note(noted("disputed"), user)
-            deal.save(update_fields=["disputed", "updated_at"])
+            deal.save(update_fields=["disputed", "dispute_reason", "dispute_note", "updated_at"])
         self._refresh()
         return deal
 

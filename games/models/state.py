@@ -47,6 +47,7 @@ def _joined(sql: str, vendor: str) -> str:
 _DEAL_COLUMNS = (
     "id rubber_id number contract declarer tricks honours_side honours_points data entered_by_id"
     " written_seat written_phone entered_at updated_at version confirmed_by_id disputed ruled"
+    " dispute_reason dispute_note"
 )
 
 #: What a pad shows, in the order of the state's tuple: the club (id, public) first, for the

@@ -19,6 +19,18 @@ SEAT_FIELDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 #: The largest id a row can have (a 64-bit key).
 MAX_ID = 2**63 - 1
 SEAT_SIDE = {"N": Side.NS, "S": Side.NS, "E": Side.EW, "W": Side.EW}
+#: The longest note a dispute keeps (`Deal.dispute_note`).
+DISPUTE_NOTE_MAX = 200
+
+
+class DisputeReason(models.TextChoices):
+    """What an opponent disputes in a deal (`Deal.dispute`), shown to the director with it."""
+
+    CONTRACT = "contract", _("the contract")
+    DECLARER = "declarer", _("the declarer")
+    RESULT = "result", _("the result")
+    HONOURS = "honours", _("the honours")
+    OTHER = "other", _("something else")
 
 
 class NumberGap(Conflict):

@@ -17,7 +17,7 @@ from scoring.rules.games import game
 from .. import history, registry
 from ..codes.names import code_label
 from ..forms import side_names
-from ..models import Deal, Rubber
+from ..models import DISPUTE_NOTE_MAX, Deal, DisputeReason, Rubber
 from ..permissions import Viewer
 from . import forms
 from .builders import build_pad, oriented, swapped
@@ -203,11 +203,14 @@ def _entry(
 
 def _confirmations(facts: _Facts, viewer: Viewer, rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The deals awaiting the viewer's confirmation, here and at the end of the previous rubber."""
+    waiting = [deal for deal, row in zip(facts.deals, rows, strict=True) if row["can_confirm"]]
     return {
         "confirm_entries": facts.confirm_entries,
-        "awaiting": [
-            deal.number for deal, row in zip(facts.deals, rows, strict=True) if row["can_confirm"]
-        ],
+        "awaiting": [deal.number for deal in waiting],
+        # "Confirm all" lists them as the viewer sees them (games.deals.answers.confirm_all).
+        "awaiting_seen": [f"{deal.pk}:{deal.version}" for deal in waiting],
+        "dispute_reasons": DisputeReason.choices,
+        "dispute_note_max": DISPUTE_NOTE_MAX,
         "awaiting_before": _awaiting_before(facts.rubber, viewer) if facts.confirm_entries else [],
     }
 

@@ -46,7 +46,9 @@ def entry_form(rubber: Rubber, viewer: Viewer, data: Any = None, **kwargs: Any) 
             controls=controls,
             **kwargs,
         )
-    return DealEntryForm(data, we_side=viewer.we_side, controls=controls, **kwargs)
+    return DealEntryForm(
+        data, we_side=viewer.we_side, seat_names=_seat_names(rubber), controls=controls, **kwargs
+    )
 
 
 def correction_form(rubber: Rubber, deal: Deal, viewer: Viewer, data: Any = None) -> Any:
@@ -65,7 +67,18 @@ def correction_form(rubber: Rubber, deal: Deal, viewer: Viewer, data: Any = None
             data=data,
             controls=controls,
         )
-    return DealCorrectionForm.for_deal(deal, data=data, we_side=viewer.we_side, controls=controls)
+    return DealCorrectionForm.for_deal(
+        deal,
+        data=data,
+        we_side=viewer.we_side,
+        seat_names=_seat_names(rubber),
+        controls=controls,
+    )
+
+
+def _seat_names(rubber: Rubber) -> dict[str, str]:
+    """Who sits where this rubber, by seat, for the declarer buttons."""
+    return {seat: player.name for seat, player in rubber.seats.items() if player is not None}
 
 
 def correction_line(rubber: Rubber, deal: Deal, viewer: Viewer, taps: Any) -> str:

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from clubs.models import Club, Player, Session, TableSeat
 from scoring.shared.errors import Conflict
 
-from ..models import Rubber
+from ..models import Deal, Rubber
 from .planning import check_date, check_tables, seat_tables, tables_with_players
 from .seating import lock_players, queue_refresh, seated_elsewhere
 
@@ -154,9 +154,10 @@ def session_close(*, session: Session, by: User | None = None) -> Session:
                 else:
                     # A rubber with no deal was never played: it is withdrawn, not scored.
                     rubber.delete()
+        stood = _stand_as_recorded(locked, by)
         locked.status = Session.Status.CLOSED
         locked.closed_at = timezone.now()
-        _record(locked, "closed", by)
+        _record(locked, f"closed · {stood} deals stand as recorded" if stood else "closed", by)
         locked.save(update_fields=["status", "closed_at"])
     queue_refresh(locked.pk)
     session.refresh_from_db()
@@ -192,6 +193,26 @@ def session_reopen(*, session: Session, by: User | None = None) -> Session:
     queue_refresh(locked.pk)
     session.refresh_from_db()
     return session
+
+
+def _stand_as_recorded(session: Session, by: User | None) -> int:
+    """Closing a session that asks for confirmation: its deals still awaiting or disputed stand
+    as recorded (the director was told which and closed anyway), each settled (`ruled`) with a
+    history record saying so ("stood at close"), so a closed session lists nothing awaiting.
+    Under the close's lock on the session, after its rubbers: a correction, a confirmation or a
+    dispute takes the session first, so none lands in between. How many."""
+    if not session.asks_confirmation:
+        return 0
+    waiting = Deal.objects.select_for_update(of=("self",), no_key=True).filter(
+        rubber__session=session, confirmed_by__isnull=True, ruled=False
+    )
+    count = 0
+    for deal in waiting.order_by("pk"):
+        deal.disputed, deal.ruled = False, True
+        deal._note("stood at close", by)
+        deal.save(update_fields=["disputed", "ruled", "updated_at"])
+        count += 1
+    return count
 
 
 def _record(session: Session, reason: str, by: User | None) -> None:

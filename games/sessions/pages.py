@@ -50,10 +50,11 @@ def director_session(request: HttpRequest, slug: str, pk: int) -> Session:
 
 
 def unconfirmed_deals(sessions: Sequence[Session]) -> dict[int, list[Deal]]:
-    """The deals not settled yet, by session, for the sessions that ask for confirmation: no
+    """The deals not settled yet, by session, for the running sessions that ask for confirmation
+    (a closed session's stand as recorded, `session_close`): no
     opponent confirmed them and no director ruled that they stand (`Deal.settled`; one query
     for them all)."""
-    asking = [s.pk for s in sessions if s.asks_confirmation and s.status != Session.Status.PLANNED]
+    asking = [s.pk for s in sessions if s.asks_confirmation and s.status == Session.Status.RUNNING]
     found: dict[int, list[Deal]] = {pk: [] for pk in asking}
     if asking:
         deals = (

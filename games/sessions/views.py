@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs.forms import SessionForm, TablePlayerForm
@@ -135,6 +136,16 @@ def session_close(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         messages.success(
             request, _("Session closed. Rubbers still in play were closed as unfinished.")
         )
+        if waiting:
+            messages.info(
+                request,
+                ngettext(
+                    "%(count)s deal not confirmed stands as recorded.",
+                    "%(count)s deals not confirmed stand as recorded.",
+                    len(waiting),
+                )
+                % {"count": len(waiting)},
+            )
     return redirect(next_or(request, session.get_absolute_url()))
 
 

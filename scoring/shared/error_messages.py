@@ -137,6 +137,8 @@ MARKED: tuple[Promise, ...] = (
     pgettext_lazy("refusal", "{value!r} is not a two-player game"),
     pgettext_lazy("refusal", "a Turnover game has one result"),
     pgettext_lazy("refusal", "{value!r} is not a game Backscore scores"),
+    pgettext_lazy("refusal", "is not one of {choices}"),
+    pgettext_lazy("refusal", "is longer than {most} characters"),
 )
 
 #: The engine's fields as a form names them before a message with no subject ("is required").

@@ -66,7 +66,10 @@ def test_a_dispute_sent_as_the_session_closes_is_refused_in_words(
     client.force_login(west)
     headers = {"HX-Request": "true"} if htmx else {}
     response = client.post(
-        f"/deals/{deal.pk}/dispute", {"version": deal.version}, headers=headers, follow=not htmx
+        f"/deals/{deal.pk}/dispute",
+        {"version": deal.version, "reason": "result"},
+        headers=headers,
+        follow=not htmx,
     )
     assert response.status_code == 200
     assert CLOSED in response.content.decode()

@@ -54,7 +54,12 @@ def test_a_code_entry_is_confirmed_by_the_other_side_only(rubber):
         )
         with unchanged():
             assert same_side.post(f"/deals/{deal.pk}/confirm", {"version": 1}).status_code == 403
-            assert same_side.post(f"/deals/{deal.pk}/dispute", {"version": 1}).status_code == 403
+            assert (
+                same_side.post(
+                    f"/deals/{deal.pk}/dispute", {"version": 1, "reason": "result"}
+                ).status_code
+                == 403
+            )
     east = phone_at(rubber, "E")
     assert "awaiting your confirmation" in east.get(f"/rubbers/{rubber.pk}/").content.decode()
     assert east.post(f"/deals/{deal.pk}/confirm", {"version": 1}).status_code == 302
@@ -428,7 +433,11 @@ def test_the_handed_over_phone_only_confirms_then_comes_back_to_its_seat(rubber)
 def test_a_dispute_on_the_handed_over_phone_gives_it_back_on_the_pad(rubber):
     phone = handed_to(rubber, "N")
     deal = Deal.objects.get(rubber=rubber)
-    answer = phone.post(f"/deals/{deal.pk}/dispute", {"version": 1}, headers={"HX-Request": "true"})
+    answer = phone.post(
+        f"/deals/{deal.pk}/dispute",
+        {"version": 1, "reason": "result"},
+        headers={"HX-Request": "true"},
+    )
     assert answer.status_code == 200
     deal.refresh_from_db()
     assert deal.disputed and deal.confirmed_by is None
@@ -622,7 +631,9 @@ def test_the_hand_over_speaks_the_clubs_language(rubber):
     assert phone.post(hand_over_url(rubber), {"seat": "S"}).status_code == 302
     second = Deal.objects.get(rubber=rubber, number=2)
     answer = phone.post(
-        f"/deals/{second.pk}/dispute", {"version": 1}, headers={"HX-Request": "true"}
+        f"/deals/{second.pk}/dispute",
+        {"version": 1, "reason": "result"},
+        headers={"HX-Request": "true"},
     )
     assert "Smazzata 2 contestata da South. Questo telefono è di nuovo di East" in (
         answer.content.decode()

@@ -167,9 +167,15 @@ def test_a_dispute_flags_the_deal_for_the_director(client, running_session, dire
     client.force_login(south)
     with unchanged():
         # A partner does not dispute.
-        assert client.post(f"/deals/{deal.pk}/dispute", {"version": 1}).status_code == 403
+        assert (
+            client.post(f"/deals/{deal.pk}/dispute", {"version": 1, "reason": "result"}).status_code
+            == 403
+        )
     client.force_login(west)
-    assert client.post(f"/deals/{deal.pk}/dispute", {"version": 1}).status_code == 302
+    assert (
+        client.post(f"/deals/{deal.pk}/dispute", {"version": 1, "reason": "result"}).status_code
+        == 302
+    )
     deal.refresh_from_db()
     assert deal.disputed and deal.confirmed_by is None
     assert deal.history.order_by("-history_id").first().history_change_reason == "disputed"
@@ -217,7 +223,10 @@ def disputed_slam(client, session, director, east):
         actor=acting(rubber, rubber.north.user),
     )[0]
     client.force_login(east)
-    assert client.post(f"/deals/{deal.pk}/dispute", {"version": 1}).status_code == 302
+    assert (
+        client.post(f"/deals/{deal.pk}/dispute", {"version": 1, "reason": "result"}).status_code
+        == 302
+    )
     return rubber, deal
 
 

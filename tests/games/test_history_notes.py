@@ -38,9 +38,15 @@ def test_a_repeated_dispute_changes_no_one_elses_record_and_an_api_correction_cl
     enter([{"contract": "4S", "declarer": "E", "tricks": 10}])  # entered by North's login
     deal = Deal.objects.get(rubber=rubber)
     east_phone = phone_at(rubber, "E")
-    assert east_phone.post(f"/deals/{deal.pk}/dispute", {"version": 1}).status_code == 302
+    assert (
+        east_phone.post(f"/deals/{deal.pk}/dispute", {"version": 1, "reason": "result"}).status_code
+        == 302
+    )
     # Sent again (a double tap): the deal is disputed already; nothing is written.
-    assert east_phone.post(f"/deals/{deal.pk}/dispute", {"version": 1}).status_code == 302
+    assert (
+        east_phone.post(f"/deals/{deal.pk}/dispute", {"version": 1, "reason": "result"}).status_code
+        == 302
+    )
     assert reasons(deal) == ["entered", f"disputed · {LABEL.format('E')}"]
     # South corrects it through the API: the new content is a new deal to confirm.
     api.force_authenticate(seated_user(rubber, "S"))
@@ -49,7 +55,10 @@ def test_a_repeated_dispute_changes_no_one_elses_record_and_an_api_correction_cl
     deal.refresh_from_db()
     assert not deal.disputed and deal.version == 2
     assert "awaiting your confirmation" in east_phone.get(f"/rubbers/{rubber.pk}/").content.decode()
-    assert east_phone.post(f"/deals/{deal.pk}/dispute", {"version": 2}).status_code == 302
+    assert (
+        east_phone.post(f"/deals/{deal.pk}/dispute", {"version": 2, "reason": "result"}).status_code
+        == 302
+    )
     assert reasons(deal) == [
         "entered",
         f"disputed · {LABEL.format('E')}",

@@ -262,6 +262,12 @@ MATRIX: dict[str, Case] = {
         # Confirmation: a player seated in the rubber (a director entered it, so either side).
         {"POST": (401, 404, 403, 200, 404, 403)},
     ),
+    "api-deal-dispute": Case(
+        lambda w: f"/api/v1/deals/{w.deal.pk}/dispute",
+        # A dispute, with its reason: as a confirmation, a player seated in the rubber.
+        {"POST": (401, 404, 403, 200, 404, 403)},
+        {"POST": lambda w: {"version": w.deal.version, "reason": "result"}},
+    ),
     "api-deal-rule": Case(
         lambda w: f"/api/v1/deals/{w.deal.pk}/rule",
         # A ruling that a disputed deal stands: the club's directors only (docs/api.md).
@@ -452,7 +458,13 @@ MATRIX: dict[str, Case] = {
     "games:dispute_deal": Case(
         lambda w: f"/deals/{w.deal.pk}/dispute",
         {"POST": (302, 404, 403, 302, 404, 403)},
-        {"POST": lambda w: {"version": w.deal.version}},
+        {"POST": lambda w: {"version": w.deal.version, "reason": "result"}},
+    ),
+    "games:confirm_all": Case(
+        lambda w: f"/rubbers/{w.deal.rubber_id}/confirm-all",
+        # "Confirm all": as one confirmation, a player seated in the rubber.
+        {"POST": (302, 404, 403, 302, 404, 403)},
+        {"POST": lambda w: {"deal": f"{w.deal.pk}:{w.deal.version}"}},
     ),
     "games:confirm_deal": Case(
         lambda w: f"/deals/{w.deal.pk}/confirm",

@@ -176,7 +176,12 @@ def test_the_seated_players_own_writes_are_refused_in_a_reopened_session(
         api.force_authenticate(east)
         confirmed = api.post(f"/api/v1/deals/{deal.pk}/confirm", {"version": 1}, format="json")
         assert confirmed.status_code == 403
-        assert opponent.post(f"/deals/{deal.pk}/dispute", {"version": 1}).status_code == 403
+        assert (
+            opponent.post(
+                f"/deals/{deal.pk}/dispute", {"version": 1, "reason": "result"}
+            ).status_code
+            == 403
+        )
 
 
 def test_the_verbs_refuse_anyone_but_a_director_in_a_reopened_session(
