@@ -254,6 +254,9 @@ def pad_context(
         "moved_to": moved_to,
         "deleted": _deleted(facts.histories, {deal.pk for deal in facts.deals}),
         "poll_url": reverse("games:rubber_live", args=[rubber.pk]),
+        "offline_figures": forms.offline_figures(
+            rubber, viewer, facts.deals, facts.player_names, flip=facts.flip
+        ),
     }
 
 

@@ -103,8 +103,14 @@ def test_deals_recorded_offline_survive_a_reload_and_reach_the_server_once_in_or
 
     pending = page.locator("#offline-pending li")
     assert pending.count() == 2
-    assert pending.nth(0).inner_text() == "Deal 1 4 ♠ N = — saved on this phone, not yet sent"
-    assert pending.nth(1).inner_text() == "Deal 2 3 NT E −1 — saved on this phone, not yet sent"
+    # Each with the phone's own figure (docs/offline.md, "A score offline").
+    assert (
+        pending.nth(0).inner_text() == "Deal 1 4 ♠ N =: We +120 — saved on this phone, not yet sent"
+    )
+    assert (
+        pending.nth(1).inner_text()
+        == "Deal 2 3 NT E −1: We +50 — saved on this phone, not yet sent"
+    )
     assert page.locator("#total-ns").inner_text() == "0"  # not scored until the server has them
     assert "2 deals are waiting to be sent." in page.locator("#offline-title").inner_text()
     assert "Offline" in page.locator("#offline-title").inner_text()
