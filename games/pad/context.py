@@ -258,6 +258,9 @@ def pad_context(
         "deleted": _deleted(facts.histories, {deal.pk for deal in facts.deals}),
         "poll_url": reverse("games:rubber_live", args=[rubber.pk]),
         "push_url": reverse("games:rubber_events", args=[rubber.pk]),
+        "offline_figures": forms.offline_figures(
+            rubber, viewer, facts.deals, facts.player_names, flip=facts.flip
+        ),
     }
 
 

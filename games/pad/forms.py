@@ -109,3 +109,32 @@ def preview_line(rubber: Rubber, viewer: Viewer, taps: Any) -> str:
     if form.is_valid():
         return display.preview(rubber, form.cleaned_data["fields"], pad_side_names(rubber, viewer))
     return " ".join(str(e) for errors in form.errors.values() for e in errors)
+
+
+def offline_figures(
+    rubber: Rubber,
+    viewer: Viewer,
+    deals: list[Deal],
+    player_names: list[str] | None,
+    *,
+    flip: bool,
+) -> dict[str, Any]:
+    """What the phone needs to score deals it keeps offline itself (static/js/scorer.js,
+    docs/offline.md): the game, its house rules, the recorded deals as the engine reads them,
+    and the names of the two columns (the sides as this viewer's pad names them, or the two
+    players), left column first."""
+    if player_names is not None:
+        names: dict[str, str] = {"0": player_names[0], "1": player_names[1]}
+        order = ["0", "1"]
+        inputs = [deal.data for deal in deals]
+    else:
+        names = {side: str(name) for side, name in pad_side_names(rubber, viewer).items()}
+        order = ["NS", "EW"]
+        inputs = [deal.as_input().to_dict() for deal in deals]
+    return {
+        "kind": rubber.kind,
+        "options": rubber.house_rules().to_dict(),
+        "deals": inputs,
+        "names": names,
+        "order": order[::-1] if flip else order,
+    }

@@ -93,6 +93,7 @@
   let failed = false; // the last attempt met the network, not the server
   let signIn = ""; // the server's word when this phone's session has ended
   let lastPost = null; // what htmx is sending now, queued if the network fails it
+  let sent = 0; // deals the server took in the last round of sending: "3 deals sent"
 
   const form = () => document.querySelector(FORM);
   // "Deal 3" as the page words it: the heading the number is shown in, when the form has one.
@@ -141,6 +142,10 @@
     await write((deals) => deals.add(deal));
     items = await queued();
     entry.reset();
+    // The cleared form's live line is of no deal yet (static/js/offline_score.js scores the next).
+    const preview = entry.querySelector("output.preview");
+    if (preview) preview.textContent = T.tap;
+    sent = 0;
     numberForm();
     render();
     send();
@@ -264,7 +269,7 @@
   async function sendAll() {
     if (sending) return;
     sending = true;
-    let recorded = false;
+    let recorded = 0;
     const asked = new Set(); // gap refusals asked about again in this round: once each
     let moved = false;
     render();
@@ -308,7 +313,7 @@
         }
         if (response.status === 200 || response.status === 201) {
           await write((deals) => deals.delete(deal.id));
-          recorded = true;
+          recorded += 1;
           continue;
         }
         const next = gapNext(deal, answer);
@@ -330,6 +335,7 @@
       sending = false;
       items = await queued();
       if (moved) numberForm();
+      sent += recorded;
       render();
     }
     if (recorded) refreshPage();
@@ -399,6 +405,13 @@
     const waiting = items.length;
     root.hidden = !offline && waiting === 0;
     root.classList.toggle("is-offline", offline);
+    // "3 deals sent": said once the server has taken them, until the next deal is kept.
+    const notice = document.getElementById("offline-sent");
+    if (offline) sent = 0;
+    if (notice) {
+      notice.hidden = sent === 0;
+      notice.textContent = sent === 1 ? T["sent-one"] : fmt(T["sent-other"] || "", { count: sent });
+    }
     const parts = [];
     const closed = items.find((deal) => deal.state === "closed");
     if (offline) parts.push(T.offline);
@@ -417,7 +430,9 @@
         li.dataset.number = String(deal.number);
         const title = document.createElement("strong");
         title.textContent = fmt(T.deal, { n: deal.number });
-        li.append(title, " ", deal.summary);
+        const points = document.createElement("span");
+        points.className = "offline-points"; // the phone's figure (static/js/offline_score.js)
+        li.append(title, " ", deal.summary, points);
         if (deal.state === "pending") {
           li.append(" — ", T.pending);
         } else if (deal.state === "closed") {
@@ -444,6 +459,8 @@
         return li;
       }),
     );
+    // The phone's own figures for these deals (static/js/offline_score.js).
+    document.dispatchEvent(new CustomEvent("offline:rendered", { detail: { items } }));
   }
 
   // --- the page, kept for offline -------------------------------------------------------------

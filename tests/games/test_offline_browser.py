@@ -103,8 +103,14 @@ def test_deals_recorded_offline_survive_a_reload_and_reach_the_server_once_in_or
 
     pending = page.locator("#offline-pending li")
     assert pending.count() == 2
-    assert pending.nth(0).inner_text() == "Deal 1 4 ♠ N = — saved on this phone, not yet sent"
-    assert pending.nth(1).inner_text() == "Deal 2 3 NT E −1 — saved on this phone, not yet sent"
+    # Each with the phone's own figure (docs/offline.md, "A score offline").
+    assert (
+        pending.nth(0).inner_text() == "Deal 1 4 ♠ N =: We +120 — saved on this phone, not yet sent"
+    )
+    assert (
+        pending.nth(1).inner_text()
+        == "Deal 2 3 NT E −1: We +50 — saved on this phone, not yet sent"
+    )
     assert page.locator("#total-ns").inner_text() == "0"  # not scored until the server has them
     assert "2 deals are waiting to be sent." in page.locator("#offline-title").inner_text()
     assert "Offline" in page.locator("#offline-title").inner_text()
@@ -241,8 +247,19 @@ def test_the_queue_speaks_the_clubs_language(
     context.set_offline(True)
     page.locator("#entry h2").filter(has_text="Smazzata 1").wait_for()
     tap_deal(page, *FOUR_SPADES)
+    # The phone's own figure (docs/offline.md, "A score offline"), in Italian.
+    assert (
+        page.locator("#preview").inner_text() == "Noi +120 (su questo telefono, non ancora inviata)"
+    )
     page.locator("#record").click()
     page.locator("#offline-pending li[data-number='1']").wait_for()
+    assert (
+        page.locator("#preview").inner_text()
+        == "Tocca il contratto, il dichiarante e il risultato."
+    )
+    assert page.locator("#offline-score").inner_text() == (
+        "Punteggio con le smazzate tenute su questo telefono, non ancora inviate: Noi 120 · Loro 0"
+    )
     status = page.locator("#offline-title").inner_text()
     assert status.startswith("Senza connessione")
     assert "1 smazzata attende di essere inviata." in status
@@ -252,6 +269,7 @@ def test_the_queue_speaks_the_clubs_language(
     )
     assert page.locator("#entry h2").inner_text() == "Smazzata 2"
     context.set_offline(False)
+    page.locator("#offline-sent").filter(has_text="1 smazzata inviata.").wait_for()
     page.locator("#offline").wait_for(state="hidden")
     assert list(Deal.objects.filter(rubber=rubber).values_list("number", "contract")) == [(1, "4S")]
     context.close()
@@ -534,6 +552,11 @@ def test_a_two_player_match_queues_its_deals_the_same_way(
         page.locator("#record").click()
     page.locator("#offline-pending li[data-number='2']").wait_for()
     assert not Deal.objects.filter(rubber=match).exists()
+    # The phone scores them (RULES 7.1): 4 odd tricks at ♠ for North, 3 at ♦ for East.
+    north, east = players["north"].name, players["east"].name
+    pending = page.locator("#offline-pending li .offline-points")
+    assert [pending.nth(i).inner_text() for i in (0, 1)] == [f": {north} +120", f": {east} +60"]
+    assert page.locator("#offline-score").inner_text().endswith(f"{north} 120 · {east} 60")
 
     context.set_offline(False)
     page.locator("#offline").wait_for(state="hidden")
