@@ -18,6 +18,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import pgettext
 
+from ..forms.spoken import spoken as spoken_words
 from ..registry import GamePages, pages
 
 register = template.Library()
@@ -43,3 +44,9 @@ def seat_button(game_pages: GamePages, seat: str, name: str) -> SafeString:
     """A seat's button on the table-code and hand-over pages: the seat as the pad writes it
     and the player's name, or only the name where the game names its two players."""
     return say(game_pages.words.seat_button, seat=pgettext("seat", seat), name=name)
+
+
+@register.filter
+def spoken(field: Any, value: Any) -> str:
+    """``{{ field.name|spoken:radio.data.value }}``: an entry button's name in words, or ""."""
+    return spoken_words(str(field), value)

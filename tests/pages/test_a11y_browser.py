@@ -25,7 +25,8 @@ RUN_AXE = """async () => {
   const result = await axe.run(document, {resultTypes: ["violations"]});
   return result.violations
     .filter(v => v.impact === "serious" || v.impact === "critical")
-    .map(v => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", ")}`);
+    .map(v => `${v.id} (${v.impact}): ` +
+      v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "));
 }"""
 
 
