@@ -12,6 +12,7 @@ from django.utils.html import escape
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from scoring.rules.games import GAMES
 from scoring.shared import inputs
 
 from .logins import normalize_login
@@ -190,13 +191,25 @@ class PlayerLanguageForm(forms.Form):
     )
 
 
+class KindSelect(forms.Select):
+    """The game's select; each option says its game's seats (`data-seats`, from the engine's
+    registry), so the page hides the movement for a two-player game: its tables of two have
+    none of the rubber movements (Pivot, Fixed partners, Cut-in)."""
+
+    def create_option(self, name: str, value: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(name, value, *args, **kwargs)
+        if (entry := GAMES.get(str(value))) is not None:
+            option["attrs"]["data-seats"] = entry.seats
+        return option
+
+
 class SessionForm(forms.Form):
     """Tonight's session: pick who is here; the tables are suggested from the count."""
 
     date = inputs.DateFormField(
         label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
     )
-    kind = forms.ChoiceField(label=_("Game"), choices=Session.Kind.choices)
+    kind = forms.ChoiceField(label=_("Game"), choices=Session.Kind.choices, widget=KindSelect)
     movement = forms.ChoiceField(label=_("Movement"), choices=Session.Movement.choices)
     stake_per_hundred = inputs.DecimalFormField(
         label=_("Stake per hundred"), max_digits=8, decimal_places=2, min_value=Decimal("0")

@@ -214,7 +214,7 @@ MATCH_WORDS = GameWords(
     in_play=_("Match %(number)s in play"),
     deal_at_table=_("Table %(table)s, match %(rubber)s, deal %(number)s"),
     next=_("Next match"),
-    unfinished=_("Rubber unfinished."),
+    unfinished=_("Match unfinished."),
     phone_question=_(
         "Which player is this phone? It will enter, confirm and correct the deals of this "
         "table for tonight's session."

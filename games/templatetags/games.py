@@ -22,6 +22,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import pgettext
 
+from ..forms.spoken import spoken as spoken_words
 from ..pad.rendered import deal_fields as _deal_fields
 from ..pad.rendered import table_card as _table_card
 from ..registry import GamePages, pages
@@ -69,3 +70,9 @@ def live_poll_ms() -> int:
     from django.conf import settings
 
     return int(settings.LIVE_POLL_MS)
+
+
+@register.filter
+def spoken(field: Any, value: Any) -> str:
+    """``{{ field.name|spoken:radio.data.value }}``: an entry button's name in words, or ""."""
+    return spoken_words(str(field), value)

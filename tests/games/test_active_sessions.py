@@ -138,3 +138,20 @@ def test_nobody_else_is_refused(api: Any, director: Any, club: Any, evening: Any
         format="json",
     )
     assert response.status_code == 201
+
+
+@pytest.mark.parametrize(
+    ("language", "words"), [("en", "Match 1 in play"), ("it", "Incontro 1 in corso")]
+)
+def test_a_two_player_match_in_play_is_called_a_match(
+    director: Any, club: Any, language: str, words: str
+) -> None:
+    """Issue 29: a Turnover or Misery match was listed as "Rubber 1 in play"."""
+    players = [add_player(club, name) for name in ("Ann", "Bea")]
+    make_session(club, [players], kind="turnover")
+    client = Client()
+    client.force_login(director)
+    client.cookies["django_language"] = language
+    html = client.get(f"/clubs/{club.slug}/").content.decode()
+    assert words in html
+    assert "Rubber 1 in play" not in html and "Rubber 1 in corso" not in html

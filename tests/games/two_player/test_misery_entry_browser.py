@@ -1,0 +1,36 @@
+"""Misery Bridge on a 390×844 phone (RULES 7.2): a misery declaration is played at no trumps
+and scores no honours, so tapping Misery hides the strain and honours buttons before Record;
+an ordinary declaration shows them again. A strain other than NT tapped before stays in sight
+(the engine would refuse it), for the player to change."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.conftest import sign_in
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_misery_hides_the_strain_and_honours(
+    live_server: Any, browser: Any, two_player_session: Any
+) -> None:
+    match = two_player_session("misery").rubbers.get(table__number=1)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    sign_in(page, live_server.url, match.north.user.username, f"/rubbers/{match.pk}/")
+    strain, honours = page.locator("#entry .field-strain"), page.locator("#entry .field-honours")
+    assert strain.is_visible() and honours.is_visible()
+    page.locator('#entry label[data-v="misery"]').click()
+    assert strain.is_hidden() and honours.is_hidden()
+    page.locator('#entry label[data-v="ordinary"]').click()
+    assert strain.is_visible()
+    page.locator('#entry .field-strain label[data-v="S"]').click()
+    page.locator('#entry label[data-v="misery"]').click()
+    assert strain.is_visible() and honours.is_hidden()
+    page.locator('#entry .field-strain label[data-v="NT"]').click()
+    assert strain.is_hidden()
+    context.close()
