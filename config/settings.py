@@ -70,16 +70,17 @@ MIDDLEWARE = [
     # First: every answer to a signed-in user, an API token or a table code is private, no-store.
     "config.middleware.PrivateAnswersMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "csp.middleware.CSPMiddleware",
+    # Django's and django-csp's, doing only the work that changes the answer (config/lean.py).
+    "config.lean.SecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    "config.lean.LeanSessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     # After LocaleMiddleware: a club page speaks the club's language unless the visitor chose.
     "config.middleware.ClubLanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "config.lean.LeanAuthenticationMiddleware",
+    "config.lean.LeanMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
