@@ -89,3 +89,7 @@ class AccountEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.kind} {self.amount}"
+
+
+#: The kinds a director records (the API's ``PaymentKindEnum``).
+PAYMENT_KINDS = [(kind.value, kind.label) for kind in AccountEntry.PAYMENTS]

@@ -351,4 +351,3 @@ class LeaderboardRevision(models.Model):
 
     def __str__(self) -> str:
         return f"Leaderboard of club {self.club_id}, revision {self.revision}"
-
