@@ -14,6 +14,11 @@ urlpatterns = [
         name="session-standings-live",
     ),
     path("sessions/<int:pk>/settlement/", views.session_settlement, name="session-settlement"),
+    path(
+        "sessions/<int:pk>/results-sheet/",
+        views_accounts.results_sheet,
+        name="session-results-sheet",
+    ),
     path("clubs/<slug:slug>/leaderboard/", views.club_leaderboard, name="club-leaderboard"),
     path("clubs/<slug:slug>/ratings/", views.club_ratings, name="club-ratings"),
     path("clubs/<slug:slug>/accounts/", views_accounts.club_accounts, name="club-accounts"),

@@ -1,6 +1,9 @@
 """The season accounts' pages (RULES 4.4): the club's balances, a player's statement, and the
-director's payment form. Money is its club's members' only (``clubs.policy.may_read_money``):
-to anyone else these pages answer exactly like a missing club or player."""
+director's payment form; and a night's one-page results sheet.
+
+Money is its club's members' only (``clubs.policy.may_read_money``): to anyone else the accounts'
+pages answer exactly like a missing club or player. The results sheet is read like the standings
+(``clubs.policy.may_read``): the night's settlement is on those already."""
 
 from __future__ import annotations
 
@@ -20,11 +23,11 @@ from django.views.decorators.http import require_GET, require_http_methods
 from clubs.models import Club, Player
 from clubs.permissions import signed_in_user
 from clubs.policy import may_direct
-from clubs.selectors import club_for_member, player_for_member
+from clubs.selectors import club_for_member, player_for_member, session_for_reader
 from games.permissions import Actor
 from scoring.shared import inputs
 
-from . import accounts
+from . import accounts, queries
 from .ledger import AccountEntry
 
 
@@ -107,3 +110,19 @@ def payment_new(request: HttpRequest, slug: str) -> HttpResponse:
     )
     messages.success(request, gettext("Payment recorded."))
     return redirect("scoring:club-accounts", club.slug)
+
+
+@require_GET
+def results_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    """A night's results on one page (standings, prizes, settlement), to print and pin to the
+    board: its print CSS keeps up to six tables on one A4 sheet."""
+    session = session_for_reader(request.user, pk)
+    return render(
+        request,
+        "scoring/results_sheet.html",
+        {
+            "session": session,
+            "data": queries.session_standings(session),
+            "settlement": queries.session_settlement(session),
+        },
+    )
