@@ -187,7 +187,7 @@ class StatementLine:
 def player_statement(player: Player) -> dict[str, Any]:
     """A player's account line by line, oldest first, with the running balance (RULES 4.4)."""
     lines, balance = [], ZERO
-    labels: Mapping[str, str] = dict(AccountEntry.Kind.choices)
+    labels: Mapping[str, Any] = dict(AccountEntry.Kind.choices)
     for entry in AccountEntry.objects.filter(player=player).order_by("date", "created_at", "pk"):
         balance += entry.amount
         lines.append(

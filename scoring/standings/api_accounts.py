@@ -35,25 +35,27 @@ E404 = OpenApiResponse(
     DetailOut,
     description="No such club or player, or the user is not a member of its club.",
 )
-MONEY = {"max_digits": 14, "decimal_places": 2}
+
+
+def _money(help_text: str = "") -> inputs.DecimalField:
+    """An amount of money in an answer (two decimals; as the standings' ``money``)."""
+    return inputs.DecimalField(max_digits=14, decimal_places=2, help_text=help_text)
 
 
 class BalanceOut(serializers.Serializer[Any]):
     player = inputs.IntegerField(source="player_id")
     name = serializers.CharField()
-    nights = inputs.DecimalField(**MONEY, help_text="The nights' postings and reversals.")
-    paid_in = inputs.DecimalField(**MONEY)
-    paid_out = inputs.DecimalField(**MONEY)
-    balance = inputs.DecimalField(
-        **MONEY, help_text="nights + paid_in - paid_out: + the club owes the player."
-    )
+    nights = _money("The nights' postings and reversals.")
+    paid_in = _money()
+    paid_out = _money()
+    balance = _money("nights + paid_in - paid_out: + the club owes the player.")
 
 
 class AccountsOut(serializers.Serializer[Any]):
     club = serializers.CharField(source="club.slug")
     currency = serializers.CharField(source="club.currency")
-    cash_in_hand = inputs.DecimalField(**MONEY, help_text="Paid in - paid out, every player.")
-    total = inputs.DecimalField(**MONEY, help_text="The balances' sum: the cash in hand.")
+    cash_in_hand = _money("Paid in - paid out, every player.")
+    total = _money("The balances' sum: the cash in hand.")
     balances = BalanceOut(many=True)
 
 
@@ -61,8 +63,8 @@ class StatementLineOut(serializers.Serializer[Any]):
     date = inputs.DateField()
     kind = serializers.ChoiceField(choices=AccountEntry.Kind.choices)
     session = inputs.IntegerField(source="session_id", allow_null=True)
-    amount = inputs.DecimalField(**MONEY, help_text="The line's effect on the balance.")
-    balance = inputs.DecimalField(**MONEY, help_text="The running balance after the line.")
+    amount = _money("The line's effect on the balance.")
+    balance = _money("The running balance after the line.")
     note = serializers.CharField(allow_blank=True)
 
 
@@ -70,7 +72,7 @@ class StatementOut(serializers.Serializer[Any]):
     player = inputs.IntegerField(source="player.pk")
     name = serializers.CharField(source="player.name")
     currency = serializers.CharField(source="player.club.currency")
-    balance = inputs.DecimalField(**MONEY)
+    balance = _money()
     lines = StatementLineOut(many=True)
 
 
@@ -86,7 +88,7 @@ class AccountPaymentOut(serializers.Serializer[Any]):
     id = inputs.IntegerField(source="pk")
     player = inputs.IntegerField(source="player_id")
     kind = serializers.ChoiceField(choices=PAYMENT_KINDS)
-    amount = inputs.DecimalField(**MONEY, help_text="The effect on the balance (out: negative).")
+    amount = _money("The effect on the balance (out: negative).")
     date = inputs.DateField()
     note = serializers.CharField(allow_blank=True)
 
