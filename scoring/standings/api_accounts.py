@@ -117,6 +117,7 @@ class PaymentsView(APIView):
         responses={
             201: AccountPaymentOut,
             400: OpenApiResponse(ErrorsOut, description="`{errors: {field: [messages]}}`."),
+            401: DetailOut,
             403: DetailOut,
             404: E404,
         },
