@@ -46,6 +46,12 @@ def may_read(public: bool, role: str | None, *, table_code: bool = False) -> boo
     return public or role is not None or table_code
 
 
+def may_read_money(role: str | None) -> bool:
+    """The season accounts (RULES 4.4: balances, statements, payments): a club's members only,
+    even in a public club. To anyone else they answer exactly like a missing club."""
+    return role is not None
+
+
 def may_direct(role: str | None) -> bool:
     """Writes that manage a club: its directors only."""
     return role == DIRECTOR

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.utils.translation import gettext as _
 
-from .models import Club, Session
+from .models import Club, Player, Session
 from .permissions import check_club_access, check_club_id_readable
+from .policy import may_direct, may_read_money
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -32,6 +35,27 @@ def club_for_reader(user: AnyUser, slug: str, *, director: bool = False) -> Club
         raise Http404("No such club.")
     check_club_access(user, club, director=director)
     return club
+
+
+def club_for_member(user: AnyUser, slug: str, *, director: bool = False) -> Club:
+    """The club with this slug for a reader of its money (`may_read_money`: its members), else
+    Http404 as for a missing club; with `director=True`, PermissionDenied for a member who is
+    not one of its directors."""
+    club = Club.objects.filter(slug=slug).first()
+    role = None if club is None else club.role_of(user)
+    if club is None or not may_read_money(role):
+        raise Http404("No such club.")
+    if director and not may_direct(role):
+        raise PermissionDenied(_("Only a director of this club may do this."))
+    return club
+
+
+def player_for_member(user: AnyUser, pk: int) -> Player:
+    """The player with this id for a reader of their club's money (`club_for_member`)."""
+    player = Player.objects.select_related("club").filter(pk=pk).first()
+    if player is None or not may_read_money(player.club.role_of(user)):
+        raise Http404("No such player.")
+    return player
 
 
 def club_id_for_reader(user: AnyUser, slug: str) -> int:

@@ -345,7 +345,11 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
-    "ENUM_NAME_OVERRIDES": {"SessionKindEnum": "clubs.models.Session.Kind"},
+    "ENUM_NAME_OVERRIDES": {
+        "SessionKindEnum": "clubs.models.Session.Kind",
+        "AccountEntryKindEnum": "scoring.standings.ledger.AccountEntry.Kind",
+        "PaymentKindEnum": "scoring.standings.ledger.PAYMENT_KINDS",
+    },
     # Swagger UI and Redoc from drf-spectacular-sidecar's static files: /api/docs/ works offline
     # and loads nothing from another origin (docs/security.md).
     "SWAGGER_UI_DIST": "SIDECAR",

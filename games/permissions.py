@@ -158,6 +158,11 @@ def may_rule(actor: Actor) -> bool:
     return actor.server or actor.is_director
 
 
+def may_record_payment(actor: Actor) -> bool:
+    """A payment into or out of a player's season account (RULES 4.4): a director of the club."""
+    return actor.server or actor.is_director
+
+
 def confirmable_from(deal: Written, seat: str) -> bool:
     """The player in `seat` sits on the other side from the seat that last wrote the deal."""
     writer = deal.written_seat
@@ -226,6 +231,11 @@ def check_dispute(actor: Actor, deal: Written) -> None:
 def check_rule(actor: Actor) -> None:
     if not may_rule(actor):
         raise NotAllowed(gettext("Only a director of the club rules on a disputed deal."))
+
+
+def check_record_payment(actor: Actor) -> None:
+    if not may_record_payment(actor):
+        raise NotAllowed(gettext("Only a director of the club records payments."))
 
 
 @dataclass(frozen=True)

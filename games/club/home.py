@@ -19,7 +19,8 @@ from django.views.decorators.http import require_POST
 
 from clubs import services as club_services
 from clubs.models import Club, Invitation, Session, TableSeat
-from clubs.permissions import is_director, signed_in_user
+from clubs.permissions import signed_in_user
+from clubs.policy import may_direct, may_read_money
 from clubs.selectors import club_for_reader
 from games.club_api import table_queryset
 from games.models import Conflict, Rubber
@@ -153,7 +154,8 @@ def _my_tables(user: Any) -> list[Rubber]:
 
 def club_home(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_for_reader(request.user, slug)
-    director = is_director(request.user, club)
+    role = club.role_of(request.user)
+    director = may_direct(role)
     sessions = club.sessions.annotate(table_count=Count("tables")).order_by("-date", "-id")
     player_count = club.players.count()
     next_steps = []
@@ -186,5 +188,9 @@ def club_home(request: HttpRequest, slug: str) -> HttpResponse:
             "player_count": player_count,
             "next_steps": next_steps,
             "leaderboard_url": reverse_or_none("scoring:club-leaderboard", club.slug),
+            # The season accounts are the members' (clubs.policy.may_read_money).
+            "accounts_url": reverse_or_none("scoring:club-accounts", club.slug)
+            if may_read_money(role)
+            else None,
         },
     )

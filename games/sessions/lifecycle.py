@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Player, Session, TableSeat
+from scoring.shared import hooks
 from scoring.shared.errors import Conflict
 
 from ..models import Deal, Rubber
@@ -134,7 +135,9 @@ def session_close(*, session: Session, by: User | None = None) -> Session:
     """Close a session: rubbers still in play close as unfinished (RULES 2.6, 8.4).
 
     A reopened session (`session_reopen`) closes the same way; the standings are recomputed
-    (queued, as every close). The history keeps who closed it and when."""
+    (queued, as every close). The night's money posts to the season accounts in the same
+    transaction (`hooks.session_closed`; RULES 4.4, a changed night as a reversal and a new
+    posting). The history keeps who closed it and when."""
     with transaction.atomic():
         locked = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
         if locked.status == Session.Status.CLOSED:
@@ -159,6 +162,8 @@ def session_close(*, session: Session, by: User | None = None) -> Session:
         locked.closed_at = timezone.now()
         _record(locked, f"closed · {stood} deals stand as recorded" if stood else "closed", by)
         locked.save(update_fields=["status", "closed_at"])
+        # The night's money to the season accounts (RULES 4.4), under this close's lock.
+        hooks.session_closed.send(sender=Session, session_id=locked.pk)
     queue_refresh(locked.pk)
     session.refresh_from_db()
     return session

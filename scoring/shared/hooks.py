@@ -13,3 +13,8 @@ results_changed = Signal()
 #: A session's results were loaded in bulk (a club import): recompute its standings now.
 #: Keyword argument: ``session_id``.
 results_restored = Signal()
+
+#: A session closed (``games.sessions.session_close``), sent inside its transaction with the
+#: session's row locked: post the night's money to the season accounts (RULES 4.4).
+#: Keyword argument: ``session_id``.
+session_closed = Signal()

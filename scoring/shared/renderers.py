@@ -29,6 +29,9 @@ class RowsCSVRenderer(CSVRenderer):  # type: ignore[misc]
     """The list under `rows_field` of an answer, one row per item, columns `header`."""
 
     charset = "utf-8"
+    #: Start the file with a byte order mark, so a spreadsheet opens it as UTF-8 (the season
+    #: accounts' CSVs: names and the currency's symbol read right in Excel).
+    bom: ClassVar[bool] = False
     rows_field: ClassVar[str]
     header: ClassVar[list[str]]
     filename: ClassVar[str]
@@ -51,7 +54,7 @@ class RowsCSVRenderer(CSVRenderer):  # type: ignore[misc]
             ]
             context["header"] = self.header
             body: bytes = super().render(rows, media_type, context)
-            return body
+            return b"\xef\xbb\xbf" + body if self.bom else body
         context["header"] = None
         flat: bytes = super().render(data, media_type, context)
         return flat
@@ -129,6 +132,24 @@ class SettlementCSV(RowsCSVRenderer):
     rows_field = "payments"
     filename = "session-{pk}-settlement.csv"
     header = ["from", "from_name", "to", "to_name", "amount"]
+
+
+class BalancesCSV(RowsCSVRenderer):
+    """The season accounts' balance list (RULES 4.4); amounts with a plain "-" sign."""
+
+    bom = True
+    rows_field = "balances"
+    filename = "{slug}-balances.csv"
+    header = ["player", "name", "nights", "paid_in", "paid_out", "balance"]
+
+
+class StatementCSV(RowsCSVRenderer):
+    """A player's statement, with the running balance (RULES 4.4)."""
+
+    bom = True
+    rows_field = "lines"
+    filename = "player-{pk}-statement.csv"
+    header = ["date", "kind", "session", "amount", "balance", "note"]
 
 
 class LeaderboardCSV(RowsCSVRenderer):

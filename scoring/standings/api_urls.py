@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import api
+from . import api, api_accounts
 
 urlpatterns = [
     path(
@@ -19,6 +19,21 @@ urlpatterns = [
         "clubs/<slug:slug>/leaderboard",
         api.ClubLeaderboardView.as_view(),
         name="api-club-leaderboard",
+    ),
+    path(
+        "clubs/<slug:slug>/accounts",
+        api_accounts.ClubAccountsView.as_view(),
+        name="api-club-accounts",
+    ),
+    path(
+        "clubs/<slug:slug>/accounts/payments",
+        api_accounts.PaymentsView.as_view(),
+        name="api-club-payments",
+    ),
+    path(
+        "players/<int:pk>/statement",
+        api_accounts.PlayerStatementView.as_view(),
+        name="api-player-statement",
     ),
     path(
         "clubs/<slug:slug>/ratings",

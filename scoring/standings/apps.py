@@ -19,6 +19,7 @@ class ScoringConfig(AppConfig):
 
         hooks.results_changed.connect(_queue_refresh, dispatch_uid="standings-results-changed")
         hooks.results_restored.connect(_refresh_now, dispatch_uid="standings-results-restored")
+        hooks.session_closed.connect(_post_accounts, dispatch_uid="standings-accounts-post")
 
 
 def _queue_refresh(sender: Any, *, session_id: int, **kwargs: Any) -> None:
@@ -31,3 +32,9 @@ def _refresh_now(sender: Any, *, session_id: int, **kwargs: Any) -> None:
     from . import services
 
     services.standings_refresh(session_id=session_id)
+
+
+def _post_accounts(sender: Any, *, session_id: int, **kwargs: Any) -> None:
+    from . import accounts
+
+    accounts.accounts_post_session(session_id=session_id)

@@ -18,7 +18,21 @@ from django.utils import timezone
 
 from clubs.models import Club, Player, Session, TableSeat
 
+from .ledger import AccountEntry
 from .managers import RefreshStateQuerySet
+
+__all__ = [
+    "AccountEntry",
+    "ClubRatingsState",
+    "LeaderboardRevision",
+    "PlayerRating",
+    "RatingStep",
+    "RubberResult",
+    "SessionPayment",
+    "SessionStanding",
+    "SessionStandingsState",
+    "WorkerHeartbeat",
+]
 
 
 class WorkerHeartbeat(models.Model):

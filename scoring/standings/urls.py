@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import views, views_accounts
 
 app_name = "scoring"
 
@@ -14,8 +14,20 @@ urlpatterns = [
         name="session-standings-live",
     ),
     path("sessions/<int:pk>/settlement/", views.session_settlement, name="session-settlement"),
+    path(
+        "sessions/<int:pk>/results-sheet/",
+        views_accounts.results_sheet,
+        name="session-results-sheet",
+    ),
     path("clubs/<slug:slug>/leaderboard/", views.club_leaderboard, name="club-leaderboard"),
     path("clubs/<slug:slug>/ratings/", views.club_ratings, name="club-ratings"),
+    path("clubs/<slug:slug>/accounts/", views_accounts.club_accounts, name="club-accounts"),
+    path(
+        "clubs/<slug:slug>/accounts/payments/new/",
+        views_accounts.payment_new,
+        name="payment-new",
+    ),
+    path("players/<int:pk>/statement/", views_accounts.player_statement, name="player-statement"),
     path("players/<int:pk>/", views.player_page, name="player"),
     path("players/<int:pk>/history/", views.player_history, name="player-history"),
     path("players/<int:pk>/language/", views.player_language, name="player-language"),
