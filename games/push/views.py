@@ -172,7 +172,7 @@ async def rubber_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     rubber for anyone who may not."""
     check = _rubber_check(request, pk)
     try:
-        await sync_to_async(check, thread_sensitive=False)()
+        await sync_to_async(check)()
     except Lapsed as lapsed:
         if not lapsed.closed:
             raise Http404("No such rubber.") from None
@@ -184,7 +184,7 @@ async def rubber_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
 @require_GET
 async def console_events(request: HttpRequest, slug: str) -> StreamingHttpResponse:
     """The director's console's stream: read as the console is (a director of the club)."""
-    club = await sync_to_async(_released(lambda: _club_id(request, slug)), thread_sensitive=False)()
+    club = await sync_to_async(_released(lambda: _club_id(request, slug)))()
     return _response(_stream(_console_check(request, slug), [broker.club_channel(int(club))]))
 
 

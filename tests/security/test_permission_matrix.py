@@ -487,6 +487,33 @@ MATRIX: dict[str, Case] = {
     "scoring:session-settlement": Case(
         lambda w: f"/sessions/{w.running.pk}/settlement/", {"GET": READ}
     ),
+    # The push channel: a stream reads what its page reads (docs/deploy.md, "The push channel").
+    "games:rubber_events": Case(lambda w: f"/rubbers/{w.rubber.pk}/events", {"GET": READ}),
+    "clubs:console_events": Case(
+        lambda w: f"/clubs/{w.club.slug}/console/events/", {"GET": PAGE_DIRECTOR_ONLY}
+    ),
+    "scoring:session-results-sheet": Case(
+        lambda w: f"/sessions/{w.running.pk}/results-sheet/", {"GET": READ}
+    ),
+    # Season accounts (RULES 4.4): members read the money, the director records payments.
+    "scoring:club-accounts": Case(lambda w: f"/clubs/{w.club.slug}/accounts/", {"GET": READ}),
+    "scoring:player-statement": Case(
+        lambda w: f"/players/{w.players['north'].pk}/statement/", {"GET": READ}
+    ),
+    "scoring:payment-new": Case(
+        lambda w: f"/clubs/{w.club.slug}/accounts/payments/new/",
+        {"GET": PAGE_DIRECTOR_ONLY, "POST": (302, 404, 403, 403, 404, 302)},
+        {"POST": lambda w: {"player": w.players["north"].pk, "kind": "paid_in", "amount": "5.00"}},
+    ),
+    "api-club-accounts": Case(lambda w: f"/api/v1/clubs/{w.club.slug}/accounts", {"GET": READ}),
+    "api-player-statement": Case(
+        lambda w: f"/api/v1/players/{w.players['north'].pk}/statement", {"GET": READ}
+    ),
+    "api-club-payments": Case(
+        lambda w: f"/api/v1/clubs/{w.club.slug}/accounts/payments",
+        {"POST": (401, 404, 403, 403, 404, 201)},
+        {"POST": lambda w: {"player": w.players["north"].pk, "kind": "paid_in", "amount": "5.00"}},
+    ),
     "scoring:club-leaderboard": Case(lambda w: f"/clubs/{w.club.slug}/leaderboard/", {"GET": READ}),
     "scoring:club-ratings": Case(lambda w: f"/clubs/{w.club.slug}/ratings/", {"GET": READ}),
     "scoring:player": Case(lambda w: f"/players/{w.players['north'].pk}/", {"GET": READ}),
