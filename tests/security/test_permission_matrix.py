@@ -79,7 +79,7 @@ def _invitation(w: World) -> int:
 def _disputed(w: World) -> dict[str, Any]:
     """The world's deal disputed (as an opponent would, so there is something to rule on), and
     the body of a ruling on it: the version read."""
-    Deal.objects.filter(pk=w.deal.pk).update(disputed=True)
+    Deal.objects.filter(pk=w.deal.pk).update(disputed=True, ruled=False)
     return {"version": w.deal.version}
 
 
@@ -461,7 +461,7 @@ MATRIX: dict[str, Case] = {
         {"POST": lambda w: {"version": w.deal.version, "reason": "result"}},
     ),
     "games:confirm_all": Case(
-        lambda w: f"/rubbers/{w.deal.rubber_id}/confirm-all",
+        lambda w: f"/rubbers/{w.rubber.pk}/confirm-all",
         # "Confirm all": as one confirmation, a player seated in the rubber.
         {"POST": (302, 404, 403, 302, 404, 403)},
         {"POST": lambda w: {"deal": f"{w.deal.pk}:{w.deal.version}"}},
