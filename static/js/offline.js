@@ -130,9 +130,16 @@
         (el) => el.type !== "radio" || el.checked,
       );
       const label = input && input.id && entry.querySelector(`label[for="${CSS.escape(input.id)}"]`);
-      words.push(input && input.type === "radio" && label ? label.textContent.trim() : value);
+      words.push(input && input.type === "radio" && label ? shown(label) : value);
     }
     return words.join(" ");
+  }
+
+  // What a button shows, short: not its words for screen readers, nor the declarer's name.
+  function shown(label) {
+    const copy = label.cloneNode(true);
+    copy.querySelectorAll(".sr-only").forEach((el) => el.remove());
+    return copy.textContent.trim().split(" · ")[0];
   }
 
   async function keep(entry, data) {
