@@ -53,6 +53,9 @@ from bench_http import _ms
 from common import (
     PYTHON,
     ROOT,
+    ServerCpu,
+    backends,
+    children,
     django_env,
     machine,
     psql,
@@ -158,74 +161,11 @@ def _setup() -> None:
 
 # --- the server's CPU -----------------------------------------------------------------------------
 
-TICK = os.sysconf("SC_CLK_TCK")
 
-
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of one process (/proc/<pid>/stat fields 14 and 15)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / TICK
-
-
-def _children(master: int) -> set[int]:
-    return set(map(int, Path(f"/proc/{master}/task/{master}/children").read_text().split()))
-
-
-def _backends() -> set[int]:
-    """The PostgreSQL backends serving the bench database (not this query's own)."""
-    found = psql(
-        f"SELECT pid FROM pg_stat_activity WHERE datname = '{DB}' AND pid <> pg_backend_pid()",
-        DB,
-    )
-    return set(map(int, found.split()))
-
-
-class ServerCpu:
-    """CPU seconds the server spent between ``start`` and ``stop``: the gunicorn master and
-    workers ("app") and the PostgreSQL backends of the bench database ("db").
-
-    A backend ends when its connection passes CONN_MAX_AGE and a new one starts, so the
-    processes are sampled every 0.2 s from a thread: a process born after ``start`` counts
-    from zero, one that ended counts up to its last sample (at most 0.2 s of it is lost).
-    """
-
-    def __init__(self, master: int) -> None:
-        self.master = master
-
-    def _sample(self, first: bool) -> None:
-        app = {self.master, *_children(self.master)}
-        for pid in app | _backends():
-            used = _cpu_seconds(pid)
-            if pid not in self.first:
-                self.first[pid] = used if first else 0.0
-                self.kind[pid] = "app" if pid in app else "db"
-            if used:
-                self.last[pid] = used
-
-    def _run(self) -> None:
-        while not self.done.wait(0.2):
-            self._sample(first=False)
-
-    def start(self) -> None:
-        self.first: dict[int, float] = {}
-        self.last: dict[int, float] = {}
-        self.kind: dict[int, str] = {}
-        self._sample(first=True)
-        self.done = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def stop(self) -> dict[str, float]:
-        self._sample(first=False)
-        self.done.set()
-        self.thread.join()
-        used = {"app": 0.0, "db": 0.0}
-        for pid, last in self.last.items():
-            used[self.kind[pid]] += last - self.first[pid]
-        return {**used, "total": used["app"] + used["db"]}
+def server_cpu(master: int) -> ServerCpu:
+    """The gunicorn master and workers ("app") and the bench database's backends ("db"),
+    sampled every 0.2 s."""
+    return ServerCpu(lambda: {"app": {master, *children(master)}, "db": backends(DB)}, interval=0.2)
 
 
 # --- the load -------------------------------------------------------------------------------------
@@ -488,7 +428,7 @@ def main() -> int:
         cwd=ROOT,
         env=django_env(url, **SERVER_ENV),
     )
-    cpu = ServerCpu(server.pid)
+    cpu = server_cpu(server.pid)
     rounds: list[dict[str, dict[str, float]]] = []
     try:
         _wait_up(f"http://127.0.0.1:{PORT}/bench/plain")

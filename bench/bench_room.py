@@ -44,7 +44,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -54,6 +53,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import (
     PYTHON,
     ROOT,
+    ServerCpu,
+    backends,
+    children,
     django_env,
     machine,
     psql,
@@ -80,34 +82,9 @@ SERVER_ENV = {
     "WEB_CONCURRENCY": "2",
 }
 DOWNS = [("4S", "N", 9), ("3NT", "E", 8), ("2H", "S", 7), ("5C", "W", 10)]
-TICK = os.sysconf("SC_CLK_TCK")
 
 
 # --- the server's CPU and memory ------------------------------------------------------------------
-
-
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of one process (/proc/<pid>/stat fields 14 and 15)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / TICK
-
-
-def _children(master: int) -> set[int]:
-    try:
-        return set(map(int, Path(f"/proc/{master}/task/{master}/children").read_text().split()))
-    except OSError:
-        return set()
-
-
-def _backends() -> set[int]:
-    """The PostgreSQL backends serving the scratch database (not this query's own)."""
-    found = psql(
-        f"SELECT pid FROM pg_stat_activity WHERE datname = '{DB}' AND pid <> pg_backend_pid()", DB
-    )
-    return set(map(int, found.split()))
 
 
 def _pss_kb(pid: int) -> int:
@@ -121,48 +98,13 @@ def _pss_kb(pid: int) -> int:
     return 0
 
 
-class ServerCpu:
-    """CPU seconds of the web processes ("web"), the database's backends ("db") and the run's
-    Redis ("redis") between ``start`` and ``stop``, sampled every 0.5 s from a thread: a
-    process born meanwhile counts from zero, one that ended up to its last sample."""
-
-    def __init__(self, master: int, redis: int) -> None:
-        self.master, self.redis = master, redis
-
-    def _sample(self, first: bool) -> None:
-        web = {self.master, *_children(self.master)}
-        for pid in web | _backends() | {self.redis}:
-            used = _cpu_seconds(pid)
-            if pid not in self.first:
-                self.first[pid] = used if first else 0.0
-                self.kind[pid] = "web" if pid in web else "redis" if pid == self.redis else "db"
-            if used:
-                self.last[pid] = used
-
-    def _run(self) -> None:
-        while not self.done.wait(0.5):
-            self._sample(first=False)
-
-    def start(self) -> None:
-        self.first: dict[int, float] = {}
-        self.last: dict[int, float] = {}
-        self.kind: dict[int, str] = {}
-        self._sample(first=True)
-        self.began = time.monotonic()
-        self.done = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def stop(self) -> dict[str, float]:
-        self._sample(first=False)
-        self.done.set()
-        self.thread.join()
-        used = {"web": 0.0, "db": 0.0, "redis": 0.0}
-        for pid, last in self.last.items():
-            used[self.kind[pid]] += last - self.first[pid]
-        wall = time.monotonic() - self.began
-        total = sum(used.values())
-        return {**used, "total": total, "wall": wall, "share": total / wall}
+def server_cpu(master: int, redis: int) -> ServerCpu:
+    """The web processes ("web"), the database's backends ("db") and the run's Redis
+    ("redis"), sampled every 0.5 s."""
+    return ServerCpu(
+        lambda: {"web": {master, *children(master)}, "db": backends(DB), "redis": {redis}},
+        interval=0.5,
+    )
 
 
 # --- a small HTTP/1.1 client on asyncio ----------------------------------------------------------
@@ -302,8 +244,9 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 async def run_mode(
-    mode: str, info: dict[str, Any], args: argparse.Namespace, cpu: ServerCpu
+    mode: str, info: dict[str, Any], args: argparse.Namespace, master: int, redis: int
 ) -> dict[str, Any]:
+    cpu = server_cpu(master, redis)
     clients = [
         Client(live, events, cookie, rubber) for live, events, cookie, rubber in info["clients"]
     ]
@@ -356,7 +299,7 @@ async def run_mode(
     used = cpu.stop()
     memory: dict[str, float] = {}
     if mode == "push" and args.idle:
-        workers = _children(cpu.master)
+        workers = children(master)
         before = sum(_pss_kb(p) for p in workers)
         held: list[int] = []
         hold_end = time.monotonic() + 30
@@ -485,7 +428,7 @@ def one_mode(mode: str, url: str, args: argparse.Namespace, redis_pid: int) -> d
     try:
         _wait_up()
         time.sleep(2)
-        result = asyncio.run(run_mode(mode, info, args, ServerCpu(server.pid, redis_pid)))
+        result = asyncio.run(run_mode(mode, info, args, server.pid, redis_pid))
     finally:
         server.send_signal(signal.SIGTERM)
         try:

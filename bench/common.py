@@ -16,6 +16,7 @@ import re
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -136,3 +137,84 @@ def setup_django(url: str | None = None) -> None:
 
     django.setup()
     logging.disable(logging.WARNING)
+
+
+# --- the server's CPU, sampled from /proc ------------------------------------------------------
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of one process (/proc/<pid>/stat fields 14 and 15)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def children(master: int) -> set[int]:
+    """The child processes of `master` (a server's workers); none once it has ended."""
+    try:
+        return set(map(int, Path(f"/proc/{master}/task/{master}/children").read_text().split()))
+    except OSError:
+        return set()
+
+
+def backends(database: str) -> set[int]:
+    """The PostgreSQL backends serving `database` (not this query's own)."""
+    found = psql(
+        f"SELECT pid FROM pg_stat_activity WHERE datname = '{database}' "
+        "AND pid <> pg_backend_pid()",
+        database,
+    )
+    return set(map(int, found.split()))
+
+
+class ServerCpu:
+    """CPU seconds of groups of processes between ``start`` and ``stop``; `groups` names the
+    processes of each group at the time it is asked (a server's workers, the database's
+    backends...). A backend ends when its connection passes CONN_MAX_AGE and a new one starts,
+    so the processes are sampled every `interval` seconds from a thread: a process born after
+    ``start`` counts from zero, one that ended counts up to its last sample."""
+
+    def __init__(self, groups: Callable[[], dict[str, set[int]]], interval: float) -> None:
+        self.groups, self.interval = groups, interval
+
+    def _sample(self, first: bool) -> None:
+        for kind, pids in self.groups().items():
+            for pid in pids:
+                used = cpu_seconds(pid)
+                if pid not in self.first:
+                    self.first[pid] = used if first else 0.0
+                    self.kind[pid] = kind
+                if used:
+                    self.last[pid] = used
+
+    def _run(self) -> None:
+        while not self.done.wait(self.interval):
+            self._sample(first=False)
+
+    def start(self) -> None:
+        self.first: dict[int, float] = {}
+        self.last: dict[int, float] = {}
+        self.kind: dict[int, str] = {}
+        self.names = list(self.groups())
+        self._sample(first=True)
+        self.began = time.monotonic()
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> dict[str, float]:
+        """Each group's CPU seconds, their ``total``, the ``wall`` seconds and the ``share`` of
+        one core."""
+        self._sample(first=False)
+        self.done.set()
+        self.thread.join()
+        used = dict.fromkeys(self.names, 0.0)
+        for pid, last in self.last.items():
+            used[self.kind[pid]] += last - self.first[pid]
+        wall = time.monotonic() - self.began
+        total = sum(used.values())
+        return {**used, "total": total, "wall": wall, "share": total / wall}

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from django.core.exceptions import PermissionDenied
 from django.utils.translation import gettext, gettext_lazy
 
-from clubs.models import Membership, Player
+from clubs.models import Club, Membership, Player
 from clubs.policy import may_direct
 
 if TYPE_CHECKING:
@@ -93,6 +93,11 @@ class Actor:
     def system(cls, *, seat: str | None = None, phone: str = "") -> Actor:
         """The server's own write (data loaded by a command, a benchmark, a test's fixture)."""
         return cls(seat=seat, phone=phone, server=True)
+
+    @classmethod
+    def in_club(cls, user: User, club: Club) -> Actor:
+        """A signed-in user writing to their club as a whole (a payment: no rubber, no seat)."""
+        return cls(user=user, role=club.role_of(user))
 
     @property
     def is_director(self) -> bool:

@@ -86,8 +86,26 @@ def kept(
 
 # --- the deal buttons of an unbound form, once per process --------------------------------------
 
-_FIELDS: OrderedDict[str, SafeString] = OrderedDict()
-_FIELDS_KEPT = 256
+
+class _Kept:
+    """Renders kept in this process, the least recently used dropped past `size`."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.renders: OrderedDict[str, str] = OrderedDict()
+
+    def get(self, key: str, render: Callable[[], str]) -> str:
+        html = self.renders.get(key)
+        if html is None:
+            html = self.renders[key] = render()
+            if len(self.renders) > self.size:
+                self.renders.popitem(last=False)
+        else:
+            self.renders.move_to_end(key)
+        return html
+
+
+_FIELDS = _Kept(256)
 
 
 def form_key(form: Any) -> str:
@@ -119,20 +137,13 @@ def deal_fields(form: Any, template: str) -> SafeString:
     errors) is rendered each time."""
     if form.is_bound:
         return mark_safe(render_to_string(template, {"form": form}))  # noqa: S308  # nosec B308 B703  rendered by the template engine, which escapes
-    key = form_key(form)
-    html = _FIELDS.get(key)
-    if html is None:
-        html = mark_safe(render_to_string(template, {"form": form}))  # noqa: S308  # nosec B308 B703  as above
-        _FIELDS[key] = html
-        if len(_FIELDS) > _FIELDS_KEPT:
-            _FIELDS.popitem(last=False)
-    return html
+    html = _FIELDS.get(form_key(form), lambda: render_to_string(template, {"form": form}))
+    return mark_safe(html)  # noqa: S308  # nosec B308 B703  as above
 
 
 # --- a table's card on the console, once per process per what it shows -------------------------
 
-_CARDS: OrderedDict[str, str] = OrderedDict()
-_CARDS_KEPT = 4096
+_CARDS = _Kept(4096)
 
 
 def _names(players: Any) -> list[tuple[Any, str]]:
@@ -173,14 +184,13 @@ def table_card(context: Any) -> SafeString:
     """A table's card (templates/clubs/_table_card.html) in `context`: kept in this process by
     `card_key`, so that a console rendered after a deal renders only the card of the table that
     changed. The CSRF token is the request's own (`with_token`)."""
-    key = card_key(context)
-    html = _CARDS.get(key)
-    if html is None:
+
+    def render() -> str:
         with context.push(csrf_token=CSRF_MARK):
-            html = context.template.engine.get_template("clubs/_table_card.html").render(context)
-        _CARDS[key] = html
-        if len(_CARDS) > _CARDS_KEPT:
-            _CARDS.popitem(last=False)
+            card = context.template.engine.get_template("clubs/_table_card.html")
+            return str(card.render(context))
+
+    html = _CARDS.get(card_key(context), render)
     request = context.get("request")
     if request is None:
         return mark_safe(html.replace(CSRF_MARK, ""))  # noqa: S308  # nosec B308 B703  rendered by the template engine, which escapes

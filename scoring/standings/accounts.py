@@ -162,8 +162,9 @@ def club_balances(club: Club) -> dict[str, Any]:
         if pk not in sums:
             continue
         kinds = sums[pk]
-        nights = kinds.get("posting", ZERO) + kinds.get("reversal", ZERO)
-        paid_in, paid_out = kinds.get("paid_in", ZERO), -kinds.get("paid_out", ZERO)
+        kind = AccountEntry.Kind
+        nights = kinds.get(kind.POSTING, ZERO) + kinds.get(kind.REVERSAL, ZERO)
+        paid_in, paid_out = kinds.get(kind.PAID_IN, ZERO), -kinds.get(kind.PAID_OUT, ZERO)
         rows.append(Balance(pk, name, nights, paid_in, paid_out, nights + paid_in - paid_out))
     return {
         "club": club,

@@ -134,7 +134,7 @@ class PaymentsView(APIView):
                 {"player": [gettext("No player of this club has this id.")]}
             )
         entry = accounts.payment_record(
-            actor=Actor(user=user, role=club.role_of(user)),
+            actor=Actor.in_club(user, club),
             player=player,
             kind=values["kind"],
             amount=values["amount"],

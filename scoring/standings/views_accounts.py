@@ -100,7 +100,7 @@ def payment_new(request: HttpRequest, slug: str) -> HttpResponse:
         )
     data = form.cleaned_data
     accounts.payment_record(
-        actor=Actor(user=user, role=club.role_of(user)),
+        actor=Actor.in_club(user, club),
         player=data["player"],
         kind=data["kind"],
         amount=data["amount"],
