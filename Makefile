@@ -48,7 +48,7 @@ test-integration: venv messages
 	fi
 
 test-browser: venv messages
-	$(BIN)/pytest -m browser -q -rs || [ $$? -eq 5 ]
+	$(BIN)/pytest -m browser -q -rs -n 2 --dist load || [ $$? -eq 5 ]
 
 lint: venv
 	$(BIN)/ruff check .
