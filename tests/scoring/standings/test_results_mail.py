@@ -106,7 +106,7 @@ def test_a_reopened_and_corrected_night_mails_the_corrected_version_marked(
     assert north.subject == "Corrected: your night at Riverside, Dec. 1, 2026"
     assert "CORRECTED" in north.body
     assert "+10 hundreds" in north.body and "€5.00" in north.body
-    assert sent["east@example.org"].subject.startswith("Corretto: ")
+    assert sent["east@example.org"].subject.startswith("Corretta: ")
     row = ResultsMail.objects.get(player=addressed["north"], close=3)
     assert (row.status, row.corrected) == (Status.SENT, True)
 
