@@ -5,12 +5,14 @@ PostgreSQL in tests/integration/test_results_mail_smtp.py."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 from unittest import mock
 
 import pytest
 from django.core import mail, signing
 from django.test import Client
+from django.utils import timezone
 
 from games.sessions import lifecycle
 from scoring.standings import results_mail
@@ -224,3 +226,24 @@ def test_the_api_takes_an_address_and_shows_it_to_directors_only(
     api.force_authenticate(north)
     for row in api.get("/api/v1/clubs/riverside/players/").data:
         assert "email" not in row
+
+
+def test_the_sweep_queues_a_close_whose_task_was_lost_and_only_once_it_is_late(
+    room: Any, addressed: dict[str, Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    win_rubber(room.rubbers.get(table__number=1))
+    with mock.patch.object(results_mail, "_publish", return_value=False):  # the broker is down
+        close(room, django_capture_on_commit_callbacks)
+    assert results_mail.results_mail_queue_waiting() == 0  # not two minutes yet
+    ResultsMail.objects.update(created_at=timezone.now() - datetime.timedelta(minutes=3))
+    assert results_mail.results_mail_queue_waiting() == 1  # one close, eager: sent at once
+    assert sorted(by_address()) == ["east@example.org", "north@example.org"]
+    assert results_mail.results_mail_queue_waiting() == 0
+
+
+def test_the_schema_documents_the_players_address(api: Any) -> None:
+    schema = api.get("/api/schema/", {"format": "json"}).json()["components"]["schemas"]
+    assert "email" in schema["PlayerInRequest"]["properties"]
+    out = schema["PlayerDirectorOut"]["properties"]
+    assert {"email", "results_mail"} <= set(out)
+    assert "email" not in schema["PlayerOut"]["properties"]
