@@ -336,7 +336,8 @@ class Session(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
     closes = models.PositiveIntegerField(
-        default=0, help_text=_("How many times the session was closed (a reopened one closes again).")
+        default=0,
+        help_text=_("How many times the session was closed (a reopened one closes again)."),
     )
 
     # Every change of the session's row (started, closed, reopened, settings), with who and why

@@ -167,7 +167,7 @@ class PlayerDirectorOut(PlayerOut):
 
     email = serializers.CharField(
         read_only=True,
-        help_text="Where the player's results are mailed after each night; \"\" for none.",
+        help_text='Where the player\'s results are mailed after each night; "" for none.',
     )
     results_mail = serializers.SerializerMethodField(
         help_text='"on" (an address, mail not stopped), "stopped" (the player unsubscribed) '

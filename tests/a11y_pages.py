@@ -63,7 +63,8 @@ def a11y_pages(director: Any) -> list[A11yPage]:
         A11yPage("password reset", "/accounts/password/reset/", "anonymous"),
         A11yPage("table code: seat picker", f"/t/{table.code}", "anonymous"),
         A11yPage(
-            "results mail: unsubscribe", f"/mail/unsubscribe/{unsubscribe_token(players[0].pk)}/",
+            "results mail: unsubscribe",
+            f"/mail/unsubscribe/{unsubscribe_token(players[0].pk)}/",
             "anonymous",
         ),
         A11yPage("home", "/"),

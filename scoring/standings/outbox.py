@@ -35,8 +35,10 @@ class ResultsMail(models.Model):
         default=False, help_text="It replaces a mail of an earlier close of the session."
     )
     digest = models.CharField(
-        max_length=64, blank=True, help_text="The night as mailed, hashed: a close with the same "
-        "night for this player mails nothing."
+        max_length=64,
+        blank=True,
+        help_text="The night as mailed, hashed: a close with the same "
+        "night for this player mails nothing.",
     )
     created_at = models.DateTimeField(default=timezone.now)
     sent_at = models.DateTimeField(null=True, blank=True)

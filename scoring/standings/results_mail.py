@@ -1,4 +1,5 @@
-"""Each player's night by e-mail (issue 32): rubbers, hundreds, money and to whom, in their language.
+"""Each player's night by e-mail (issue 32): rubbers, hundreds, money and to whom, in their
+language.
 
 - ``results_mail_queue`` runs when a session closes (``scoring.shared.hooks.session_closed``, in
   the close's transaction): a waiting ``ResultsMail`` row for each player seated in the session
@@ -208,9 +209,7 @@ def _send_one(mail: ResultsMail, session: Session, night: _Night) -> str:
     if earlier is not None and earlier.digest == digest:
         return _done(mail, ResultsMail.Status.UNCHANGED, digest=digest)
     language = player.language_or_club()
-    message = compose(
-        player, session, facts, corrected=earlier is not None, language=language
-    )
+    message = compose(player, session, facts, corrected=earlier is not None, language=language)
     try:
         message.send()
     except smtplib.SMTPRecipientsRefused:
@@ -281,7 +280,11 @@ def compose(
         "player": player,
         "club": session.club,
         "session": session,
-        "night": {**facts, "money": Decimal(facts["money"]), "amount": abs(Decimal(facts["money"]))},
+        "night": {
+            **facts,
+            "money": Decimal(facts["money"]),
+            "amount": abs(Decimal(facts["money"])),
+        },
         "language": language,
         "corrected": corrected,
         "player_url": site_url(reverse("scoring:player", args=[player.pk])),

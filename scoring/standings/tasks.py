@@ -96,13 +96,17 @@ def finish_standings_rebuild(
 _MAIL_RETRY: dict[str, Any] = {**_RETRY, "autoretry_for": (*_RETRY["autoretry_for"], OSError)}
 
 
-@shared_task(acks_late=True, ignore_result=True, **_MAIL_RETRY, name="scoring.tasks.send_results_mail")
+@shared_task(
+    acks_late=True, ignore_result=True, **_MAIL_RETRY, name="scoring.tasks.send_results_mail"
+)
 def send_results_mail(session_id: int, close: int) -> dict[str, int]:
     """Mail each player their night of this close of the session, once (``results_mail``)."""
     return results_mail.results_mail_send(session_id=session_id, close=close)
 
 
-@shared_task(acks_late=True, ignore_result=True, **_RETRY, name="scoring.tasks.send_waiting_results_mail")
+@shared_task(
+    acks_late=True, ignore_result=True, **_RETRY, name="scoring.tasks.send_waiting_results_mail"
+)
 def send_waiting_results_mail() -> int:
     """Queue the results mail a dead broker or a killed worker left waiting (beat)."""
     return results_mail.results_mail_queue_waiting()
