@@ -294,7 +294,7 @@ def compose(
     with translation.override(language):
         subject = " ".join(render_to_string("scoring/mail/night_subject.txt", context).split())
         text = render_to_string("scoring/mail/night.txt", context)
-        html = render_to_string("scoring/mail/night.html", context)
+        html = render_to_string("scoring/mail/night.html", {**context, "subject": subject})
     message = EmailMultiAlternatives(
         subject=subject,
         body=text,

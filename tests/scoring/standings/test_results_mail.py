@@ -85,6 +85,20 @@ def test_a_closed_night_mails_each_player_with_an_address_their_night_once(
     assert len(mail.outbox) == 2
 
 
+def test_names_are_plain_in_the_text_and_subject_and_escaped_in_the_html(
+    room: Any, addressed: dict[str, Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    room.club.name = "Bridge & <Co>"
+    room.club.save(update_fields=["name"])
+    win_rubber(room.rubbers.get(table__number=1))
+    close(room, django_capture_on_commit_callbacks)
+    north = by_address()["north@example.org"]
+    assert north.subject.startswith("Your night at Bridge & <Co>, ")
+    assert "Your night at Bridge & <Co> on " in north.body
+    html = north.alternatives[0][0]
+    assert "Bridge &amp; &lt;Co&gt;" in html and "<Co>" not in html
+
+
 def test_a_reopened_and_corrected_night_mails_the_corrected_version_marked(
     room: Any, addressed: dict[str, Any], director: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
