@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 from collections import Counter
 from decimal import Decimal
+from functools import partial
 from unittest import mock
 
 import pytest
@@ -43,12 +44,8 @@ def test_runs_of_the_send_task_at_once_send_each_mail_once() -> None:
         with mock.patch.object(results_mail, "_publish"):  # the runs below are the task
             lifecycle.session_close(session=session)
         mail.outbox.clear()
-        results = run_together(
-            *[
-                (f"run{i}", lambda: results_mail.results_mail_send(session_id=session.pk, close=1))
-                for i in range(RUNS)
-            ]
-        )
+        send = partial(results_mail.results_mail_send, session_id=session.pk, close=1)
+        results = run_together(*[(f"run{i}", send) for i in range(RUNS)])
         assert not [v for v in results.values() if isinstance(v, Exception)], results
         assert sum(sum(counts.values()) for counts in results.values()) == 4
         assert Counter(m.to[0] for m in mail.outbox) == Counter(p.email for p in players)
