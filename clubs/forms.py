@@ -170,6 +170,12 @@ class PlayerForm(forms.Form):
         max_length=128,
     )
     director = forms.BooleanField(label=_("Make this login a director"), required=False)
+    email = forms.EmailField(
+        label=_("E-mail address for results (optional)"),
+        required=False,
+        max_length=254,
+        help_text=_("Each night's results are mailed here; no login is needed."),
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -189,6 +195,12 @@ class PlayerLanguageForm(forms.Form):
         required=False,
         choices=[("", _("The club's language")), *Club.Language.choices],
     )
+
+
+class PlayerEmailForm(forms.Form):
+    """The address a player's results are mailed to after each night; blank: none."""
+
+    email = forms.EmailField(label=_("E-mail address"), required=False, max_length=254)
 
 
 class KindSelect(forms.Select):

@@ -167,6 +167,16 @@ class Player(models.Model):
         default="",
         help_text=_("The player's language (blank: the club's)."),
     )
+    email = models.EmailField(
+        blank=True,
+        default="",
+        help_text=_("Where the player's results are mailed after each night (no login needed)."),
+    )
+    mail_stopped_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=_("When the player stopped the results mail (the link in every mail)."),
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -205,6 +215,35 @@ class Player(models.Model):
             raise ValidationError({"language": [_("Choose one of the languages offered.")]})
         self.language = language
         self.save(update_fields=["language"])
+
+    @property
+    def gets_results_mail(self) -> bool:
+        """A night's results are mailed to the player: they have an address and did not stop
+        the mail (`scoring.standings.results_mail`)."""
+        return bool(self.email) and self.mail_stopped_at is None
+
+    def choose_email(self, email: str, *, by: User | AnonymousUser) -> None:
+        """Set the address the player's results are mailed to ("" for none). Only the player or
+        a director of their club (`may_choose_language`). The player saving their own address
+        starts the mail again if they had stopped it; a director's change never does: only the
+        player undoes their unsubscribe."""
+        if not self.may_choose_language(by):
+            raise PermissionDenied(_("Only the player or a director of the club may do this."))
+        self.email = email.strip()
+        fields = ["email"]
+        if by.is_authenticated and self.user_id == by.pk and self.email:
+            self.mail_stopped_at = None
+            fields.append("mail_stopped_at")
+        self.save(update_fields=fields)
+
+    def stop_results_mail(self) -> bool:
+        """The unsubscribe link: no more results mail (True when it was still on). One UPDATE
+        that only a player still receiving matches, so two clicks stop it once."""
+        stopped = Player.objects.filter(pk=self.pk, mail_stopped_at__isnull=True).update(
+            mail_stopped_at=timezone.now()
+        )
+        self.refresh_from_db(fields=["mail_stopped_at"])
+        return bool(stopped)
 
 
 class InvitationQuerySet(models.QuerySet["Invitation"]):
@@ -296,6 +335,10 @@ class Session(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    closes = models.PositiveIntegerField(
+        default=0,
+        help_text=_("How many times the session was closed (a reopened one closes again)."),
+    )
 
     # Every change of the session's row (started, closed, reopened, settings), with who and why
     # (django-simple-history, as for deals): a reopening for corrections is never silent.

@@ -129,6 +129,12 @@ class PlayerIn(RefusesUnknownFields, serializers.Serializer[Any]):
         default=False,
         help_text="Make the login a director of the club (when linked, or when it accepts).",
     )
+    email = serializers.EmailField(
+        required=False,
+        allow_blank=True,
+        max_length=254,
+        help_text="Where the player's results are mailed after each night (no login needed).",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs.get("director") and not attrs.get("username"):
@@ -159,8 +165,23 @@ class PlayerDirectorOut(PlayerOut):
         help_text='"pending" while an invited login has not answered, else null.'
     )
 
+    email = serializers.CharField(
+        read_only=True,
+        help_text='Where the player\'s results are mailed after each night; "" for none.',
+    )
+    results_mail = serializers.SerializerMethodField(
+        help_text='"on" (an address, mail not stopped), "stopped" (the player unsubscribed) '
+        "or null (no address)."
+    )
+
     class Meta(PlayerOut.Meta):
-        fields = ["id", "name", "username", "invitation"]
+        fields = ["id", "name", "username", "invitation", "email", "results_mail"]
+
+    @extend_schema_field(serializers.ChoiceField(choices=["on", "stopped"], allow_null=True))
+    def get_results_mail(self, player: Player) -> str | None:
+        if not player.email:
+            return None
+        return "stopped" if player.mail_stopped_at else "on"
 
     @extend_schema_field(serializers.ChoiceField(choices=["pending"], allow_null=True))
     def get_invitation(self, player: Player) -> str | None:

@@ -73,8 +73,10 @@ def player_create(
     username: str | None = None,
     password: str | None = None,
     director: bool = False,
+    email: str = "",
 ) -> Player:
-    """Add a player to a club, optionally with a login (docs/api.md, "Invitations").
+    """Add a player to a club, optionally with a login (docs/api.md, "Invitations") and an
+    address their results are mailed to (``email``; no login needed).
 
     - With a username and a password, the login is new: it is created, made a member of the
       club (a player, or a director when asked) and linked at once. The password is checked
@@ -108,7 +110,7 @@ def player_create(
         if refusal is not None:
             raise refusal
         try:
-            return _player_insert(
+            player = _player_insert(
                 club=club, name=name, username=username, password=password, director=director
             )
         except IntegrityError as err:
@@ -117,6 +119,10 @@ def player_create(
             raise _insert_refusal(
                 club=club, name=name, username=username, password=password
             ) from err
+        if email:
+            player.email = email.strip()
+            player.save(update_fields=["email"])
+        return player
 
 
 def _new_player_name(name: str) -> str:

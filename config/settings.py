@@ -231,6 +231,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "scoring.tasks.refresh_stale_standings",
         "schedule": STANDINGS_SWEEP_SECONDS,
     },
+    # Results mail a dead broker or a killed worker left waiting (docs/deploy.md, "E-mail").
+    "send-waiting-results-mail": {
+        "task": "scoring.tasks.send_waiting_results_mail",
+        "schedule": env.int("RESULTS_MAIL_SWEEP_SECONDS", default=300),
+    },
     # Fanned out over the workers, a chunk of sessions per task (docs/standings.md).
     # At night in TIME_ZONE (CELERY_TIMEZONE), when no club is playing; 03:30 by default.
     "nightly-standings-rebuild": {
@@ -285,6 +290,9 @@ else:
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Backscore <noreply@localhost>")
 SERVER_EMAIL = env.str("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
+# The site's address as its visitors reach it, for the links in mail a worker sends with no
+# request to take a host from: each player's results mail (docs/deploy.md, "E-mail").
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
 # How long a reset link works (Django's default is three days); a director's link too.
 PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT_HOURS", default=72) * 3600
 

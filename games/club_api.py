@@ -192,6 +192,7 @@ class PlayerListView(APIView):
             username=data.validated_data.get("username") or None,
             password=data.validated_data.get("password") or None,
             director=data.validated_data["director"],
+            email=data.validated_data.get("email") or "",
         )
         return Response(PlayerDirectorOut(player).data, status=status.HTTP_201_CREATED)
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from games.sessions import lifecycle
 from scoring.standings import services as scoring_services
+from scoring.standings.results_mail import unsubscribe_token
 from tests.factories import acting, add_player, make_club, make_session
 
 NAMES = ("Ann Archer", "Ben Baker", "Clara Cole", "Dan Drake", "Eve Evans", "Fay Fox")
@@ -61,6 +62,11 @@ def a11y_pages(director: Any) -> list[A11yPage]:
         A11yPage("login", "/accounts/login/", "anonymous"),
         A11yPage("password reset", "/accounts/password/reset/", "anonymous"),
         A11yPage("table code: seat picker", f"/t/{table.code}", "anonymous"),
+        A11yPage(
+            "results mail: unsubscribe",
+            f"/mail/unsubscribe/{unsubscribe_token(players[0].pk)}/",
+            "anonymous",
+        ),
         A11yPage("home", "/"),
         A11yPage("new club", "/clubs/new/"),
         A11yPage("club", f"/clubs/{slug}/"),
@@ -87,5 +93,9 @@ def a11y_pages(director: Any) -> list[A11yPage]:
         A11yPage("ratings", f"/clubs/{slug}/ratings/"),
         A11yPage("player", f"/players/{players[0].pk}/"),
         A11yPage("player history", f"/players/{players[0].pk}/history/"),
+        A11yPage("results sheet", f"/sessions/{closed.pk}/results-sheet/"),
+        A11yPage("season accounts", f"/clubs/{slug}/accounts/"),
+        A11yPage("record a payment", f"/clubs/{slug}/accounts/payments/new/"),
+        A11yPage("statement", f"/players/{players[1].pk}/statement/"),
         A11yPage("password change", "/accounts/password/"),
     ]

@@ -89,6 +89,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
                 username=data["username"] or None,
                 password=data["password"] or None,
                 director=data["director"],
+                email=data["email"],
             )
         except ValidationError as err:
             form.add_error(None, err)

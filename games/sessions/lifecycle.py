@@ -137,7 +137,8 @@ def session_close(*, session: Session, by: User | None = None) -> Session:
     A reopened session (`session_reopen`) closes the same way; the standings are recomputed
     (queued, as every close). The night's money posts to the season accounts in the same
     transaction (`hooks.session_closed`; RULES 4.4, a changed night as a reversal and a new
-    posting). The history keeps who closed it and when."""
+    posting), and each player with an address is mailed their night once per close (the count in
+    `closes`; `scoring.standings.results_mail`). The history keeps who closed it and when."""
     with transaction.atomic():
         locked = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
         if locked.status == Session.Status.CLOSED:
@@ -160,10 +161,12 @@ def session_close(*, session: Session, by: User | None = None) -> Session:
         stood = _stand_as_recorded(locked, by)
         locked.status = Session.Status.CLOSED
         locked.closed_at = timezone.now()
+        locked.closes += 1
         _record(locked, f"closed · {stood} deals stand as recorded" if stood else "closed", by)
-        locked.save(update_fields=["status", "closed_at"])
-        # The night's money to the season accounts (RULES 4.4), under this close's lock.
-        hooks.session_closed.send(sender=Session, session_id=locked.pk)
+        locked.save(update_fields=["status", "closed_at", "closes"])
+        # The night's money to the season accounts (RULES 4.4) and each player's mail of this
+        # close, under this close's lock.
+        hooks.session_closed.send(sender=Session, session_id=locked.pk, close=locked.closes)
     queue_refresh(locked.pk)
     session.refresh_from_db()
     return session

@@ -15,6 +15,7 @@ results_changed = Signal()
 results_restored = Signal()
 
 #: A session closed (``games.sessions.session_close``), sent inside its transaction with the
-#: session's row locked: post the night's money to the season accounts (RULES 4.4).
-#: Keyword argument: ``session_id``.
+#: session's row locked: post the night's money to the season accounts (RULES 4.4) and queue each
+#: player's results mail of this close.
+#: Keyword arguments: ``session_id``, ``close`` (which close of the session: 1, 2, ...).
 session_closed = Signal()

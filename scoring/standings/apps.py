@@ -20,6 +20,7 @@ class ScoringConfig(AppConfig):
         hooks.results_changed.connect(_queue_refresh, dispatch_uid="standings-results-changed")
         hooks.results_restored.connect(_refresh_now, dispatch_uid="standings-results-restored")
         hooks.session_closed.connect(_post_accounts, dispatch_uid="standings-accounts-post")
+        hooks.session_closed.connect(_queue_results_mail, dispatch_uid="standings-results-mail")
 
 
 def _queue_refresh(sender: Any, *, session_id: int, **kwargs: Any) -> None:
@@ -38,3 +39,9 @@ def _post_accounts(sender: Any, *, session_id: int, **kwargs: Any) -> None:
     from . import accounts
 
     accounts.accounts_post_session(session_id=session_id)
+
+
+def _queue_results_mail(sender: Any, *, session_id: int, close: int, **kwargs: Any) -> None:
+    from . import results_mail
+
+    results_mail.results_mail_queue(session_id=session_id, close=close)

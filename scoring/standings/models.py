@@ -20,6 +20,7 @@ from clubs.models import Club, Player, Session, TableSeat
 
 from .ledger import AccountEntry
 from .managers import RefreshStateQuerySet
+from .outbox import ResultsMail
 
 __all__ = [
     "AccountEntry",
@@ -27,6 +28,7 @@ __all__ = [
     "LeaderboardRevision",
     "PlayerRating",
     "RatingStep",
+    "ResultsMail",
     "RubberResult",
     "SessionPayment",
     "SessionStanding",

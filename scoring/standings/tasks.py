@@ -10,7 +10,7 @@ from django.db import InterfaceError, OperationalError
 from django.db.models import F
 from django.utils import timezone
 
-from . import queueing, ratings, services
+from . import queueing, ratings, results_mail, services
 from .models import WorkerHeartbeat
 
 # A database that blips (failover, restart, too many connections) is retried with backoff; the
@@ -89,3 +89,24 @@ def finish_standings_rebuild(
 ) -> dict[str, Any]:
     """The fanned-out rebuild's summary, as ``rebuild_all_standings`` returns it (logged)."""
     return services.standings_rebuild_summary(parts=parts, sessions=sessions, started=started)
+
+
+# A mail server that is down or slow is retried as the database is; a row is claimed before its
+# mail goes, so a retry sends only what is still waiting (``results_mail``).
+_MAIL_RETRY: dict[str, Any] = {**_RETRY, "autoretry_for": (*_RETRY["autoretry_for"], OSError)}
+
+
+@shared_task(
+    acks_late=True, ignore_result=True, **_MAIL_RETRY, name="scoring.tasks.send_results_mail"
+)
+def send_results_mail(session_id: int, close: int) -> dict[str, int]:
+    """Mail each player their night of this close of the session, once (``results_mail``)."""
+    return results_mail.results_mail_send(session_id=session_id, close=close)
+
+
+@shared_task(
+    acks_late=True, ignore_result=True, **_RETRY, name="scoring.tasks.send_waiting_results_mail"
+)
+def send_waiting_results_mail() -> int:
+    """Queue the results mail a dead broker or a killed worker left waiting (beat)."""
+    return results_mail.results_mail_queue_waiting()

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views, views_accounts
+from . import views, views_accounts, views_mail
 
 app_name = "scoring"
 
@@ -31,4 +31,10 @@ urlpatterns = [
     path("players/<int:pk>/", views.player_page, name="player"),
     path("players/<int:pk>/history/", views.player_history, name="player-history"),
     path("players/<int:pk>/language/", views.player_language, name="player-language"),
+    path("players/<int:pk>/email/", views.player_email, name="player-email"),
+    path(
+        "mail/unsubscribe/<str:token>/",
+        views_mail.results_mail_unsubscribe,
+        name="results-mail-unsubscribe",
+    ),
 ]

@@ -18,7 +18,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
-from clubs.forms import PlayerLanguageForm
+from clubs.forms import PlayerEmailForm, PlayerLanguageForm
 from clubs.models import Player, Session, Table
 from clubs.permissions import check_club_access
 from clubs.selectors import club_for_reader, session_for_reader
@@ -227,6 +227,25 @@ def player_language(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("scoring:player", player.pk)
 
 
+@require_POST
+def player_email(request: HttpRequest, pk: int) -> HttpResponse:
+    """The player, or a director of their club, sets the address their results are mailed to
+    (issue 32; ``Player.choose_email``)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    player = _player_for_user(request, pk)
+    if not player.may_choose_language(request.user):
+        raise PermissionDenied(_("Only the player or a director of the club may do this."))
+    form = PlayerEmailForm(request.POST)
+    if not form.is_valid():
+        language = PlayerLanguageForm(initial={"language": player.language})
+        return _player_page(request, player, language, status=400, email_form=form)
+    player.choose_email(form.cleaned_data["email"], by=request.user)
+    with translation.override(next_club_page_language(request, player.club)):
+        messages.success(request, gettext("Address saved."))
+    return redirect("scoring:player", player.pk)
+
+
 @require_GET
 def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     """A player's page: ratings and their history, record, hundreds and money over time,
@@ -239,7 +258,11 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _player_page(
-    request: HttpRequest, player: Player, form: PlayerLanguageForm | None, status: int = 200
+    request: HttpRequest,
+    player: Player,
+    form: PlayerLanguageForm | None,
+    status: int = 200,
+    email_form: PlayerEmailForm | None = None,
 ) -> HttpResponse:
     page = queries.player_page(player)
     rated = []
@@ -267,6 +290,9 @@ def _player_page(
             "hundreds_chart": hundreds,
             "money_chart": money,
             "language_form": form,
+            # The address is the player's and their directors' to see, as the language form.
+            "email_form": email_form
+            or (PlayerEmailForm(initial={"email": player.email}) if form is not None else None),
         },
         status=status,
     )

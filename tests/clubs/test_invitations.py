@@ -59,6 +59,8 @@ def test_naming_an_existing_login_invites_it_and_links_nothing(night: Night) -> 
         "name": "Otto",
         "username": None,
         "invitation": "pending",
+        "email": "",
+        "results_mail": None,
     }
     assert Player.objects.get(name="Otto").user is None
     assert not night.club.memberships.filter(user=outsider).exists()

@@ -63,3 +63,16 @@ def test_or_the_host_and_its_companions():
     assert (s.EMAIL_HOST_USER, s.EMAIL_HOST_PASSWORD) == ("mailer", "s3cr3t")
     assert s.EMAIL_TIMEOUT == 5
     assert s.PASSWORD_RESET_TIMEOUT == 24 * 3600
+
+
+def test_the_site_address_for_links_in_mail_defaults_to_make_run_and_loses_its_slash():
+    assert settings_under(MAKE_RUN).SITE_URL == "http://127.0.0.1:8000"
+    s = settings_under({**PRODUCTION, "SITE_URL": "https://scores.club.example/"})
+    assert s.SITE_URL == "https://scores.club.example"
+
+
+def test_beat_sends_the_results_mail_left_waiting_every_five_minutes_unless_told():
+    sweep = settings_under(MAKE_RUN).CELERY_BEAT_SCHEDULE["send-waiting-results-mail"]
+    assert (sweep["task"], sweep["schedule"]) == ("scoring.tasks.send_waiting_results_mail", 300)
+    told = settings_under({**MAKE_RUN, "RESULTS_MAIL_SWEEP_SECONDS": "60"})
+    assert told.CELERY_BEAT_SCHEDULE["send-waiting-results-mail"]["schedule"] == 60

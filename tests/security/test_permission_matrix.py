@@ -111,6 +111,12 @@ def _closed(w: World) -> int:
     return w.running.pk
 
 
+def _unsubscribe_token(w: World) -> str:
+    from scoring.standings.results_mail import unsubscribe_token
+
+    return unsubscribe_token(w.players["north"].pk)
+
+
 #: route name (namespace:name) → Case. Admin patterns are classified by ADMIN_PREFIX below.
 MATRIX: dict[str, Case] = {
     # --- site ----------------------------------------------------------------------------------
@@ -525,6 +531,17 @@ MATRIX: dict[str, Case] = {
         lambda w: f"/players/{w.players['north'].pk}/language/",
         {"POST": (302, 404, 403, 302, 404, 302)},
         {"POST": lambda w: {"language": "it"}},
+    ),
+    # North's results address: as his language (issue 32).
+    "scoring:player-email": Case(
+        lambda w: f"/players/{w.players['north'].pk}/email/",
+        {"POST": (302, 404, 403, 302, 404, 302)},
+        {"POST": lambda w: {"email": "north@example.org"}},
+    ),
+    # The results mail's unsubscribe link: the signed token is the key, no login (RFC 8058).
+    "scoring:results-mail-unsubscribe": Case(
+        lambda w: f"/mail/unsubscribe/{_unsubscribe_token(w)}/",
+        {"GET": EVERYONE, "POST": EVERYONE},
     ),
 }
 
