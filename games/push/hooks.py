@@ -85,7 +85,7 @@ def _batch() -> _Batch:
 
 
 def _pending(batch: _Batch) -> bool:
-    return any(getattr(f, "__self__", None) is batch for _, f, _ in connection.run_on_commit)
+    return any(getattr(entry[1], "__self__", None) is batch for entry in connection.run_on_commit)
 
 
 def soon(channels: Callable[[], Iterable[str]], key: Any = None) -> None:
