@@ -59,6 +59,8 @@ class _Batch:
     def __init__(self) -> None:
         self.finders: dict[Any, Callable[[], Iterable[str]]] = {}
         self.flushed = False
+        # where its first commit callback sits in the connection's list (`_pending`)
+        self.first = len(connection.run_on_commit)
 
     def flush(self) -> None:
         """Run by the first of the transaction's commit callbacks; the others find it done."""
@@ -85,7 +87,11 @@ def _batch() -> _Batch:
 
 
 def _pending(batch: _Batch) -> bool:
-    return any(getattr(entry[1], "__self__", None) is batch for entry in connection.run_on_commit)
+    """Whether the batch's first commit callback is still waiting (a rollback drops it)."""
+    waiting = connection.run_on_commit
+    return (
+        batch.first < len(waiting) and getattr(waiting[batch.first][1], "__self__", None) is batch
+    )
 
 
 def soon(channels: Callable[[], Iterable[str]], key: Any = None) -> None:
