@@ -29,8 +29,10 @@ server, over the run; the time from each deal's 201 to each other client's new p
 console), p50/p95/max; for push, the memory of the web workers per idle stream (their
 proportional set size, before and after ``--idle`` more streams are opened and held).
 
-Writes the "A room on push and on the poll" section of docs/benchmarks.md and
-/tmp/bench-room.json.
+Writes the "A room on push and on the poll" section of docs/benchmarks.md and the run's figures
+to /tmp/bench-room.json (``BENCH_ROOM_JSON``); ``--rewrite`` writes the section again from them.
+``BENCH_ROOM_DB``, ``BENCH_ROOM_PORT`` and ``BENCH_ROOM_REDIS_PORT`` move the scratch database
+and the ports, for two runs on one machine.
 """
 
 from __future__ import annotations
@@ -66,12 +68,14 @@ from common import (
 )
 
 DB = os.environ.get("BENCH_ROOM_DB", "backscore_bench_room")
-PORT = 8793
-REDIS_PORT = 6391
+PORT = int(os.environ.get("BENCH_ROOM_PORT", "8793"))
+REDIS_PORT = int(os.environ.get("BENCH_ROOM_REDIS_PORT", "6391"))
 TABLES = 30
 POLL_SECONDS = 2.0  # static/js/backscore.js: POLL_MS = 2000
 REAL_DEAL_EVERY = 8.0  # a deal every 4 minutes at each of 30 tables
 SECTION = "A room on push and on the poll (issue 28)"
+#: The run's figures, saved (`--rewrite` writes the doc's section from them again).
+SAVED = Path(os.environ.get("BENCH_ROOM_JSON", "/tmp/bench-room.json"))
 SERVER_ENV = {
     "DEBUG": "false",
     "SECRET_KEY": "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
@@ -139,6 +143,7 @@ class Client:
     def __init__(self, live: str, events: str, cookie: str, rubber: int | None) -> None:
         self.live, self.events, self.cookie, self.rubber = live, events, cookie, rubber
         self.etag = ""
+        self.last_id = ""
         self.got: list[float] = []
         self.other = 0
 
@@ -169,10 +174,11 @@ class Client:
             except OSError:
                 await asyncio.sleep(1)
                 continue
+            resume = f"Last-Event-ID: {self.last_id}\r\n" if self.last_id else ""
             writer.write(
                 (
                     f"GET {self.events} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {self.cookie}\r\n"
-                    "Accept: text/event-stream\r\n\r\n"
+                    f"Accept: text/event-stream\r\n{resume}\r\n"
                 ).encode()
             )
             await writer.drain()
@@ -183,17 +189,18 @@ class Client:
                 if status != 200:
                     self.other += 1
                     raise ConnectionError(status)
-                if opened is not None:
-                    opened.set()
-                await self.fetch()  # on (re)connect: what was missed
                 while time.monotonic() < end:
                     line = await asyncio.wait_for(
                         reader.readline(), max(0.1, end - time.monotonic())
                     )
                     if not line:
                         break
-                    if line.startswith(b"event: changed") or line.startswith(b"event:changed"):
+                    if line.startswith(b"id:"):
+                        self.last_id = line.split(b":", 1)[1].strip().decode()
+                    elif line.startswith(b"event: changed") or line.startswith(b"event:changed"):
                         await self.fetch()
+                        if opened is not None:
+                            opened.set()
             except (TimeoutError, ConnectionError, OSError, ValueError, IndexError):
                 pass
             finally:
@@ -253,22 +260,26 @@ async def run_mode(
     numbers = dict(info["next_numbers"])
     deals: list[tuple[int, float, float]] = []  # rubber, sent, answered (201)
     bad_posts = 0
-    settle = 5.0
-    start = time.monotonic() + settle
-    end = start + args.minutes * 60
+    settle = 10.0
+    # Each stream lasts to the end of the run, whatever the time its opening took.
+    end = time.monotonic() + 60 + settle + args.idle_seconds + args.minutes * 60
     if mode == "push":
         opened = [asyncio.Event() for _ in clients]
         tasks = [
             asyncio.create_task(c.listen(end + 3, o)) for c, o in zip(clients, opened, strict=True)
         ]
-        try:
+        try:  # every stream open and its first pad fetched
             await asyncio.wait_for(asyncio.gather(*(o.wait() for o in opened)), 60)
         except TimeoutError:  # not every client's event stream opened
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             return {"mode": mode, "unavailable": True}
+        start = time.monotonic() + settle
+        end = start + args.idle_seconds + args.minutes * 60
     else:
+        start = time.monotonic() + settle
+        end = start + args.idle_seconds + args.minutes * 60
         tasks = [
             asyncio.create_task(c.poll(time.monotonic(), end + 3, i * POLL_SECONDS / len(clients)))
             for i, c in enumerate(clients)
@@ -302,13 +313,16 @@ async def run_mode(
         workers = children(master)
         before = sum(_pss_kb(p) for p in workers)
         held: list[int] = []
-        hold_end = time.monotonic() + 30
+        hold_end = time.monotonic() + 90
         phone = clients[0]
         holders = [
             asyncio.create_task(_hold(phone.events, phone.cookie, hold_end, held))
             for _ in range(args.idle)
         ]
-        await asyncio.sleep(15)
+        waited = time.monotonic() + 60  # every stream open (each checks once), then settled
+        while len(held) < args.idle and time.monotonic() < waited:
+            await asyncio.sleep(1)
+        await asyncio.sleep(5)
         after = sum(_pss_kb(p) for p in workers)
         memory = {
             "streams": len(held),
@@ -449,8 +463,12 @@ def main() -> int:
     parser.add_argument("--phone-events", help='a phone\'s stream, "/rubbers/{rubber}/events"')
     parser.add_argument("--console-events", help="the console's stream (/clubs/liveroom/...)")
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--rewrite", action="store_true", help=f"write the doc from {SAVED}")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.rewrite:
+        write(json.loads(SAVED.read_text()))
+        return 0
     if args.worker == "setup":
         setup_django()
         import bench_live_http  # after Django is set up: it imports the test factories
@@ -483,35 +501,49 @@ def main() -> int:
         finally:
             redis.terminate()
             redis.wait(timeout=10)
-    Path("/tmp/bench-room.json").write_text(
-        json.dumps(
-            {"machine": began, "load": load, "args": vars(args), "results": results}, indent=1
-        )
-    )
+    saved = {
+        "machine": began,
+        "load": load,
+        "load_end": os.getloadavg(),
+        "args": vars(args),
+        "results": results,
+    }
+    SAVED.write_text(json.dumps(saved, indent=1))
     if not args.no_write:
-        write(results, began, load, args)
+        write(saved)
     return 0
 
 
-def write(
-    results: list[dict[str, Any]], began: str, load: tuple[float, float, float], args: Any
-) -> None:
+def write(saved: dict[str, Any]) -> None:
+    """docs/benchmarks.md's section, from the run's saved figures."""
+    args = argparse.Namespace(**saved["args"])
+    began, load, load_end = saved["machine"], saved["load"], saved.get("load_end", saved["load"])
     compression = REAL_DEAL_EVERY / args.deal_every
+    pace = (
+        f"A deal every {args.deal_every:g} s at the next table, a room's real pace (a deal every "
+        "4 minutes at each of 30 tables)."
+        if compression == 1
+        else f"A deal every {args.deal_every:g} s at the next table: time compressed "
+        f"{compression:g}× (a room enters one every {REAL_DEAL_EVERY:g} s)."
+    )
     lines = [
         f"Command: `.venv/bin/python bench/bench_room.py --mode {args.mode} --minutes "
-        f"{args.minutes:g} --deal-every {args.deal_every:g}`. Date: {today()}. Machine: {began} "
-        f"(load average 1 / 5 / 15 minutes: {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}). "
-        "config/gunicorn.py's 2 uvicorn workers, DEBUG off, PostgreSQL, a Redis server of the "
-        f"run's own; {TABLES} tables of four and the console: {4 * TABLES + 1} clients. A deal "
-        f"every {args.deal_every:g} s at the next table: time compressed {compression:g}× (a "
-        f"room enters one every {REAL_DEAL_EVERY:g} s). Server CPU: the web processes, the "
-        "database's backends and Redis together, from /proc. Delivery: from a deal's 201 to "
-        "each other client's new pad (its four phones and the console).",
+        f"{args.minutes:g} --deal-every {args.deal_every:g}`. Date: {today()}. Machine: {began}; "
+        f"load average (1 / 5 / 15 minutes) {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} at the "
+        f"start and {load_end[0]:.1f} / {load_end[1]:.1f} / {load_end[2]:.1f} at the end (other "
+        "work shares the 2 cores: the CPU seconds below are the room's own, its latencies are "
+        "not). config/gunicorn.py's 2 uvicorn workers, DEBUG off, PostgreSQL, a Redis server of "
+        f"the run's own; {TABLES} tables of four and the console: {4 * TABLES + 1} clients, "
+        f"each fetching its pad as a page does (push: on each event; poll: every "
+        f"{POLL_SECONDS:g} s). {pace} Server CPU: the web processes, the database's backends "
+        "and Redis together, from /proc. Delivery: from a deal's 201 to each other client's "
+        "new pad (its four phones and the console).",
         "",
         "| mode | deals | deliveries (missed) | p50 | p95 | max | idle: CPU of one core | "
         "with deals: CPU of one core | CPU per deal |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
+    results = saved["results"]
     missing = [r["mode"] for r in results if r.get("unavailable")]
     results = [r for r in results if not r.get("unavailable")]
     for r in results:
@@ -526,13 +558,18 @@ def write(
         )
     lines.append("")
     for r in results:
-        mem = r["memory"]
+        mem, room, idle = r["memory"], r["room"], r["idle"]
+        beyond = {  # each part's CPU beyond its idle rate, per deal
+            name: max(0.0, room[name] - idle[name] / idle["wall"] * room["wall"]) / r["deals"]
+            for name in ("web", "db", "redis")
+        }
+        split = ", ".join(f"{name} {used * 1000:.0f} ms" for name, used in beyond.items())
         lines.append(
             f"- {r['mode']}: at a room's real pace (a deal every {REAL_DEAL_EVERY:g} s) the "
             f"server needs the idle share plus the CPU per deal every {REAL_DEAL_EVERY:g} s: "
-            f"**{r['real_pace_share']:.2%} of one core** (idle {r['idle']['share']:.2%}: web "
-            f"{r['idle']['web']:.2f} s, PostgreSQL {r['idle']['db']:.2f} s, Redis "
-            f"{r['idle']['redis']:.2f} s over {r['idle']['wall']:.0f} s). Answers other than "
+            f"**{r['real_pace_share']:.2%} of one core** (idle {idle['share']:.2%}: web "
+            f"{idle['web']:.2f} s, PostgreSQL {idle['db']:.2f} s, Redis {idle['redis']:.2f} s "
+            f"over {idle['wall']:.0f} s; each deal's CPU beyond it: {split}). Answers other than "
             f"200/304: {r['other_answers']}; deals refused: {r['bad_posts']}."
             + (
                 f" Memory: {mem['streams']} more idle streams held took the web workers from "

@@ -143,7 +143,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # The push channel (games/push): how often an open stream checks again that who holds it may
 # still read it (a change checks at once), its heartbeat, and the base of the reconnection
 # delay it tells clients (each event adds a random jitter up to as much again).
-PUSH_RECHECK_SECONDS = env.float("PUSH_RECHECK_SECONDS", default=5.0)
+PUSH_RECHECK_SECONDS = env.float("PUSH_RECHECK_SECONDS", default=300.0)
 PUSH_HEARTBEAT_SECONDS = env.float("PUSH_HEARTBEAT_SECONDS", default=15.0)
 PUSH_RETRY_MS = env.int("PUSH_RETRY_MS", default=2000)
 

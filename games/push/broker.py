@@ -78,17 +78,31 @@ def publish(channels: Iterable[str]) -> None:
         log.warning("push: publish to Redis failed", exc_info=True)
 
 
+def _deliver_all() -> None:
+    """Tell every stream of this process to check its version again (what was published while
+    the subscription was down is lost: pub/sub keeps no history)."""
+    with _lock:
+        names = list(_listeners)
+    for name in names:
+        deliver(name)
+
+
 async def _read_redis(up: asyncio.Event) -> None:
     """This loop's one Redis subscription: every push channel, delivered to its streams here.
-    Reconnects with a back-off while Redis is down."""
+    Reconnects with a back-off while Redis is down or after it dropped the connection, then has
+    every stream check again, for the changes published meanwhile."""
     import redis.asyncio as aioredis
 
     delay = 0.5
+    lost = False
     while True:
         client = aioredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1)
         try:
             pubsub = client.pubsub(ignore_subscribe_messages=True)
             await pubsub.psubscribe(PREFIX + "*")
+            if lost:
+                _deliver_all()
+                lost = False
             up.set()
             delay = 0.5
             async for message in pubsub.listen():
@@ -99,7 +113,8 @@ async def _read_redis(up: asyncio.Event) -> None:
                     deliver(channel.removeprefix(PREFIX))
         except asyncio.CancelledError:
             raise
-        except Exception:  # Redis down: try again
+        except Exception:  # Redis down, or the connection dropped: subscribe again
+            lost = True
             log.warning("push: Redis subscription lost", exc_info=True)
             await asyncio.sleep(delay)
             delay = min(delay * 2, 10.0)

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.db.models.signals import post_delete, post_save
 
@@ -52,23 +52,60 @@ def _club(club_id: int) -> list[str]:
     return [broker.club_channel(club_id), *_rubbers(rubbers)]
 
 
-def soon(channels: Callable[[], Iterable[str]]) -> None:
-    """Publish the `channels` (found after the commit) once the transaction commits."""
+class _Batch:
+    """The channels a transaction's writes will publish: one publish after the commit, each
+    channel once, however many rows (a deal, its rubber, ...) the transaction wrote."""
 
-    def send() -> None:
-        try:
-            names = list(channels())
-        except Exception:  # a push lost is a poll away: never fail the write
-            log.warning("push: finding the channels failed", exc_info=True)
+    def __init__(self) -> None:
+        self.finders: dict[Any, Callable[[], Iterable[str]]] = {}
+        self.flushed = False
+        # where its first commit callback sits in the connection's list (`_pending`)
+        self.first = len(connection.run_on_commit)
+
+    def flush(self) -> None:
+        """Run by the first of the transaction's commit callbacks; the others find it done."""
+        if self.flushed:
             return
+        self.flushed = True
+        names: set[str] = set()
+        for find in self.finders.values():
+            try:
+                names.update(find())
+            except Exception:  # a push lost is a poll away: never fail the write
+                log.warning("push: finding the channels failed", exc_info=True)
         broker.publish(names)
 
-    transaction.on_commit(send)
+
+def _batch() -> _Batch:
+    """The open batch of this connection's transaction: a new one after a flush, or when the
+    callbacks of the last one were dropped by a rollback."""
+    batch: _Batch | None = getattr(connection, "_push_batch", None)
+    if batch is None or batch.flushed or not _pending(batch):
+        batch = _Batch()
+        connection._push_batch = batch  # type: ignore[attr-defined]
+    return batch
+
+
+def _pending(batch: _Batch) -> bool:
+    """Whether the batch's first commit callback is still waiting (a rollback drops it)."""
+    waiting = connection.run_on_commit
+    return (
+        batch.first < len(waiting) and getattr(waiting[batch.first][1], "__self__", None) is batch
+    )
+
+
+def soon(channels: Callable[[], Iterable[str]], key: Any = None) -> None:
+    """Publish the `channels` (found after the commit) once the transaction commits, merged
+    with those of the transaction's other writes (`key`: the same row written twice is found
+    once)."""
+    batch = _batch()
+    batch.finders[key if key is not None else object()] = channels
+    transaction.on_commit(batch.flush)
 
 
 def changed_session(session_id: int) -> None:
     """What a session's pads and console show changed (a write with no signal)."""
-    soon(lambda: _session(session_id))
+    soon(lambda: _session(session_id), key=("session", session_id))
 
 
 def _channels_of(instance: Any) -> Callable[[], Iterable[str]] | None:
@@ -109,7 +146,7 @@ def _written(sender: Any, instance: Any, raw: bool = False, **kwargs: Any) -> No
         return
     channels = _channels_of(instance)
     if channels is not None:
-        soon(channels)
+        soon(channels, key=(type(instance), instance.pk))
 
 
 def connect() -> None:

@@ -7,12 +7,16 @@ would (a hidden or missing rubber: the same 404), then sends
     event: changed
     data: <version>
 
-at once (a reconnecting client refetches, so it misses nothing) and again after each commit
-that changes what the page shows (games.push.hooks), with a comment line as a heartbeat every
-PUSH_HEARTBEAT_SECONDS. Who may read is checked again at each change and at least every
-PUSH_RECHECK_SECONDS: when a table's code dies, a membership ends or the session closes, the
-stream ends (a closed session's pad with `event: closed`, which tells the client not to come
-back). The database connection is given back after each check: an idle stream holds none."""
+at once (a client refetches on it, so it misses nothing; a reconnecting client that sends the
+version it last heard, as `Last-Event-ID` or `?last=`, gets no event if it has not moved, only
+the `retry:` line) and again after each commit that changes what the page shows
+(games.push.hooks), with a comment line as a heartbeat every PUSH_HEARTBEAT_SECONDS. Who may read
+is checked again at each change: when a table's code dies, a membership ends or the session
+closes, the hooks publish it and the stream ends (a closed session's pad with `event: closed`,
+which tells the client not to come back). Every PUSH_RECHECK_SECONDS (5 minutes) a stream checks
+again with no change, for a write that sent no signal; more often would cost the idle room most
+of its CPU (docs/benchmarks.md). The database connection is given back after each check: an
+idle stream holds none."""
 
 from __future__ import annotations
 
@@ -113,13 +117,25 @@ def _console_check(request: HttpRequest, slug: str) -> Callable[[], str]:
 
 
 def _event(version: str) -> str:
-    retry = settings.PUSH_RETRY_MS + random.randint(0, settings.PUSH_RETRY_MS)  # nosec B311
-    return f"retry: {retry}\nid: {version}\nevent: changed\ndata: {version}\n\n"
+    return f"{_retry()}\nid: {version}\nevent: changed\ndata: {version}\n\n"
 
 
-async def _stream(check: Callable[[], str], channels: list[str]) -> AsyncIterator[str]:
+def _retry() -> str:
+    return f"retry: {settings.PUSH_RETRY_MS + random.randint(0, settings.PUSH_RETRY_MS)}"  # nosec B311
+
+
+def last_event_id(request: HttpRequest) -> str:
+    """The version a reconnecting client last heard: the `Last-Event-ID` header an
+    EventSource sends when it reconnects, or `?last=` from a client that opens a new one."""
+    return (request.headers.get("Last-Event-ID") or request.GET.get("last") or "")[:64]
+
+
+async def _stream(
+    check: Callable[[], str], channels: list[str], last: str = ""
+) -> AsyncIterator[str]:
     """Long because one loop says the whole life of a stream: subscribe, tell the current
-    version, then each change, heartbeats and re-checks, until a check lapses."""
+    version (unless the client, resuming, last heard it), then each change, heartbeats and
+    re-checks, until a check lapses."""
     checked = sync_to_async(check, thread_sensitive=False)
     subscription = broker.Subscription(channels)
     try:
@@ -130,7 +146,9 @@ async def _stream(check: Callable[[], str], channels: list[str]) -> AsyncIterato
             if lapsed.closed:
                 yield "event: closed\ndata: closed\n\n"
             return
-        yield _event(version)
+        # A resumed stream whose version has not moved sends no event (nothing to fetch), only
+        # its reconnection delay, so the answer starts at once.
+        yield _event(version) if version != last else f"{_retry()}\n\n"
         loop = asyncio.get_running_loop()
         next_check = loop.time() + settings.PUSH_RECHECK_SECONDS
         next_beat = loop.time() + settings.PUSH_HEARTBEAT_SECONDS
@@ -177,7 +195,7 @@ async def rubber_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
         if not lapsed.closed:
             raise Http404("No such rubber.") from None
     channels = [broker.rubber_channel(pk)]
-    return _response(_stream(check, channels))
+    return _response(_stream(check, channels, last_event_id(request)))
 
 
 @login_required
@@ -185,7 +203,8 @@ async def rubber_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
 async def console_events(request: HttpRequest, slug: str) -> StreamingHttpResponse:
     """The director's console's stream: read as the console is (a director of the club)."""
     club = await sync_to_async(_released(lambda: _club_id(request, slug)))()
-    return _response(_stream(_console_check(request, slug), [broker.club_channel(int(club))]))
+    channels = [broker.club_channel(int(club))]
+    return _response(_stream(_console_check(request, slug), channels, last_event_id(request)))
 
 
 def _club_id(request: HttpRequest, slug: str) -> str:

@@ -30,7 +30,13 @@ def _quick(settings: Any) -> None:
 
 
 def events(
-    url: str, *, login: Any = None, cookies: Any = None, then: Any = None, count: int = 2
+    url: str,
+    *,
+    login: Any = None,
+    cookies: Any = None,
+    then: Any = None,
+    count: int = 2,
+    headers: dict[str, str] | None = None,
 ) -> tuple[int, list[str], bool]:
     """Open the stream at `url`, read its first message, run `then` (a write), and read until
     `count` messages or the stream's end: (status, messages, ended)."""
@@ -41,7 +47,7 @@ def events(
             await client.aforce_login(login)
         if cookies:
             client.cookies.update(cookies)
-        response = await client.get(url)
+        response = await client.get(url, headers=headers)
         if response.status_code != 200:
             return response.status_code, [], True
         assert response["Content-Type"] == "text/event-stream"
@@ -91,6 +97,23 @@ def test_a_pad_hears_a_deal_with_its_new_version(rubber, director):
     assert field(first, "data") == field(first, "id")
     assert field(second, "event") == "changed"
     assert field(second, "data") != field(first, "data")
+
+
+def test_a_resumed_stream_tells_only_a_version_it_has_not_heard(rubber):
+    url = f"/rubbers/{rubber.pk}/events"
+    heard = field(events(url, count=1)[1][0], "id")
+
+    def record() -> None:
+        rubber.record_deal(number=1, **FIRST, actor=acting(rubber))
+
+    # The version it last heard has not moved: no event, only the reconnection delay; the
+    # next change comes as usual.
+    _, (first, second), _ = events(url, headers={"Last-Event-ID": heard}, then=record)
+    assert "event:" not in first and field(first, "retry").isdigit()
+    assert field(second, "event") == "changed" and field(second, "id") != heard
+    # It has moved since (or a new EventSource says it as ?last=): the event comes at once.
+    _, (moved,), _ = events(f"{url}?last={heard}", count=1)
+    assert field(moved, "event") == "changed" and field(moved, "id") == field(second, "id")
 
 
 def test_the_console_hears_a_deal(rubber, director, club):
@@ -178,7 +201,7 @@ def test_a_pad_stream_ends_when_the_session_closes(rubber, running_session):
 
 def test_without_a_change_the_periodic_check_sees_a_lapse(rubber, running_session, monkeypatch):
     """The hooks disconnected: only the re-check (PUSH_RECHECK_SECONDS, faked) ends it."""
-    monkeypatch.setattr(hooks, "soon", lambda channels: None)
+    monkeypatch.setattr(hooks, "soon", lambda channels, key=None: None)
     from games.sessions import lifecycle
 
     rubber.record_deal(number=1, **FIRST, actor=acting(rubber))  # kept by the close

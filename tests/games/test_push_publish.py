@@ -107,6 +107,21 @@ def test_a_membership_ended_tells_the_clubs_pads(pad, told, django_capture_on_co
     tells(pad, member.delete, told, django_capture_on_commit_callbacks)
 
 
+def test_a_transactions_writes_publish_each_channel_once(
+    pad, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A deal writes its row and its rubber's; a table saved beside it: one publish in all."""
+    calls: list[list[str]] = []
+    monkeypatch.setattr(broker, "publish", lambda channels: calls.append(sorted(channels)))
+    with django_capture_on_commit_callbacks(execute=True) as callbacks, transaction.atomic():
+        WRITES["recorded"](pad)
+        WRITES["code regenerated"](pad)
+    assert len(callbacks) > 1
+    assert calls == [
+        sorted({broker.rubber_channel(pad.pk), broker.club_channel(pad.session.club_id)})
+    ]
+
+
 def test_a_write_rolled_back_tells_nothing(pad, told, django_capture_on_commit_callbacks):
     told.clear()
     with (

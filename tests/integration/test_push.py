@@ -1,6 +1,7 @@
 """The push channel on real servers (issue 28): two web processes sharing Redis serve one room
-(a deal entered through one reaches a stream held on the other), and hundreds of idle streams
-with a few slow-header sockets never stop a normal request from being answered."""
+(a deal entered through one reaches a stream held on the other), a process whose Redis
+subscription is cut subscribes again, and hundreds of idle streams with a few slow-header
+sockets never stop a normal request from being answered."""
 
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import redis
+from django.conf import settings
 from knox.models import AuthToken
 
 from games.models import Rubber
+from tests.conftest import wait_for
 from tests.factories import UserFactory, add_player, make_club, make_session
 from tests.integration.test_concurrency import call, free_port, gunicorn, stop, wait_healthy
 
@@ -100,6 +104,43 @@ def test_a_deal_entered_through_one_process_reaches_a_stream_on_another(
             assert field(after, "data") != field(before, "data")
         finally:
             stream.close()
+
+
+def _subscribers(client: redis.Redis) -> set[int]:
+    """The ids of the pattern subscribers on this test's Redis database (the web processes')."""
+    db = client.connection_pool.connection_kwargs.get("db", 0)
+    return {
+        int(c["id"])
+        for c in client.client_list(_type="pubsub")
+        if int(c["db"]) == db and int(c["psub"]) > 0
+    }
+
+
+def test_a_stream_still_hears_a_deal_after_redis_drops_the_subscription(
+    worker_env: dict[str, str], room: tuple[Rubber, str]
+) -> None:
+    rubber, token = room
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    others = _subscribers(client)  # other processes' on this database, left alone
+    env = {**worker_env, "PUSH_RECHECK_SECONDS": "3600", "PUSH_HEARTBEAT_SECONDS": "3600"}
+    with server(env) as base:
+        stream = Stream(base, f"/rubbers/{rubber.pk}/events")
+        try:
+            before = stream.message()  # sent once the process is subscribed
+            ours = _subscribers(client) - others
+            assert ours
+            for pk in ours:  # as `CLIENT KILL TYPE pubsub` does, to this process's only
+                client.client_kill_filter(_id=pk)
+            wait_for(lambda: _subscribers(client) - others - ours, timeout=20)
+            deal = {"number": 1, "contract": "2H", "declarer": "N", "tricks": 9}
+            status, body = call("POST", f"{base}/api/v1/rubbers/{rubber.pk}/deals/", token, deal)
+            assert status == 201, body
+            after = stream.message()  # the socket's timeout fails a stream that never hears
+            assert field(after, "event") == "changed"
+            assert field(after, "data") != field(before, "data")
+        finally:
+            stream.close()
+            client.close()
 
 
 def test_idle_streams_and_slow_sockets_never_stop_a_normal_request(
