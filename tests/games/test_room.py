@@ -49,7 +49,7 @@ def test_a_tile_per_table_with_its_rubber_score_last_deal_and_who_sits_out(
     html = _room(client, director, club)
     one, two = _tile(html, 1), _tile(html, 2)
     assert "Rubber 1 · 1 deal" in one
-    assert re.search(r"N–S <strong>90</strong> – <strong>0</strong> E–W", one)
+    assert re.search(r"N–S <strong>90</strong> – <strong>0</strong> E–W", one), one
     assert "Deal 1: 2♠ by North, +1" in one and "just now" in one
     assert "No deal yet." in two
     sitting_out = tonight.rubbers.get(table__number=2).sitting_out
