@@ -148,3 +148,18 @@ def test_a_two_player_match_names_its_players_on_the_tile(
     tile = _tile(_room(client, director, club), 1)
     assert "Match 1 · 0 deals" in tile
     assert "Early leaver" not in tile
+
+
+def test_the_times_age_each_minute(client: Any, director: Any, club: Any, tonight: Any) -> None:
+    """The live part's ETag holds the minute, and the part asks again each minute even while
+    its push stream is up (static/js/backscore.js, data-refresh-ms)."""
+    from games.club.room import _room_etag
+
+    at = timezone.now().replace(second=5)
+    assert _room_etag(club, at) == _room_etag(club, at + datetime.timedelta(seconds=50))
+    assert _room_etag(club, at) != _room_etag(club, at + datetime.timedelta(seconds=60))
+    html = _room(client, director, club)
+    assert (
+        'data-refresh-ms="60000"' in html
+        and 'data-push-url="/clubs/riverside/console/events/"' in html
+    )
