@@ -97,7 +97,7 @@ def _sessions(club: Club) -> list[Session]:
 
 
 def _sides(rubber: Rubber, names: dict[int, str]) -> tuple[str, str]:
-    if rubber.is_two_player:
+    if registry.pages(rubber.kind).named_players:
         return names.get(rubber.north_id, "?"), names.get(rubber.east_id, "?")
     return pgettext("side", "N–S"), pgettext("side", "E–W")
 
