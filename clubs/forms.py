@@ -313,7 +313,11 @@ class ArrivalsForm(forms.Form):
         label=_("Table (for a cut-in)"), coerce=int, required=False, empty_value=None
     )
 
-    def __init__(self, *args: Any, session: Session, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, session: Session, table_number: int | None = None, **kwargs: Any
+    ) -> None:
+        """`table_number`: the arrivals page opened from a table (the room's tile), which
+        the form offers to cut in at first."""
         super().__init__(*args, **kwargs)
         players = cast("forms.ModelMultipleChoiceField[Player]", self.fields["players"])
         players.queryset = _free_players(session)
@@ -322,6 +326,8 @@ class ArrivalsForm(forms.Form):
             (str(n), str(n))
             for n in session.tables.order_by("number").values_list("number", flat=True)
         ]
+        if table_number is not None:
+            self.initial.update(mode="cut_in", table=str(table_number))
 
     def clean_names(self) -> list[str]:
         text = self.cleaned_data.get("names") or ""

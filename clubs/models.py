@@ -388,6 +388,12 @@ class Session(models.Model):
         return self.status == self.Status.RUNNING and self.closed_at is None
 
     @property
+    def left_running(self) -> bool:
+        """Still running from an earlier day (the club's today): most likely left open by
+        mistake, and its director asked to close it (the console, the room, the club page)."""
+        return self.status == self.Status.RUNNING and self.date < timezone.localdate()
+
+    @property
     def codes_open(self) -> bool:
         """Its table codes open its tables (`games.codes.tokens.open_table`): playing, codes on."""
         return self.is_playing and self.table_codes

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from . import login_views
-from .club import console, home, session_page, setup
+from .club import console, home, room, session_page, setup
 from .push import views as push_views
 from .sessions import views, views_changes
 
@@ -24,6 +24,8 @@ urlpatterns = [
     path("<slug:slug>/console/", console.console, name="console"),
     path("<slug:slug>/console/suggest/", console.suggest, name="suggest"),
     path("<slug:slug>/console/live/", console.console_live, name="console_live"),
+    path("<slug:slug>/room/", room.room, name="room"),
+    path("<slug:slug>/room/live/", room.room_live, name="room_live"),
     path("<slug:slug>/console/events/", push_views.console_events, name="console_events"),
     path(
         "<slug:slug>/console/confirmation/",

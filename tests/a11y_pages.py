@@ -73,6 +73,7 @@ def a11y_pages(director: Any) -> list[A11yPage]:
         A11yPage("players", f"/clubs/{slug}/players/"),
         A11yPage("settings", f"/clubs/{slug}/settings/"),
         A11yPage("console", f"/clubs/{slug}/console/"),
+        A11yPage("room", f"/clubs/{slug}/room/"),
         A11yPage("session", f"{at}/"),
         A11yPage("table cards", f"{at}/cards/"),
         A11yPage("close session", f"{at}/close/"),

@@ -12,12 +12,13 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from clubs.forms import SessionForm
-from clubs.models import Club, Session
+from clubs.models import Club, Session, TableSeat
 from clubs.permissions import signed_in_user
 from clubs.selectors import club_for_reader
 from games.pad import rendered
@@ -25,6 +26,7 @@ from games.push.versions import console_version
 from games.sessions import lifecycle
 from games.sessions.pages import next_or, unconfirmed_deals
 from games.sessions.planning import form_suggestion, plan_in_words, planned_tables
+from games.sessions.seating import seated_in_running
 from scoring.shared.numbers import small_number
 
 from .context import console_sessions, session_context
@@ -57,13 +59,26 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "clubs/console.html",
-        {**_console_context(request, club), "form": form, "suggestion": form_suggestion(form)},
+        {
+            **_console_context(request, club),
+            "form": form,
+            "suggestion": form_suggestion(form),
+            "busy": _busy(club, form["players"].value() or []),
+        },
     )
+
+
+def _busy(club: Club, values: Any) -> list[TableSeat]:
+    """The seats at running tables of the ticked players (`seated_in_running`): what the
+    planning form warns of before seating them. Values that name no player are left out."""
+    ids = [pk for pk in (small_number(str(v)) for v in values) if pk is not None]
+    return seated_in_running(ids, club_id=club.pk) if ids else []
 
 
 def _console_etag(request: HttpRequest, club: Club) -> str:
     """`console_version` in the language the console is read in."""
-    key = f"{console_version(club)}|{get_language()}"
+    # The day too: a session left running becomes one of an earlier day at midnight.
+    key = f"{console_version(club)}|{get_language()}|{timezone.localdate()}"
     return '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
 
 
@@ -110,7 +125,7 @@ def _console_context(request: HttpRequest, club: Club) -> dict[str, Any]:
 @require_GET
 def suggest(request: HttpRequest, slug: str) -> HttpResponse:
     """The table suggestion for the ticked players (htmx partial of the console)."""
-    club_for_reader(request.user, slug, director=True)
+    club = club_for_reader(request.user, slug, director=True)
     count = len(request.GET.getlist("players"))
     kind = request.GET.get("kind", Session.Kind.RUBBER)
     movement = request.GET.get("movement", Session.Movement.PIVOT)
@@ -120,7 +135,14 @@ def suggest(request: HttpRequest, slug: str) -> HttpResponse:
             refusal = _("Choose one of: %(choices)s.") % {"choices": ", ".join(choices)}
             return HttpResponse(refusal, status=400, content_type="text/plain")
     return render(
-        request, "clubs/_suggestion.html", {"suggestion": plan_in_words(count, kind, movement)}
+        request,
+        "clubs/_suggestion.html",
+        {
+            "suggestion": plan_in_words(count, kind, movement),
+            "club": club,
+            "partial": True,
+            "busy": _busy(club, request.GET.getlist("players")),
+        },
     )
 
 

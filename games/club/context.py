@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import Prefetch
 from django.http import HttpRequest
 
-from clubs.models import Club, Player, Session, TableChange, TableSeat
+from clubs.models import Club, Player, Session, TableChange
 from clubs.permissions import is_director
 from games.history import entrants, who
 from games.models import Deal
@@ -30,13 +30,7 @@ def session_context(
     ``director`` and ``players`` (the club's, by name) may be given when already known."""
     if director is None:
         director = is_director(request.user, session.club)
-    if hasattr(session, "active_seats"):
-        seated = {seat.player_id for seat in session.active_seats}
-    else:
-        seated = set(session.table_seats.filter(active=True).values_list("player_id", flat=True))
     names = None if players is None else {p.pk: p.name for p in players}
-    if director and players is None:
-        players = list(session.club.players.order_by("name"))
     if unconfirmed is None:
         unconfirmed = unconfirmed_deals([session]).get(session.pk, [])
     return {
@@ -47,7 +41,6 @@ def session_context(
         "standings_url": reverse_or_none("scoring:session-standings", session.pk),
         "tables": table_views(session, ahead=AHEAD_ON_CONSOLE, names=names),
         "is_director": director,
-        "unseated": [p for p in players or [] if p.pk not in seated] if director else [],
     }
 
 
@@ -74,11 +67,6 @@ def console_sessions(club: Club) -> Sequence[Session]:
         .order_by("date", "id")
         .prefetch_related(
             Prefetch("tables", queryset=tables),
-            Prefetch(
-                "table_seats",
-                queryset=TableSeat.objects.filter(active=True),
-                to_attr="active_seats",
-            ),
             Prefetch(
                 "changes",
                 queryset=TableChange.objects.select_related("table", "player", "replaced"),

@@ -153,7 +153,7 @@ def _names(players: Any) -> list[tuple[Any, str]]:
 def card_key(context: Any) -> str:
     """Everything templates/clubs/_table_card.html shows: the table's view (its players, the
     rubber in play, the rotation, its rubbers, the last deal, the next opponents), the session's
-    state and kind, the club, the players not seated, who looks and the language."""
+    state and kind, the club, who looks and the language."""
     t, session, request = context["t"], context["session"], context.get("request")
     back = context.get("back") or (request.get_full_path() if request is not None else "")
     rubber = t.current_rubber
@@ -172,7 +172,6 @@ def card_key(context: Any) -> str:
         [(n.name, n.opponent, n.table) for n in t.next_opponents],
         (session.pk, session.status, session.is_reopened, session.kind),
         context["club"].slug,
-        _names(context.get("unseated")),
         bool(context.get("is_director")),
         back,
         get_language(),

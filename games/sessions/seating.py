@@ -62,6 +62,23 @@ def seated_elsewhere(
     ]
 
 
+def seated_in_running(player_ids: Sequence[int], *, club_id: int) -> list[TableSeat]:
+    """The seats these players hold at a table of a running session of the club, of any day:
+    what planning warns of before seating them (issue 31). A session of
+    tonight holds them (starting another is refused, `seated_elsewhere`); one left running from
+    an earlier day does not, but most likely should be closed (`Session.left_running`)."""
+    seats = TableSeat.objects.filter(
+        player_id__in=player_ids,
+        active=True,
+        session__club_id=club_id,
+        session__status=Session.Status.RUNNING,
+        session__closed_at__isnull=True,
+    )
+    return list(
+        seats.select_related("player", "session", "table").order_by("player__name", "session__date")
+    )
+
+
 def lock_players(player_ids: Sequence[int]) -> None:
     list(Player.objects.select_for_update().filter(pk__in=player_ids).order_by("pk"))
 

@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -21,6 +22,7 @@ from clubs.forms import ArrivalsForm, LeaverForm
 from clubs.models import Session, Table
 from clubs.permissions import signed_in_user
 from games.models import Conflict, Rubber
+from scoring.shared.numbers import small_number
 
 from . import arrivals, table_changes
 from .pages import director_session, rubber_figures
@@ -70,7 +72,14 @@ def table_leaver(request: HttpRequest, slug: str, pk: int, number: int) -> HttpR
     if request.method == "POST" and form.is_valid():
         leaver = form.cleaned_data["leaver"]
         try:
-            if "replan" not in request.POST:
+            if "after_rubber" in request.POST:
+                table_changes.table_remove_player(table=table, player=leaver)
+                messages.success(
+                    request,
+                    _("%(name)s leaves table %(number)d after the rubber in play.")
+                    % {"name": leaver.name, "number": table.number},
+                )
+            elif "replan" not in request.POST:
                 change = table_changes.table_substitute(
                     table=table,
                     leaver=leaver,
@@ -119,7 +128,10 @@ def session_arrivals(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Late arrivals: GET the form with the suggestion for those ticked; POST seats them."""
     session = director_session(request, slug, pk)
     _running(session)
-    form = ArrivalsForm(request.POST or None, session=session)
+    # Opened from a table's tile: cutting in at that table is offered first.
+    number = small_number(request.GET.get("table", ""))
+    table_number = number if number and session.tables.filter(number=number).exists() else None
+    form = ArrivalsForm(request.POST or None, session=session, table_number=table_number)
     count = 0
     if request.method == "POST" and form.is_valid():
         players = list(form.cleaned_data["players"])

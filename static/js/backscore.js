@@ -202,3 +202,10 @@ function tick() {
   setTimeout(tick, pollMs());
 }
 tick();
+
+// A part that ages (the room's "3 minutes ago") asks again at its own pace, push or not: its
+// ETag holds the minute, so within one a poll is a 304.
+document.querySelectorAll("[data-refresh-ms]").forEach((part) => {
+  const every = Number(part.dataset.refreshMs);
+  if (every > 0) setInterval(() => { if (!document.hidden) refreshOnce(part.dataset.pollUrl); }, every);
+});

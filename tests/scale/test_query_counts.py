@@ -133,3 +133,22 @@ def test_console_does_not_grow_with_active_sessions(
         response = client.get(url)
     assert response.status_code == 200
     assert response.content.count(b'class="session-block"') == 5
+
+
+def test_the_room_does_not_grow_with_tables_and_deals(
+    client: Any, club: Any, director: Any, django_assert_max_num_queries: Any
+) -> None:
+    """The room at a glance reads every running session's tables, seats, rubbers and deals
+    with shared queries: more sessions, tables, deals and a two-player night cost no more."""
+    client.force_login(director)
+    url = f"/clubs/{club.slug}/room/live/"
+    _play_night(club, "A")
+    before = _queries(lambda: client.get(url))
+    _play_night(club, "B")
+    _play_night(club, "C")
+    pairs = [[add_player(club, f"T{t}a"), add_player(club, f"T{t}b")] for t in range(3)]
+    make_session(club, pairs, kind="misery")
+    with django_assert_max_num_queries(before):
+        response = client.get(url)
+    assert response.status_code == 200
+    assert response.content.count(b'class="card tile') == 9

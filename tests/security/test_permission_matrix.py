@@ -327,6 +327,10 @@ MATRIX: dict[str, Case] = {
     "clubs:console_live": Case(
         lambda w: f"/clubs/{w.club.slug}/console/live/", {"GET": PAGE_DIRECTOR_ONLY}
     ),
+    "clubs:room": Case(lambda w: f"/clubs/{w.club.slug}/room/", {"GET": PAGE_DIRECTOR_ONLY}),
+    "clubs:room_live": Case(
+        lambda w: f"/clubs/{w.club.slug}/room/live/", {"GET": PAGE_DIRECTOR_ONLY}
+    ),
     "clubs:session": Case(
         lambda w: f"/clubs/{w.club.slug}/sessions/{w.running.pk}/", {"GET": READ}
     ),

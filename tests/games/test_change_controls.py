@@ -1,0 +1,74 @@
+"""One control for arrivals and one for leavers (issue 31): the table cards carry no inline
+select; the leaver page offers leaving after the rubber in play (a table of five or six), and
+the arrivals page opened from a table offers its cut-in first."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from tests.factories import add_player, make_session
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table_of_five(club: Any) -> Any:
+    five = [add_player(club, n) for n in ("Ada", "Ben", "Cleo", "Dev", "Edith")]
+    return make_session(club, [five], date=timezone.localdate())
+
+
+def test_the_cards_have_one_link_per_change_and_no_inline_select(
+    client: Any, director: Any, club: Any, table_of_five: Any
+) -> None:
+    add_player(club, "Late")
+    client.force_login(director)
+    html = client.get(f"/clubs/{club.slug}/console/").content.decode()
+    assert "/tables/1/add/" not in html and "/tables/1/remove/" not in html
+    assert html.count('data-action="leaver"') == 1
+    assert html.count('data-action="arrivals"') == 1
+
+
+def test_a_leaver_at_a_table_of_five_may_leave_after_the_rubber(
+    client: Any, director: Any, club: Any, table_of_five: Any
+) -> None:
+    client.force_login(director)
+    url = f"/clubs/{club.slug}/sessions/{table_of_five.pk}/tables/1/leaver/"
+    page = client.get(url).content.decode()
+    assert "The table keeps playing with the 4 players left" in page
+    edith = club.players.get(name="Edith")
+    response = client.post(url, {"leaver": edith.pk, "after_rubber": ""})
+    assert response.status_code == 302
+    seat = table_of_five.table_seats.get(player=edith)
+    assert not seat.active
+
+
+def test_a_table_of_four_has_no_leave_after_the_rubber(
+    client: Any, director: Any, club: Any
+) -> None:
+    four = [add_player(club, n) for n in ("Ada", "Ben", "Cleo", "Dev")]
+    session = make_session(club, [four], date=timezone.localdate())
+    client.force_login(director)
+    url = f"/clubs/{club.slug}/sessions/{session.pk}/tables/1/leaver/"
+    assert 'id="after-rubber"' not in client.get(url).content.decode()
+    response = client.post(url, {"leaver": four[0].pk, "after_rubber": ""})
+    assert response.status_code == 400
+    assert "at least four players" in response.content.decode()
+    assert session.table_seats.get(player=four[0]).active
+
+
+def test_arrivals_opened_from_a_table_offer_its_cut_in(
+    client: Any, director: Any, club: Any, table_of_five: Any
+) -> None:
+    client.force_login(director)
+    url = f"/clubs/{club.slug}/sessions/{table_of_five.pk}/arrivals/"
+    html = client.get(url, {"table": "1"}).content.decode()
+    assert '<option value="cut_in" selected>' in html
+    assert '<option value="1" selected>' in html
+    for junk in ("9", "x", "-1"):
+        assert (
+            '<option value="cut_in" selected>'
+            not in client.get(url, {"table": junk}).content.decode()
+        )
