@@ -57,8 +57,6 @@ from common import (
     write_section,
 )
 
-from tests.factories import acting
-
 SIZES = {"50k": 50_000, "100k": 100_000, "300k": 300_000, "1m": 1_000_000}
 #: Deals one synthetic club makes with the default flags (40 players, 200 sessions).
 DEALS_PER_CLUB = 16_800
@@ -218,6 +216,7 @@ def _live_session() -> int:
     from clubs.models import Club, Player, Session
     from games.models import Rubber
     from games.sessions.lifecycle import session_create, session_start
+    from tests.factories import acting
 
     club = Club.objects.filter(slug__startswith="syn").order_by("pk").first()
     assert club is not None, "seed the database first"
@@ -253,6 +252,7 @@ def _incremental(runs: int) -> dict[str, float]:
     from games.models import Rubber
     from scoring.standings import queueing
     from scoring.standings.tasks import refresh_session_standings
+    from tests.factories import acting
 
     session_id = _live_session()
     # The refresh is timed alone: record_deal only marks the standings stale and claims.
