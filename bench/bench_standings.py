@@ -521,8 +521,9 @@ def _ratings_line(row: dict[str, Any]) -> str:
 def write(rows: list[dict[str, object]], command: str, start: str) -> None:
     lines = [
         f"Command: `{command}` (`make bench` runs it with the default sizes). Date: {today()}. "
-        f"Machine: {start}. Each figure is the median of the runs listed (below 300k deals after a "
-        "warm-up run; from 300k, minutes a run, without), each run in a fresh process. The "
+        f"Machine: {start}. Each figure is the median of the runs beside it (their wall times; "
+        "below 300k deals after a warm-up run; from 300k, minutes a run, without), each run in a "
+        "fresh process. The "
         "baseline is the raw read the rebuild starts from: every deal's scoring facts in the "
         "rebuild's order (by session, rubber, number), fetched into Python by a plain cursor "
         "(`RAW_READ` in bench/bench_standings.py). The full rebuild empties the standings tables "
