@@ -21,7 +21,16 @@ from scoring.rules import HouseRules, ScoringError
 from scoring.rules.games import GAMES, DealLike, Result, game, kinds
 from scoring.shared.i18n import localize_explanations
 
-__all__ = ["DealLike", "Result", "Sheet", "game", "normalise", "score"]
+__all__ = [
+    "DealLike",
+    "Result",
+    "Sheet",
+    "game",
+    "has_key_scoring",
+    "normalise",
+    "result_of_keys",
+    "score",
+]
 
 #: The codes of the registered games (`scoring.rules.games`), for the names callers know.
 RUBBER = "rubber"
@@ -78,6 +87,20 @@ def normalise(kind: str, data: Any) -> dict[str, Any]:
     if entry is None or entry.normalise is None:
         raise ScoringError("kind", "{value!r} is not a two-player game", None, value=kind)
     return entry.normalise(data)
+
+
+def result_of_keys(
+    kind: str, keys: Sequence[int], *, closed: bool, options: HouseRules
+) -> Result | None:
+    """A match's `Result` from its deals' `DealInput.key`s, as `score(...).result` gives it,
+    without the sheet; None for a game with no such path (score its deals instead)."""
+    scorer = game(kind).result_of_keys
+    return None if scorer is None else scorer(keys, closed, options)
+
+
+def has_key_scoring(kind: str) -> bool:
+    """Whether `result_of_keys` scores a match of `kind`."""
+    return kind in GAMES and GAMES[kind].result_of_keys is not None
 
 
 def score(kind: str, deals: Sequence[DealLike], *, closed: bool, options: HouseRules) -> Sheet:

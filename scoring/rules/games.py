@@ -24,7 +24,7 @@ from scoring.rules.deal import DealInput
 from scoring.rules.errors import ScoringError
 from scoring.rules.options import HouseRules
 from scoring.rules.reading import check_keys, read_closed, read_deals, read_options
-from scoring.rules.rubber import score_rubber
+from scoring.rules.rubber import hundreds, score_rubber, score_rubber_keys
 from scoring.rules.two_player import (
     DrawDiscardDeal,
     TwoPlayerDeal,
@@ -85,6 +85,10 @@ class Scored:
 
 #: A match's recorded deals, in order → its score (`closed`: play stopped for good, RULES 8.4).
 Scorer = Callable[[Sequence[DealLike], bool, HouseRules], Scored]
+#: A four-player match's deals as their `DealInput.key`s, in order → its `Result` alone: the
+#: figures `Scorer` gives, without the sheet a page shows (the standings' rebuild replays every
+#: match of a federation this way).
+KeyScorer = Callable[[Sequence[int], bool, HouseRules], Result]
 #: `python -m scoring <command>`: one JSON object in, one JSON object out (or a ScoringError).
 Command = Callable[[Mapping[str, Any]], dict[str, Any]]
 #: A two-player deal as entered → its canonical JSON, checked by the engine.
@@ -112,6 +116,8 @@ class Game:
     #: A deal after the match's end is the engine's to refuse, citing the game's own rule (a race
     #: to a target, RULES 7.4), not a deal for the next match (RULES 8.1).
     engine_refuses_after_end: bool = False
+    #: The `Result` from the deals' keys, where the game has such a path (equal to `score`'s).
+    result_of_keys: KeyScorer | None = None
 
     @property
     def two_player(self) -> bool:
@@ -192,6 +198,15 @@ def _score_rubber(deals: Sequence[DealLike], closed: bool, options: HouseRules) 
     return _four_player_scored(rubber, rubber.rubber_complete)
 
 
+def _rubber_result(keys: Sequence[int], closed: bool, options: HouseRules) -> Result:
+    """`_score_rubber(...).result` from the deals' keys: the same replay (RULES 2, 8.2), with
+    totals, net, hundreds (RULES 4.1) and the points leader (RULES 2.5) read off its totals."""
+    rubber = score_rubber_keys(keys, closed=closed, options=options)
+    ns, ew = rubber.total_ns, rubber.total_ew
+    back = hundreds(ns - ew)
+    return Result((ns, ew), (ns - ew, ew - ns), (back, -back), _leader((ns, ew)))
+
+
 register(
     Game(
         code="rubber",
@@ -202,6 +217,7 @@ register(
         command="rubber",
         run=_rubber_command,
         score=_score_rubber,
+        result_of_keys=_rubber_result,
     )
 )
 

@@ -2,25 +2,36 @@
 payment rows to store, as tuples (``Computed``). Nothing is written here; the refresh
 (``scoring.standings.services``) compares and stores them.
 
-Reads are by values (no model instance per deal) and batched per group of sessions: a session
-costs a handful of queries whatever its size, and the nightly rebuild reads and writes
-``STANDINGS_REBUILD_CHUNK`` sessions at a time (default 200: few queries, bounded memory;
-docs/benchmarks.md measures it at a million deals).
+Two ways in, one computation (``_compute_session``):
+
+- ``compute_sessions`` (the refresh after a write): reads by values, no model instance per deal,
+  a handful of queries whatever the session's size; each match scored through its sheet
+  (``games.sheets.score``), as the pads show it.
+- ``stream_sessions`` (the nightly rebuild, ``STANDINGS_REBUILD_CHUNK`` sessions at a time): the
+  chunk's deals in one ordered query read through a server-side cursor, a session at a time,
+  so memory holds one session's deals, not the chunk's; a rubber's deals go to the engine as
+  their keys (``games.sheets.result_of_keys``: the same replay, without building the sheet).
+  tests/scoring/standings/test_rebuild_stream.py holds the two equal on random nights;
+  docs/benchmarks.md measures both.
 """
 
 from __future__ import annotations
 
 import datetime
 import json
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from django.db import connection
+
 from clubs.models import Player, Session, TableSeat
 from games import sheets
 from games.models import Deal, DealFields, Rubber
 from scoring.rules import DealInput, HouseRules, ScoringError
+from scoring.rules.games import Result
 from scoring.rules.ranking import Entry, rank_entries
 from scoring.rules.settlement import player_money, settle
 
@@ -59,6 +70,8 @@ STANDING_FIELDS = (
     "running_hundreds",
 )
 PAYMENT_FIELDS = ("position", "payer_id", "payee_id", "amount")
+#: Deal rows a server-side cursor fetches at a time in ``stream_sessions``.
+STREAM_ROWS = 5000
 _SIDES = ("NS", "EW")  # a place (0 NS or player 0, 1 EW or player 1) as the stored side
 _DEAL_FIELDS = ("contract", "declarer", "tricks", "honours_side", "honours_points")
 
@@ -94,6 +107,31 @@ def _deal_input(facts: tuple[Any, ...]) -> DealInput:
     """The engine's (frozen, validated) input for a four-player deal's stored facts; a club's
     deals repeat a few thousand distinct facts, so each is parsed once."""
     return DealFields(*facts).as_input()
+
+
+@lru_cache(maxsize=65536)
+def _deal_key(facts: tuple[Any, ...]) -> int:
+    """The engine's key of a four-player deal's stored facts (validated as ``_deal_input``)."""
+    return _deal_input(facts).key
+
+
+#: How a match is scored from its stored deals: (kind, deals, closed, options) → its `Result`.
+Score = Callable[[str, Any, bool, HouseRules], Result]
+
+
+def _sheet_result(kind: str, deals: Any, closed: bool, options: HouseRules) -> Result:
+    """The match's figures as its sheet gives them (the refresh after a write)."""
+    return sheets.score(kind, deals, closed=closed, options=options).result
+
+
+def _stream_result(kind: str, deals: Any, closed: bool, options: HouseRules) -> Result:
+    """The match's figures from its deals' keys where the game scores keys (``stream_sessions``
+    gathers keys for those), through its sheet otherwise."""
+    if deals and isinstance(deals[0], int):
+        result = sheets.result_of_keys(kind, deals, closed=closed, options=options)
+        if result is not None:
+            return result
+    return _sheet_result(kind, deals, closed, options)
 
 
 @lru_cache(maxsize=256)
@@ -134,6 +172,130 @@ def standings_compute(*, session_id: int) -> Computed | None:
 
 def compute_sessions(session_ids: list[int]) -> dict[int, Computed]:
     """``standings_compute`` for many sessions at once, in six queries whatever their number."""
+    sessions, rubbers, seat_table, names, all_names = _read_sessions(session_ids)
+    if not sessions:
+        return {}
+    ids = [s.pk for s in sessions]
+    deals: dict[int, list[_DealRow]] = {}
+    for rubber_id, data, *facts in (
+        Deal.objects.filter(rubber__session_id__in=ids)
+        .order_by("rubber_id", "number")
+        .values_list("rubber_id", "data", *_DEAL_FIELDS)
+    ):
+        deals.setdefault(rubber_id, []).append(_DealRow(tuple(facts), data))
+    by_session = _by_session(ids, rubbers)
+    return {
+        session.pk: _compute_session(
+            session,
+            by_session[session.pk],
+            deals,
+            seat_table[session.pk],
+            names[session.pk],
+            all_names,
+            _sheet_result,
+        )
+        for session in sessions
+    }
+
+
+def stream_sessions(session_ids: list[int]) -> dict[int, Computed]:
+    """``compute_sessions`` for the rebuild: the same rows, from one ordered query of the
+    sessions' deals read through a server-side cursor (``STREAM_ROWS`` rows a fetch) and
+    computed a session at a time, four-player rubbers scored from their deals' keys."""
+    sessions, rubbers, seat_table, names, all_names = _read_sessions(session_ids)
+    if not sessions:
+        return {}
+    ids = [s.pk for s in sessions]
+    by_session = _by_session(ids, rubbers)
+    by_key = {r[0] for r in rubbers if sheets.has_key_scoring(r[4])}
+    computed: dict[int, Computed] = {}
+
+    def finish(session_id: int, deals: dict[int, list[Any]]) -> None:
+        session = sessions_by_id[session_id]
+        computed[session_id] = _compute_session(
+            session,
+            by_session[session_id],
+            deals,
+            seat_table[session_id],
+            names[session_id],
+            all_names,
+            _stream_result,
+        )
+
+    sessions_by_id = {s.pk: s for s in sessions}
+    current: int | None = None
+    deals: dict[int, list[Any]] = {}
+    key = _deal_key
+    for session_id, rubber_id, data, *facts in _ordered_deals(ids):
+        if session_id != current:
+            if current is not None:
+                finish(current, deals)
+            current, deals = session_id, {}
+        row = key(tuple(facts)) if rubber_id in by_key else _DealRow(tuple(facts), _json(data))
+        rows = deals.get(rubber_id)
+        if rows is None:
+            deals[rubber_id] = [row]
+        else:
+            rows.append(row)
+    if current is not None:
+        finish(current, deals)
+    for session in sessions:  # sessions with no deal at all
+        if session.pk not in computed:
+            finish(session.pk, {})
+    return {s.pk: computed[s.pk] for s in sessions}
+
+
+def _ordered_deals(ids: list[int]) -> Iterator[tuple[Any, ...]]:
+    """The sessions' deals, a session's together, each rubber's in order: (session, rubber,
+    data, *facts), fetched ``STREAM_ROWS`` at a time (a server-side cursor on PostgreSQL).
+
+    The query is the ORM's; its rows are read from the database cursor as they are, without
+    the ORM's per-row converters (which cost more than the read itself): ``data`` comes as JSON
+    text (``_json`` parses it, only for the games scored from it), the other columns need none."""
+    query = (
+        Deal.objects.filter(rubber__session_id__in=ids)
+        .order_by("rubber__session_id", "rubber_id", "number")
+        .values_list("rubber__session_id", "rubber_id", "data", *_DEAL_FIELDS)
+    )
+    sql, params = query.query.sql_with_params()
+    with connection.chunked_cursor() as cursor:
+        cursor.execute(sql, params)
+        while rows := cursor.fetchmany(STREAM_ROWS):
+            yield from rows
+
+
+def _raw(query: Any) -> list[tuple[Any, ...]]:
+    """A values query's rows as the database cursor gives them, without the ORM's per-row
+    converters: JSON columns stay text (on PostgreSQL and SQLite alike)."""
+    sql, params = query.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return list(cursor.fetchall())
+
+
+def _json(value: Any) -> Any:
+    """A JSON column as the ORM reads it (the database driver hands it over as text)."""
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _by_session(ids: list[int], rubbers: list[tuple[Any, ...]]) -> dict[int, list[tuple[Any, ...]]]:
+    by_session: dict[int, list[tuple[Any, ...]]] = {pk: [] for pk in ids}
+    for rubber in rubbers:
+        by_session[rubber[1]].append(rubber)
+    return by_session
+
+
+def _read_sessions(
+    session_ids: list[int],
+) -> tuple[
+    list[_SessionRow],
+    list[tuple[Any, ...]],
+    dict[int, dict[int, int]],
+    dict[int, dict[int, str]],
+    dict[int, str],
+]:
+    """What the computation reads besides the deals (four queries, a fifth for players who
+    play without a seat): the sessions, their rubbers in order, who sits where."""
     sessions = [
         _SessionRow(*row)
         for row in Session.objects.filter(pk__in=session_ids)
@@ -141,10 +303,12 @@ def compute_sessions(session_ids: list[int]) -> dict[int, Computed]:
         .values_list(*_SessionRow._fields)
     ]
     if not sessions:
-        return {}
+        return [], [], {}, {}, {}
     ids = [s.pk for s in sessions]
     seat_table, names, all_names = _seated(ids)
-    rubbers = list(
+    # As the database gives them (``_raw``): ``rules`` stays JSON text, the key of its parsed
+    # options (``_options``), so 18,000 rubbers cost a few parses, not 18,000.
+    rubbers = _raw(
         Rubber.objects.filter(session_id__in=ids)
         .order_by("session_id", "table__number", "number")
         .values_list(
@@ -161,32 +325,10 @@ def compute_sessions(session_ids: list[int]) -> dict[int, Computed]:
             "west_id",
         )
     )
-    deals: dict[int, list[_DealRow]] = {}
-    for rubber_id, data, *facts in (
-        Deal.objects.filter(rubber__session_id__in=ids)
-        .order_by("rubber_id", "number")
-        .values_list("rubber_id", "data", *_DEAL_FIELDS)
-    ):
-        deals.setdefault(rubber_id, []).append(_DealRow(tuple(facts), data))
     unnamed = {pid for r in rubbers for pid in r[7:] if pid is not None} - all_names.keys()
     if unnamed:
         all_names.update(Player.objects.filter(pk__in=unnamed).values_list("pk", "name"))
-
-    by_session: dict[int, list[tuple[Any, ...]]] = {pk: [] for pk in ids}
-    for rubber in rubbers:
-        by_session[rubber[1]].append(rubber)
-    computed = {}
-    for session in sessions:
-        computed[session.pk] = _compute_session(
-            session,
-            by_session[session.pk],
-            deals,
-            seat_table[session.pk],
-            names[session.pk],
-            all_names,
-            sheets,
-        )
-    return computed
+    return sessions, rubbers, seat_table, names, all_names
 
 
 def _seated(
@@ -211,11 +353,11 @@ def _seated(
 def _compute_session(
     session: _SessionRow,
     rubbers: list[tuple[Any, ...]],
-    deals: dict[int, list[_DealRow]],
+    deals: dict[int, list[Any]],
     seat_table: dict[int, int],
     names: dict[int, str],
     all_names: dict[int, str],
-    sheets: Any,
+    score: Score,
 ) -> Computed:
     in_play, unfinished = "in_play", "unfinished"  # games.models.Rubber.Status
     session_id, club_id, date = session.pk, session.club_id, session.date
@@ -229,9 +371,10 @@ def _compute_session(
         if not rows:
             continue
         if rules != last_rules or options is None:  # a session's rubbers share their rules
-            last_rules, options = rules, _house_rules(rules)
-        seats = _seats(sheets, kind, seat_ids)
-        result = sheets.score(kind, rows, closed=status == unfinished, options=options).result
+            last_rules = rules
+            options = _options(rules) if isinstance(rules, str) else _house_rules(rules)
+        seats = _seats(kind, seat_ids)
+        result = score(kind, rows, status == unfinished, options)
         provisional = status == in_play
         places = {pid: sheets.PLACE_OF_SEAT[seat] for seat, pid in seats.items()}
         hundreds = {pid: result.hundreds[place] for pid, place in places.items()}
@@ -268,7 +411,7 @@ def _compute_session(
     return computed
 
 
-def _seats(sheets: Any, kind: str, seat_ids: list[int | None]) -> dict[str, Any]:
+def _seats(kind: str, seat_ids: list[int | None]) -> dict[str, Any]:
     """A rubber's players by seat: N and E at a table of two, all four otherwise."""
     seats = {"N": seat_ids[0], "E": seat_ids[1]}
     if not sheets.is_two_player(kind):

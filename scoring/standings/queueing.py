@@ -114,15 +114,26 @@ def _first_revisions(club_ids: list[int], now: datetime.datetime) -> None:
     )
 
 
-def queue_club_ratings_refresh(club_id: int) -> None:
+def queue_club_ratings_refresh(club_id: int, *, publish: bool = True) -> None:
     """Mark a club's ratings stale and queue one refresh after the current commit, exactly as
     ``queue_session_refresh`` does for a session's standings (same claim, same coalescing).
 
     Called by the standings refresh when it changes the results of ended rubbers, in the
-    transaction that stores them: the ratings refresh reads those results.
+    transaction that stores them: the ratings refresh reads those results. The rebuild passes
+    ``publish=False``: it marks and claims chunk by chunk, and queues each club once when every
+    chunk is done (``publish_club_ratings_refreshes``), not once a chunk. Its claim keeps the
+    sweep and other refreshes from queueing the club meanwhile; a rebuild that dies before its
+    end leaves a claim the sweep takes over after ``STANDINGS_CLAIM_TTL``.
     """
     RATINGS.states.objects.mark_stale(club_id)
-    if RATINGS.states.objects.claim(club_id, _claim_ttl()):
+    if RATINGS.states.objects.claim(club_id, _claim_ttl()) and publish:
+        transaction.on_commit(partial(_publish, RATINGS, club_id), robust=True)
+
+
+def publish_club_ratings_refreshes(club_ids: Iterable[int]) -> None:
+    """Queue one ratings refresh for each club, after the current commit (at once outside a
+    transaction): the end of a rebuild, for the clubs its chunks marked stale."""
+    for club_id in sorted(set(club_ids)):
         transaction.on_commit(partial(_publish, RATINGS, club_id), robust=True)
 
 

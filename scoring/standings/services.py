@@ -47,11 +47,15 @@ from .computation import (
     RESULT_FIELDS,
     STANDING_FIELDS,
     Computed,
-    compute_sessions,
     standings_compute,
+    stream_sessions,
 )
 from .models import RubberResult, SessionPayment, SessionStanding, SessionStandingsState
-from .queueing import queue_club_ratings_refresh, revise_leaderboards
+from .queueing import (
+    publish_club_ratings_refreshes,
+    queue_club_ratings_refresh,
+    revise_leaderboards,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -62,17 +66,24 @@ class RefreshOutcome:
     written: bool
     changed: tuple[str, ...] = ()
     stale: bool = False
+    #: The club whose ratings this refresh marked stale (results of ended rubbers changed).
+    rated_club: int | None = None
 
 
-def standings_refresh(*, session_id: int) -> RefreshOutcome:
+def standings_refresh(*, session_id: int, queue_ratings: bool = True) -> RefreshOutcome:
     """Recompute a session's standings from its deals and store the rows that differ.
 
     Idempotent: running it twice changes nothing. Safe beside concurrent writes and a second
     refresh of the same session (see the module docstring). One that fails clears the session's
-    rebuild stamp (``_give_up_rebuild``) and raises.
+    rebuild stamp (``_give_up_rebuild``) and raises. The club's ratings are never computed here:
+    when the results of ended rubbers change, their own task is queued after the commit (or,
+    with ``queue_ratings=False``, only marked stale and claimed: the rebuild queues them at its
+    end, ``outcome.rated_club``).
     """
     try:
-        outcome = _refresh_sessions([session_id], _compute_one)[session_id]
+        outcome = _refresh_sessions([session_id], _compute_one, queue_ratings=queue_ratings)[
+            session_id
+        ]
     except Exception:
         _give_up_rebuild(session_id)
         raise
@@ -110,7 +121,10 @@ def _compute_one(session_ids: list[int]) -> dict[int, Computed]:
 
 
 def _refresh_sessions(
-    session_ids: list[int], compute: Callable[[list[int]], dict[int, Computed]]
+    session_ids: list[int],
+    compute: Callable[[list[int]], dict[int, Computed]],
+    *,
+    queue_ratings: bool = True,
 ) -> dict[int, RefreshOutcome]:
     """Refresh these sessions together: release their claims, remember how many changes each
     had, compute, then under the lock of their state rows store what differs (module docstring).
@@ -139,9 +153,15 @@ def _refresh_sessions(
         rated = _ended_results_changed(current, changes)
         _write(current, changes)
         for club_id in sorted({current[pk].club_id for pk in rated}):
-            queue_club_ratings_refresh(club_id)
+            queue_club_ratings_refresh(club_id, publish=queue_ratings)
         for pk in current:
-            outcomes[pk] = RefreshOutcome(pk, written=True, changed=changes[pk], stale=stale[pk])
+            outcomes[pk] = RefreshOutcome(
+                pk,
+                written=True,
+                changed=changes[pk],
+                stale=stale[pk],
+                rated_club=current[pk].club_id if pk in rated else None,
+            )
         if leaderboard_cache_seconds():
             revise_leaderboards(rows.club_id for rows in current.values())
     return outcomes
@@ -277,15 +297,17 @@ def standings_rebuild_begin(*, chunk: int | None = None) -> list[list[int]]:
 def standings_rebuild_chunk(*, session_ids: list[int]) -> dict[str, Any]:
     """Recompute and repair a chunk of sessions together; a chunk that fails is retried session
     by session, so one bad session is reported alone. Returns the differences found (session id
-    as a string: the kinds of rows repaired) and the sessions that failed, JSON-safe."""
+    as a string: the kinds of rows repaired), the sessions that failed and the clubs whose
+    ratings it marked stale (``ratings``: queued once each by ``standings_rebuild_summary``, not
+    here, since a club's sessions span chunks), JSON-safe."""
     try:
-        outcomes = _refresh_sessions(session_ids, compute_sessions)
+        outcomes = _refresh_sessions(session_ids, stream_sessions, queue_ratings=False)
     except (DatabaseError, ScoringError):
         outcomes = {}
         failed = []
         for session_id in session_ids:
             try:
-                outcomes[session_id] = standings_refresh(session_id=session_id)
+                outcomes[session_id] = standings_refresh(session_id=session_id, queue_ratings=False)
             except (DatabaseError, ScoringError):
                 logger.exception("Rebuilding the standings of session %s failed", session_id)
                 failed.append(session_id)
@@ -294,25 +316,32 @@ def standings_rebuild_chunk(*, session_ids: list[int]) -> dict[str, Any]:
     differences = {
         str(pk): list(outcome.changed) for pk, outcome in outcomes.items() if outcome.changed
     }
-    return {"differences": differences, "failed": failed}
+    rated = sorted({o.rated_club for o in outcomes.values() if o.rated_club is not None})
+    return {"differences": differences, "failed": failed, "ratings": rated}
 
 
 def standings_rebuild_summary(
     *, parts: list[dict[str, Any]], sessions: int, started: float
 ) -> dict[str, Any]:
     """The rebuild's summary from its chunks' results (``started``: ``time.time()`` when it
-    began); logs the repaired sessions as a warning."""
+    began); logs the repaired sessions as a warning and queues one ratings refresh for each club
+    whose ended results a chunk changed (their own task, ``refresh_club_ratings``)."""
     differences: dict[str, list[str]] = {}
     failed: list[int] = []
+    rated: set[int] = set()
     for part in parts:
         differences.update(part["differences"])
         failed += part["failed"]
+        rated.update(part.get("ratings", ()))
     if differences:
         logger.warning("Nightly rebuild repaired the standings of sessions %s", differences)
+    seconds = round(time.time() - started, 3)
+    publish_club_ratings_refreshes(rated)
     return {
         "sessions": sessions,
         "repaired": len(differences),
         "differences": differences,
         "failed": failed,
-        "seconds": round(time.time() - started, 3),
+        "ratings": sorted(rated),
+        "seconds": seconds,
     }

@@ -20,6 +20,7 @@ from scoring.rules import (
     score_rubber,
     score_rubbers,
 )
+from scoring.rules.games import game
 
 PROPERTY = settings(max_examples=60, deadline=None)
 contracts = st.builds(
@@ -192,3 +193,26 @@ def test_chicago_totals_and_net_rules_5(deal_list):
         assert chicago.totals[side] == sum(i.points for i in items)
     assert chicago.net[Side.NS] == -chicago.net[Side.EW]
     assert sum(chicago.back_score_hundreds.values()) == 0
+
+
+class _Recorded:
+    """A recorded deal as the registry's scorers read it (`DealLike`)."""
+
+    data = None
+
+    def __init__(self, deal):
+        self.deal = deal
+
+    def as_input(self):
+        return self.deal
+
+
+@PROPERTY
+@given(deal_lists, st.booleans(), options)
+def test_a_rubbers_result_from_keys_equals_its_sheets_rules_2_and_4_1(deal_list, closed, rules):
+    """The rebuild scores rubbers from their deals' keys: the same figures as the sheet."""
+    rubber_game = game("rubber")
+    played = first_rubber(deal_list)
+    keys = [d.key for d in played]
+    sheet = rubber_game.score([_Recorded(d) for d in played], closed, rules)
+    assert rubber_game.result_of_keys(keys, closed, rules) == sheet.result
