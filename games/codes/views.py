@@ -98,6 +98,7 @@ def table_code(request: HttpRequest, code: str) -> HttpResponse:
             "club": table.session.club,
             "rubber": rubber,
             "choices": [(seat, seats[seat]) for seat in order],
+            "sitting_out": [player.name for player in rubber.out_players],
         },
     )
 

@@ -181,6 +181,8 @@ class Rubber(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)
 
     objects = RubberQuerySet.as_manager()
+    #: Who sits out, as `fetch_players` read them (`out_players`).
+    _out: list[Player] | None = None
 
     class Meta:
         ordering = ["table", "number"]
@@ -253,10 +255,21 @@ class Rubber(models.Model):
         return sorted(self.deals.all(), key=lambda d: d.number)
 
     def fetch_players(self) -> None:
-        """Read the seated players in one query (`with_deals` does not join them)."""
-        found = Player.objects.in_bulk(list(self.seat_ids.values()))
+        """Read the seated players and those sitting out in one query (`with_deals` does not
+        join them)."""
+        found = Player.objects.in_bulk([*self.seat_ids.values(), *self.sitting_out])
         for seat, player_id in self.seat_ids.items():
             setattr(self, SEAT_FIELDS[seat], found[player_id])
+        self._out = [found[pk] for pk in self.sitting_out if pk in found]
+
+    @property
+    def out_players(self) -> list[Player]:
+        """Who sits out this rubber, in the rotation's order (read by `fetch_players`)."""
+        out = self._out
+        if out is None:
+            found = Player.objects.in_bulk(list(self.sitting_out))
+            out = self._out = [found[pk] for pk in self.sitting_out if pk in found]
+        return out
 
     def _keep_deals(self, deals: list[Deal]) -> None:
         """Hold `deals` as this instance's prefetched deals, exactly as `prefetch_related`

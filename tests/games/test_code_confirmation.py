@@ -156,7 +156,7 @@ def test_the_table_phone_is_handed_over_and_the_other_side_confirms(
     page = context.new_page()
     page.set_default_timeout(15_000)
     page.goto(f"{live_server.url}/t/{rubber.table.code}")
-    page.get_by_role("button", name="N · North").click()
+    page.get_by_role("button", name="North, North").click()
     page.wait_for_url(f"**/rubbers/{rubber.pk}/")
     for field, value in (("level", "4"), ("strain", "S"), ("declarer", "N"), ("result", "0")):
         page.locator(f"#entry .field-{field} label[data-v='{value}']").click()
@@ -169,7 +169,7 @@ def test_the_table_phone_is_handed_over_and_the_other_side_confirms(
     assert "East or West: pick your seat" in page.locator("#hand-over-who").inner_text()
     assert page.locator("#hand-over button").all_inner_texts() == ["E · East", "W · West"]
     assert page.locator("#cancel-hand-over").inner_text() == "Cancel: give the phone back to North"
-    page.get_by_role("button", name="W · West").click()
+    page.get_by_role("button", name="West, West").click()
     page.wait_for_url(f"**/rubbers/{rubber.pk}/#confirm-1")
     assert (
         page.locator("#this-phone")
