@@ -86,8 +86,9 @@ def test_a_tables_phone_walks_seat_entry_hand_over_and_confirmation(
     assert f"{SPOKEN[language][3]}, {rubber.north.name}" in names
     assert page.get_by_role("radio", name=SPOKEN[language][0]).count() == 1
     if language == "en":
-        top = page.locator(".live-title").bounding_box()
-        bottom = page.locator("#seating").bounding_box()
+        page.evaluate("document.getElementById('pad-title').scrollIntoView()")
+        top = page.locator("#pad-title").bounding_box()
+        bottom = page.locator(".pad-head").bounding_box()
         assert top and bottom
         end = bottom["y"] + bottom["height"] + 8
         page.screenshot(
