@@ -34,6 +34,7 @@ from . import exports, history
 from .models import Deal, Rubber
 from .permissions import (
     check_confirm,
+    check_confirms,
     check_correct,
     check_delete,
     check_dispute,
@@ -41,8 +42,15 @@ from .permissions import (
     check_rule,
 )
 from .registry import pages
-from .selectors import deal_for_reader, rubber_for_entry, rubber_version_for_reader
+from .selectors import (
+    deal_for_reader,
+    rubber_for_entry,
+    rubber_for_reader,
+    rubber_version_for_reader,
+)
 from .serializers import (
+    ConfirmAllIn,
+    ConfirmAllOut,
     DealConfirmIn,
     DealCorrectionSerializer,
     DealDeleteIn,
@@ -301,6 +309,42 @@ class DealConfirm(APIView):
         confirmed = deal.confirm(actor=viewer.actor, version=body.validated_data.get("version"))
         confirmed.rubber = deal.rubber  # as read, with its session
         return Response(_deal_answer(confirmed))
+
+
+class RubberConfirmAll(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Confirm all the deals awaiting you at once (an opponent of the side that "
+        "entered them)",
+        description='As the pad\'s "Confirm all": send the deals of this rubber awaiting your '
+        "confirmation, each with the `version` you read. All or none: a deal corrected since "
+        "answers 409 saying what it is now, as does a deal not of this rubber; a deal disputed "
+        "or settled since is left as it is (disputes stay per deal). 403 for the side that "
+        "wrote a deal or someone not seated in the rubber; 409 too for a closed session or one "
+        "that asks no confirmation. 200 with how many were confirmed and the deals sent as they "
+        "now stand.",
+        request=ConfirmAllIn,
+        responses={200: ConfirmAllOut, 400: E400, 401: E401, 403: E403, 404: E404, 409: E409},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        rubber, viewer = rubber_for_reader(request.user, pk)
+        check_confirms(viewer.actor)  # before the body is read; each deal asks again
+        body = ConfirmAllIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        seen = {deal["id"]: deal["version"] for deal in body.validated_data["deals"]}
+        confirmed = rubber.confirm_deals(actor=viewer.actor, seen=seen)
+        deals = list(Deal.objects.filter(rubber_id=rubber.pk, pk__in=seen).order_by("number"))
+        for deal in deals:
+            deal.rubber = rubber  # as read, with its session
+        names = history.entrants(rubber.session.club_id, [deal.entered_by_id for deal in deals])
+        return Response(
+            {
+                "confirmed": confirmed,
+                "deals": DealSerializer(deals, many=True, context={"entrants": names}).data,
+            }
+        )
 
 
 class DealDispute(APIView):

@@ -5,6 +5,11 @@ from . import api
 urlpatterns = [
     path("rubbers/<int:pk>/", api.RubberDetail.as_view(), name="api-rubber"),
     path("rubbers/<int:pk>/deals/", api.RubberDeals.as_view(), name="api-rubber-deals"),
+    path(
+        "rubbers/<int:pk>/confirm-all",
+        api.RubberConfirmAll.as_view(),
+        name="api-rubber-confirm-all",
+    ),
     path("sessions/<int:pk>/deals", api.SessionDeals.as_view(), name="api-session-deals"),
     path("deals/<int:pk>/", api.DealDetail.as_view(), name="api-deal"),
     path("deals/<int:pk>/history", api.DealHistory.as_view(), name="api-deal-history"),

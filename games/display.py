@@ -6,6 +6,7 @@ the deal added, as `Rubber.record_deal` will), nothing is computed here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -91,3 +92,43 @@ def preview(
     if ends:
         line += _(", with the rubber bonus")
     return line
+
+
+def match_preview(
+    rubber: Rubber,
+    fields: DealFields,
+    names: Sequence[str],
+    order: Sequence[int],
+    said: str,
+    *,
+    points: bool,
+) -> str:
+    """A two-player deal as it will be scored if recorded now as the match's next deal, in one
+    line: `said` (the deal in the pad's words), then what each player gains by it, the engine's
+    figures ("♠ by Ann, 10 tricks: Ann +120"), and who wins the match when it ends it (a
+    Turnover's one result says only that). `names`: player 0's and player 1's; `order`: the
+    places as the pad shows them; `points`: whether the game's totals are points (a Turnover
+    counts tricks, and its line says only who wins)."""
+    deals = rubber.ordered_deals()
+    deal = Deal(rubber=rubber, number=len(deals) + 1, **fields.as_kwargs())
+    rules = rubber.house_rules()
+    try:
+        sheet = sheets.score(rubber.kind, [*deals, deal], closed=False, options=rules)
+        before = sheets.score(rubber.kind, deals, closed=False, options=rules) if deals else None
+    except ScoringError as err:
+        return error_sentence(err)
+    end = ""
+    if sheet.complete:
+        winner = sheet.result.winner
+        end = (
+            _("a tie")
+            if winner is None
+            else _("%(name)s wins the match") % {"name": names[int(winner)]}
+        )
+    if not points:
+        return f"{said}: {end}"
+    was = before.result.totals if before is not None else (0, 0)
+    gained = [now - then for now, then in zip(sheet.result.totals, was, strict=True)]
+    parts = [f"{names[place]} +{gained[place]}" for place in order if gained[place]]
+    line = f"{said}: {', '.join(parts) or _('no score')}"
+    return f"{line} — {end}" if end else line

@@ -217,11 +217,19 @@ def check_delete(actor: Actor) -> None:
 def check_confirm(actor: Actor, deal: Written) -> None:
     if may_confirm(actor, deal):
         return
+    check_confirms(actor)
+    raise NotAllowed(gettext("A deal is confirmed by a player of the other side."))
+
+
+def check_confirms(actor: Actor) -> None:
+    """Whether `actor` may confirm any deal of the rubber at all ("Confirm all" asks first; each
+    deal then asks `check_confirm`): a player seated in it, while the session is not reopened."""
+    if actor.server:
+        return
     if not actor.plays:
         raise NotAllowed(reopened_for_director())
     if actor.seat is None:
         raise NotAllowed(gettext("Only a player seated in this rubber confirms its deals."))
-    raise NotAllowed(gettext("A deal is confirmed by a player of the other side."))
 
 
 def check_dispute(actor: Actor, deal: Written) -> None:

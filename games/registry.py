@@ -165,6 +165,8 @@ class GameWords:
 
     #: The live pad's title: %(number)s and %(game)s, the game's name.
     title: Promise
+    #: The pad's page title (the browser's tab): %(game)s, %(number)s and %(table)s.
+    page_title: Promise
     #: A match in the console's list: %(number)s.
     numbered: Promise
     #: The match in play at a table: %(number)s.
@@ -192,6 +194,7 @@ _WHICH_SEAT = _(
 )
 RUBBER_WORDS = GameWords(
     title=_("Rubber %(number)s"),
+    page_title=_("Rubber %(number)s, table %(table)s"),
     numbered=_("Rubber %(number)s"),
     in_play=_("Rubber %(number)s in play"),
     deal_at_table=_("Table %(table)s, rubber %(rubber)s, deal %(number)s"),
@@ -203,6 +206,7 @@ RUBBER_WORDS = GameWords(
 CHICAGO_WORDS = replace(
     RUBBER_WORDS,
     title=_("Chicago %(number)s"),
+    page_title=_("Chicago %(number)s, table %(table)s"),
     next=_("Next Chicago"),
     unfinished=_("Chicago unfinished."),
     complete=_("Chicago complete: four deals counted."),
@@ -210,6 +214,7 @@ CHICAGO_WORDS = replace(
 #: The two-player games' words: a match between two players, named on their buttons.
 MATCH_WORDS = GameWords(
     title=_("%(game)s, match %(number)s"),
+    page_title=_("%(game)s, match %(number)s, table %(table)s"),
     numbered=_("Match %(number)s"),
     in_play=_("Match %(number)s in play"),
     deal_at_table=_("Table %(table)s, match %(rubber)s, deal %(number)s"),
@@ -272,10 +277,15 @@ class GamePages:
     #: leaderboard) rather than the four-player one every club has.
     own_leaderboard: bool = False
 
+    #: Whether the entry's live line says the points each player gains (a Turnover's result
+    #: is tricks: its line says who wins the match).
+    line_points: bool = True
+
     @property
     def live_line(self) -> bool:
-        """Whether its entry and correction forms show the live line under the taps (the deal
-        as it will be scored, `games.display.preview`): the four-player taps' only."""
+        """Whether its correction forms show the live line under the taps (the deal as it will
+        be scored, `games.display.preview`): the four-player taps' only. Every game's entry
+        has one (`games.pad.forms.preview_line`)."""
         return self.entry is None
 
     @property
@@ -416,6 +426,7 @@ register_pages(
         closing=TURNOVER_CLOSING,
         entry=TurnoverFields(),
         summary=summaries.tricks_deal,
+        line_points=False,
         **_TWO_PLAYER,
     ),
 )

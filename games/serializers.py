@@ -16,7 +16,7 @@ from scoring.shared import inputs
 from scoring.shared.inputs import RefusesUnknownFields
 
 from . import history
-from .models import DISPUTE_NOTE_MAX, Deal, DisputeReason, Rubber
+from .models import DISPUTE_NOTE_MAX, MAX_ID, Deal, DisputeReason, Rubber
 from .registry import names_for, pages
 
 #: How DRF writes a date and time (ISO 8601 in the current time zone), for the written-out fields.
@@ -86,6 +86,20 @@ class DealConfirmIn(RefusesUnknownFields, serializers.Serializer[Any]):
         max_value=2**31 - 1,
         help_text="The version you are confirming (from a GET); without it, the stored one.",
     )
+
+
+class SeenDealIn(RefusesUnknownFields, serializers.Serializer[Any]):
+    """A deal as the player saw it: its `id` and `version`."""
+
+    id = inputs.IntegerField(min_value=1, max_value=MAX_ID)
+    version = inputs.IntegerField(min_value=1, max_value=2**31 - 1)
+
+
+class ConfirmAllIn(RefusesUnknownFields, serializers.Serializer[Any]):
+    """ "Confirm all": the deals of the rubber awaiting the player, each with the version they
+    saw (as the page's "Confirm all" lists them)."""
+
+    deals = serializers.ListField(child=SeenDealIn(), min_length=1, max_length=200)
 
 
 class DealDisputeIn(RefusesUnknownFields, serializers.Serializer[Any]):
@@ -484,3 +498,8 @@ class SessionDealOut(serializers.Serializer[Any]):
 class SessionDealsOut(serializers.Serializer[Any]):
     session = inputs.IntegerField()
     deals = SessionDealOut(many=True)
+
+
+class ConfirmAllOut(serializers.Serializer[Any]):
+    confirmed = inputs.IntegerField(help_text="How many deals this confirmed.")
+    deals = DealSerializer(many=True, help_text="The deals sent, as they now stand.")

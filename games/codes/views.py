@@ -98,6 +98,7 @@ def table_code(request: HttpRequest, code: str) -> HttpResponse:
             "club": table.session.club,
             "rubber": rubber,
             "choices": [(seat, seats[seat]) for seat in order],
+            "sitting_out": [player.name for player in rubber.out_players],
         },
     )
 
@@ -108,8 +109,9 @@ def _deal_words(rubber: Rubber, deal: Deal) -> str:
 
 
 def _who_confirms(rubber: Rubber, seats: list[str], count: int) -> str:
-    """Who picks a seat on the hand-over page, and what they do: "North or South: pick your
-    seat, check the deal and confirm it." (a table of two: the other player, by name)."""
+    """Who picks a seat on the hand-over page, and what they do: "North (Clara Cole) or South
+    (Eva Ekberg): pick your seat, check the deal and confirm it." (a table of two: the other
+    player, by name)."""
     if registry.pages(rubber.kind).named_players:
         return ngettext(
             "%(name)s: tap your name, check the deal and confirm it.",
@@ -120,7 +122,12 @@ def _who_confirms(rubber: Rubber, seats: list[str], count: int) -> str:
         "%(first)s or %(second)s: pick your seat, check the deal and confirm it.",
         "%(first)s or %(second)s: pick your seat, check the deals and confirm them.",
         count,
-    ) % {"first": display.SEAT_NAMES[seats[0]], "second": display.SEAT_NAMES[seats[1]]}
+    ) % {"first": _seat_and_name(rubber, seats[0]), "second": _seat_and_name(rubber, seats[1])}
+
+
+def _seat_and_name(rubber: Rubber, seat: str) -> str:
+    """ "North (Clara Cole)": a seat in words and who sits there this rubber."""
+    return f"{display.SEAT_NAMES[seat]} ({rubber.seats[seat].name})"
 
 
 @require_http_methods(["GET", "POST"])

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -21,14 +20,12 @@ from ..forms import DisputeForm
 from ..models import (
     Conflict,
     Deal,
-    Rubber,
     change_note,
     reopened_for_director,
 )
-from ..models.deal import lock_session_of
 from ..pad.context import pad_context
 from ..pad.views import HtmxHttpRequest, render_pad, tells_code_changed
-from ..permissions import Actor, Viewer, may_rule
+from ..permissions import Viewer, may_rule
 from ..selectors import deal_for_request, rubber_for_request
 from .common import posted_version, refused, told
 
@@ -215,31 +212,6 @@ def _seen_versions(request: HttpRequest) -> dict[int, int]:
     return seen
 
 
-def confirm_seen(rubber: Rubber, actor: Actor, seen: dict[int, int]) -> int:
-    """Confirm every deal of `rubber` in `seen` (id → the version the player saw) at once, as
-    `Deal.confirm` confirms one (the write policy asks for each): all or none. The session's row
-    first, then the deals by id, as a correction, a dispute and a close take them, so a
-    correction or a dispute landing meanwhile is seen here: a deal corrected since refuses the
-    whole (Conflict, saying what it is now); one disputed or settled since is left as it is.
-    How many were confirmed."""
-    with transaction.atomic():
-        lock_session_of(rubber.pk)
-        deals = list(
-            Deal.objects.select_for_update(of=("self",), no_key=True)
-            .filter(rubber_id=rubber.pk, pk__in=seen)
-            .order_by("pk")
-        )
-        if len(deals) != len(seen):
-            raise Conflict(_("This page is out of date: reload it to see the deal as it is now."))
-        done = 0
-        for deal in deals:
-            if deal.disputed or deal.settled:
-                continue  # a dispute stays the director's; a settled deal needs nothing
-            deal.confirm(actor=actor, version=seen[deal.pk])
-            done += 1
-    return done
-
-
 @tells_code_changed
 @require_POST
 def confirm_all(request: HtmxHttpRequest, pk: int) -> HttpResponse:
@@ -267,7 +239,7 @@ def confirm_all(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     else:
         try:
             with change_note(code_note(rubber, viewer, handed_over=bool(viewer.handed_over_by))):
-                count = confirm_seen(rubber, viewer.actor, seen)
+                count = rubber.confirm_deals(actor=viewer.actor, seen=seen)
         except Conflict as err:
             error = str(err)
         else:

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -14,7 +14,6 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring.rules import ScoringError
 from scoring.shared.error_messages import error_line
 
-from .. import registry
 from ..codes import tokens
 from ..codes.names import code_note
 from ..models import (
@@ -96,10 +95,9 @@ def enter_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def preview_deal(request: HttpRequest, pk: int) -> HttpResponse:
     """The live line under the entry buttons: the deal as it will be scored ("4♠× by North, −2:
-    They +300"), by the engine, or what is still missing. An htmx partial."""
+    They +300"; a two-player deal: "♠ by Ann, 10 tricks: Ann +120"), by the engine, or what is
+    still missing. An htmx partial."""
     rubber, viewer = rubber_for_request(request, pk)
-    if not registry.pages(rubber.kind).live_line:
-        raise Http404("No preview for this game.")
     return render(
         request, "games/_preview.html", {"line": preview_line(rubber, viewer, request.GET)}
     )

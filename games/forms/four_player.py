@@ -93,6 +93,8 @@ class DealEntryForm(PlainErrors):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.we_side = we_side
+        #: Who sits where this rubber: the declarer buttons show and speak their names.
+        self.seat_names = seat_names or {}
         if seat_names:
             # Each declarer button names who sits there this rubber ("N · Clara Cole").
             declarer = self.fields["declarer"]

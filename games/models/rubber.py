@@ -27,7 +27,7 @@ from .. import sheets
 from ..permissions import Actor, check_enter
 from ..rotation import table_history, table_pairs
 from ..sheets import Sheet
-from .deal import Deal
+from .deal import Deal, lock_session_of
 from .locks import (
     check_reopened_writer,
     closed_meanwhile,
@@ -181,6 +181,8 @@ class Rubber(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)
 
     objects = RubberQuerySet.as_manager()
+    #: Who sits out, as `fetch_players` read them (`out_players`).
+    _out: list[Player] | None = None
 
     class Meta:
         ordering = ["table", "number"]
@@ -253,10 +255,21 @@ class Rubber(models.Model):
         return sorted(self.deals.all(), key=lambda d: d.number)
 
     def fetch_players(self) -> None:
-        """Read the seated players in one query (`with_deals` does not join them)."""
-        found = Player.objects.in_bulk(list(self.seat_ids.values()))
+        """Read the seated players and those sitting out in one query (`with_deals` does not
+        join them)."""
+        found = Player.objects.in_bulk([*self.seat_ids.values(), *self.sitting_out])
         for seat, player_id in self.seat_ids.items():
             setattr(self, SEAT_FIELDS[seat], found[player_id])
+        self._out = [found[pk] for pk in self.sitting_out if pk in found]
+
+    @property
+    def out_players(self) -> list[Player]:
+        """Who sits out this rubber, in the rotation's order (read by `fetch_players`)."""
+        out = self._out
+        if out is None:
+            found = Player.objects.in_bulk(list(self.sitting_out))
+            out = self._out = [found[pk] for pk in self.sitting_out if pk in found]
+        return out
 
     def _keep_deals(self, deals: list[Deal]) -> None:
         """Hold `deals` as this instance's prefetched deals, exactly as `prefetch_related`
@@ -295,6 +308,33 @@ class Rubber(models.Model):
         return totals
 
     # --- writing -------------------------------------------------------------------------------
+
+    def confirm_deals(self, *, actor: Actor, seen: dict[int, int]) -> int:
+        """Confirm every deal of this rubber in `seen` (id → the version the player saw) at
+        once, as `Deal.confirm` confirms one (the write policy asks for each): all or none
+        ("Confirm all", on the pad and in the API). The session's row first, then the deals by
+        id, as a correction, a dispute and a close take them, so a correction or a dispute
+        landing meanwhile is seen here: a deal corrected since refuses the whole (Conflict,
+        saying what it is now), as does a deal that is not this rubber's; one disputed or
+        settled since is left as it is. How many were confirmed."""
+        with transaction.atomic():
+            lock_session_of(self.pk)
+            deals = list(
+                Deal.objects.select_for_update(of=("self",), no_key=True)
+                .filter(rubber_id=self.pk, pk__in=seen)
+                .order_by("pk")
+            )
+            if len(deals) != len(seen):
+                raise Conflict(
+                    gettext("This page is out of date: reload it to see the deal as it is now.")
+                )
+            done = 0
+            for deal in deals:
+                if deal.disputed or deal.settled:
+                    continue  # a dispute stays the director's; a settled deal needs nothing
+                deal.confirm(actor=actor, version=seen[deal.pk])
+                done += 1
+        return done
 
     def record_deal(
         self,

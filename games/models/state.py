@@ -38,9 +38,16 @@ def _on(table: str, columns: str) -> tuple[str, ...]:
 
 def _joined(sql: str, vendor: str) -> str:
     """`sql` with each ``JOINED(expression)`` made the vendor's aggregate that joins the
-    expression's values in one text (PostgreSQL's ``string_agg``, SQLite's ``group_concat``)."""
+    expression's values in one text (PostgreSQL's ``string_agg``, SQLite's ``group_concat``),
+    and each ``LISTED(column)`` the ids a JSON list column holds, as a subquery."""
     if vendor == "postgresql":
+        sql = re.sub(
+            r"LISTED\(([^)]*)\)",
+            r"(SELECT CAST(e AS integer) FROM jsonb_array_elements_text(\1) e)",
+            sql,
+        )
         return re.sub(r"JOINED\(([^)]*)\)", r"string_agg(CAST(\1 AS text), '|' ORDER BY \1)", sql)
+    sql = re.sub(r"LISTED\(([^)]*)\)", r"(SELECT value FROM json_each(\1))", sql)
     return re.sub(r"JOINED\(([^)]*)\)", r"group_concat(\1, '|')", sql)
 
 
@@ -76,11 +83,13 @@ FACTS: tuple[Fact, ...] = (
     ),
     Fact(
         # Their ids with their names: a rename in the admin, a substitute. One subquery by the
-        # seats' ids: ~0.05 ms of planning (PostgreSQL), where the names of who wrote or
-        # confirmed a deal without being seated would add ~0.5 (`NOT_SHOWN`).
-        "the seated players' names",
+        # seats' ids and those sitting out (the pad's header names them): ~0.05 ms of planning
+        # (PostgreSQL), where the names of who wrote or confirmed a deal without being seated
+        # would add ~0.5 (`NOT_SHOWN`).
+        "the seated and sitting-out players' names",
         "(SELECT JOINED(p.id || ':' || p.name) FROM clubs_player p"
-        " WHERE p.id IN (r.north_id, r.east_id, r.south_id, r.west_id))",
+        " WHERE p.id IN (r.north_id, r.east_id, r.south_id, r.west_id)"
+        " OR p.id IN LISTED(r.sitting_out))",
         _on("clubs_player", "id name"),
     ),
     Fact(

@@ -14,13 +14,16 @@ from django.utils.translation import gettext as _
 from clubs.models import Session
 from scoring.rules.games import game
 
-from .. import history, registry
+from .. import display, history, registry
 from ..codes.names import code_label
 from ..forms import side_names
-from ..models import DISPUTE_NOTE_MAX, Deal, DisputeReason, Rubber
+from ..models import DISPUTE_NOTE_MAX, SEATS, Deal, DisputeReason, Rubber
 from ..permissions import Viewer
 from . import forms
 from .builders import build_pad, oriented, swapped
+
+#: The items that say a rubber or a two-player match was won, and its bonus (RULES 2.4, 7.1).
+_WON_BONUSES = ("rubber_bonus", "two_player_rubber_bonus")
 
 
 @dataclass(frozen=True)
@@ -176,7 +179,24 @@ def _sides(facts: _Facts) -> dict[str, Any]:
             "ew": f"{seats['E'].name} & {seats['W'].name}",
         }
         we, they = pairs[pad["left"]], pairs[pad["right"]]
+    # The bonus of a rubber or match won, explained where the pad says who won it.
+    above = (*pad.get("above_ns", ()), *pad.get("above_ew", ()))
+    pad["bonus"] = next((item for item in above if item.reason in _WON_BONUSES), None)
     return {"we": we, "they": they, "labels": labels}
+
+
+def _seating(rubber: Rubber) -> dict[str, Any]:
+    """Who sits where this rubber and who sits out, for the pad's header: each seat with its
+    name in words and its player (a table of two: its two players, in the pad's order)."""
+    seats = rubber.seats
+    if registry.pages(rubber.kind).named_players:
+        order = display.two_player_order(rubber.seat_ids)
+    else:
+        order = list(SEATS)
+    return {
+        "seating": [(seat, display.SEAT_NAMES[seat], seats[seat].name) for seat in order],
+        "sitting_out": [player.name for player in rubber.out_players],
+    }
 
 
 def _entry(
@@ -195,9 +215,7 @@ def _entry(
         # Taps moved to the next deal by a conflict (enter_deal): the form says so, and Record
         # names the deal it will record them as.
         "taps_moved": bool(notice_deal and bound),
-        "preview_line": forms.preview_line(rubber, viewer, entry_form.data)
-        if bound and registry.pages(rubber.kind).live_line
-        else None,
+        "preview_line": forms.preview_line(rubber, viewer, entry_form.data) if bound else None,
     }
 
 
@@ -248,6 +266,7 @@ def pad_context(
         "two_player": rubber.is_two_player,
         "game": _game_name(rubber.kind),
         "seats": rubber.seats,
+        **_seating(rubber),
         **entry,
         "next_rubber": next_rubber,
         **_confirmations(facts, viewer, rows),

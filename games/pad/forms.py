@@ -103,12 +103,35 @@ def preview_line(rubber: Rubber, viewer: Viewer, taps: Any) -> str:
     contract" over a filled form."""
     data = taps.copy()
     data["number"] = "1"  # the preview scores the deal as the next one, whatever the form says
+    if registry.pages(rubber.kind).entry is not None:
+        return _match_line(rubber, viewer, data)
     form = DealEntryForm(data, we_side=viewer.we_side, controls=entry_controls(rubber))
     if not data.get("level"):
         return _("Tap the contract, the declarer and the result.")
     if form.is_valid():
         return display.preview(rubber, form.cleaned_data["fields"], pad_side_names(rubber, viewer))
     return " ".join(str(e) for errors in form.errors.values() for e in errors)
+
+
+def _match_line(rubber: Rubber, viewer: Viewer, data: Any) -> str:
+    """A two-player entry's live line: the deal and what each player gains by it
+    (`display.match_preview`), or what is still missing."""
+    form = entry_form(rubber, viewer, data)
+    if not any(data.get(name) not in (None, "") for name in form.fields if name != "number"):
+        return _("Tap the deal: its score shows here before you record it.")
+    if not form.is_valid():
+        return " ".join(str(e) for errors in form.errors.values() for e in errors)
+    fields = form.cleaned_data["fields"]
+    names = [player.name for player in rubber.players]
+    deal = Deal(rubber=rubber, number=len(rubber.ordered_deals()) + 1, **fields.as_kwargs())
+    return display.match_preview(
+        rubber,
+        fields,
+        names,
+        places(rubber),
+        registry.deal_words(rubber, deal),
+        points=registry.pages(rubber.kind).line_points,
+    )
 
 
 def offline_figures(

@@ -18,16 +18,20 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.utils.html import conditional_escape
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import pgettext
+from django.utils.translation import pgettext, pgettext_lazy
 
+from .. import display
 from ..forms.spoken import spoken as spoken_words
 from ..pad.rendered import deal_fields as _deal_fields
 from ..pad.rendered import table_card as _table_card
 from ..registry import GamePages, pages
 
 register = template.Library()
+
+#: A seat's button as a screen reader says it: %(seat)s in words, and the player's %(name)s.
+_SPOKEN_SEAT = pgettext_lazy("spoken", "%(seat)s, %(name)s")
 
 
 @register.filter
@@ -49,7 +53,14 @@ def say(words: Any, **values: Any) -> SafeString:
 def seat_button(game_pages: GamePages, seat: str, name: str) -> SafeString:
     """A seat's button on the table-code and hand-over pages: the seat as the pad writes it
     and the player's name, or only the name where the game names its two players."""
-    return say(game_pages.words.seat_button, seat=pgettext("seat", seat), name=name)
+    shown = say(game_pages.words.seat_button, seat=pgettext("seat", seat), name=name)
+    if game_pages.named_players:
+        return shown
+    # Spoken as words: "North, Clara Cole", not "N dot Clara Cole".
+    heard = say(_SPOKEN_SEAT, seat=display.SEAT_NAMES[seat], name=name)
+    return format_html(
+        '<span aria-hidden="true">{}</span><span class="sr-only">{}</span>', shown, heard
+    )
 
 
 @register.simple_tag
@@ -72,7 +83,11 @@ def live_poll_ms() -> int:
     return int(settings.LIVE_POLL_MS)
 
 
-@register.filter
-def spoken(field: Any, value: Any) -> str:
-    """``{{ field.name|spoken:radio.data.value }}``: an entry button's name in words, or ""."""
-    return spoken_words(str(field), value)
+@register.simple_tag
+def spoken_choice(field: Any, value: Any) -> str:
+    """``{% spoken_choice field radio.data.value as words %}``: an entry button's name in
+    words, or ""; a declarer's with who sits there ("declarer North, Clara Cole")."""
+    words = spoken_words(field.name, value)
+    names = getattr(field.form, "seat_names", None) or {}
+    name = names.get(str(value)) if field.name == "declarer" else None
+    return f"{words}, {name}" if words and name else words

@@ -151,7 +151,7 @@
     entry.reset();
     // The cleared form's live line is of no deal yet (static/js/offline_score.js scores the next).
     const preview = entry.querySelector("output.preview");
-    if (preview) preview.textContent = T.tap;
+    if (preview) preview.textContent = preview.dataset.tap || T.tap;
     sent = 0;
     numberForm();
     render();

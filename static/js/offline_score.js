@@ -123,7 +123,7 @@
     const input = engineInput(data.kind, (name) => String(taps.get(name) || ""));
     preview.dataset.phone = "true";
     if (!input) {
-      preview.textContent = T.tap;
+      preview.textContent = preview.dataset.tap || T.tap;
       return;
     }
     const { sheet, count } = phoneSheet(data, input);

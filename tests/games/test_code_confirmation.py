@@ -156,7 +156,7 @@ def test_the_table_phone_is_handed_over_and_the_other_side_confirms(
     page = context.new_page()
     page.set_default_timeout(15_000)
     page.goto(f"{live_server.url}/t/{rubber.table.code}")
-    page.get_by_role("button", name="N · North").click()
+    page.get_by_role("button", name="North, North").click()
     page.wait_for_url(f"**/rubbers/{rubber.pk}/")
     for field, value in (("level", "4"), ("strain", "S"), ("declarer", "N"), ("result", "0")):
         page.locator(f"#entry .field-{field} label[data-v='{value}']").click()
@@ -166,10 +166,14 @@ def test_the_table_phone_is_handed_over_and_the_other_side_confirms(
     assert page.locator("#confirm-1").count() == 0  # North does not confirm North's deal
     page.locator("a.hand-over").click()
     page.locator("#hand-over", has_text="Deal 1 (4♠ by North, made) awaits").wait_for()
-    assert "East or West: pick your seat" in page.locator("#hand-over-who").inner_text()
-    assert page.locator("#hand-over button").all_inner_texts() == ["E · East", "W · West"]
+    assert (
+        "East (East) or West (West): pick your seat" in page.locator("#hand-over-who").inner_text()
+    )
+    # Seen as the pad writes the seats; heard in words (the buttons' names).
+    shown = page.locator("#hand-over button [aria-hidden='true']").all_inner_texts()
+    assert shown == ["E · East", "W · West"]
     assert page.locator("#cancel-hand-over").inner_text() == "Cancel: give the phone back to North"
-    page.get_by_role("button", name="W · West").click()
+    page.get_by_role("button", name="West, West").click()
     page.wait_for_url(f"**/rubbers/{rubber.pk}/#confirm-1")
     assert (
         page.locator("#this-phone")
@@ -384,7 +388,7 @@ def test_the_hand_over_page_says_what_is_asked_and_offers_the_other_sides_seats(
         page = phone.get(hand_over_url(rubber))
     html = page.content.decode()
     assert "Deal 1 (4♠ by East, made) awaits the other side's confirmation." in html
-    assert "North or South: pick your seat, check the deal and confirm it." in html
+    assert "North (North) or South (South): pick your seat, check the deal and confirm it." in html
     assert re.findall(r'name="seat" value="(\w)"', html) == ["N", "S"]
     assert (
         f'<a href="/rubbers/{rubber.pk}/" class="button" id="cancel-hand-over">'
@@ -472,7 +476,9 @@ def test_the_hand_over_page_lists_every_deal_awaiting_the_other_side(rubber):
         assert entered.status_code == 302
     html = phone.get(hand_over_url(rubber)).content.decode()
     assert "Deal 1 (4♠ by East, made) awaits" in html and "Deal 2 (4♠ by East, made)" in html
-    assert "North or South: pick your seat, check the deals and confirm them." in html
+    assert (
+        "North (North) or South (South): pick your seat, check the deals and confirm them." in html
+    )
 
 
 def test_give_it_back_returns_the_phone_without_confirming(rubber):
@@ -613,7 +619,10 @@ def test_the_hand_over_speaks_the_clubs_language(rubber):
     assert phone.post(f"/rubbers/{rubber.pk}/deals/", BY_EAST).status_code == 302
     html = phone.get(hand_over_url(rubber)).content.decode()
     assert "attende la conferma degli avversari." in html
-    assert "Nord o Sud: scegli il tuo posto, controlla la smazzata e confermala." in html
+    assert (
+        "Nord (North) o Sud (South): scegli il tuo posto, controlla la smazzata e confermala."
+        in html
+    )
     assert "Annulla: restituisci il telefono a East" in html
     assert phone.post(hand_over_url(rubber), {"seat": "S"}).status_code == 302
     html = phone.get(f"/rubbers/{rubber.pk}/").content.decode()

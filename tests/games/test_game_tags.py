@@ -33,7 +33,11 @@ def test_say_fills_the_games_sentence_escaping_the_values_only():
 
 def test_a_seat_button_names_the_seat_where_the_game_has_seats():
     rubber, misery = registry.pages("rubber"), registry.pages("misery")
-    assert render("{% seat_button p 'W' 'Ann' %}", p=rubber) == "W · Ann"
+    shown = '<span aria-hidden="true">{}</span><span class="sr-only">{}</span>'
+    # Seen as the pad writes the seat, heard in words (issue 29).
+    assert render("{% seat_button p 'W' 'Ann' %}", p=rubber) == shown.format("W · Ann", "West, Ann")
     assert render("{% seat_button p 'W' 'Ann' %}", p=misery) == "Ann"
     with translation.override("it"):
-        assert render("{% seat_button p 'W' 'Ann' %}", p=rubber) == "O · Ann"
+        assert render("{% seat_button p 'W' 'Ann' %}", p=rubber) == shown.format(
+            "O · Ann", "Ovest, Ann"
+        )

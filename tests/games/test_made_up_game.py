@@ -102,6 +102,7 @@ def coin_pad(sheet: Any) -> dict[str, Any]:
 
 COIN_WORDS = GameWords(
     title=_("%(game)s, match %(number)s"),
+    page_title=_("%(game)s, match %(number)s, table %(table)s"),
     numbered=_("Match %(number)s"),
     in_play=_("Match %(number)s in play"),
     deal_at_table=_("Table %(table)s, match %(rubber)s, deal %(number)s"),

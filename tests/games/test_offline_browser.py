@@ -579,7 +579,7 @@ def test_a_phone_at_the_table_by_its_code_queues_deals_too(
     page = context.new_page()
     page.set_default_timeout(15_000)
     page.goto(f"{live_server.url}/t/{rubber.table.code}")  # no account
-    page.get_by_role("button", name="W · West").click()
+    page.get_by_role("button", name="West, West").click()
     page.wait_for_url(f"**/rubbers/{rubber.pk}/")
     page.locator("#offline[data-ready=true]").wait_for(state="attached")
 
@@ -652,7 +652,7 @@ def test_a_phone_whose_session_closed_keeps_its_deals_for_the_director(
     page = context.new_page()
     page.set_default_timeout(15_000)
     page.goto(f"{live_server.url}/t/{rubber.table.code}")  # no account
-    page.get_by_role("button", name="W · West").click()
+    page.get_by_role("button", name="West, West").click()
     page.wait_for_url(f"**/rubbers/{rubber.pk}/")
     page.locator("#offline[data-ready=true]").wait_for(state="attached")
     record(page, FOUR_SPADES, 1)

@@ -61,9 +61,10 @@ def _substitute(rubber: Any, **_: Any) -> str:
     return "Sam Substitute"
 
 
-def _sitting_out(rubber: Any, **_: Any) -> None:
+def _sitting_out(rubber: Any, **_: Any) -> str:
     extra = add_player(rubber.session.club, "Olga Out")
     Rubber.objects.filter(pk=rubber.pk).update(sitting_out=[extra.pk])
+    return "Olga Out"  # the pad's header names who sits out (issue 29)
 
 
 def _leaves_the_table(rubber: Any, **_: Any) -> None:
@@ -283,3 +284,16 @@ def test_a_two_player_match_shows_a_renamed_player_at_once(club: Any, kind: str)
     assert "Annie Renamed" in after.content.decode()
     read = _columns_read(viewer, f"/rubbers/{match.pk}/")  # and its pad reads declared facts
     assert sorted(c for c in read if not _declared(c)) == []
+
+
+def test_a_player_sitting_out_renamed_shows_at_once(rubber: Any) -> None:
+    """The pad's header names who sits out (issue 29): their name is a fact of the state."""
+    _sitting_out(rubber)
+    phone = Client()
+    phone.force_login(seated_user(rubber, "S"))
+    before = live(phone, rubber)
+    assert "Olga Out" in before.content.decode()
+    Player.objects.filter(name="Olga Out").update(name="Olga Renamed")
+    after = live(phone, rubber, before["ETag"])
+    assert after.status_code == 200, "the phone kept its old pad (304)"
+    assert "Olga Renamed" in after.content.decode()

@@ -234,7 +234,7 @@ def test_a_table_code_opens_entry_on_a_phone_with_no_account(
     # A fresh browser, no account: the code, a seat, then the entry.
     context, page = phone(browser)
     page.goto(f"{live_server.url}/t/{code}")
-    page.get_by_role("button", name="W · West").click()
+    page.get_by_role("button", name="West, West").click()
     page.wait_for_url(f"**/rubbers/{rubber.pk}/")
     assert page.locator("#pad .pad-head .we").inner_text().startswith("WE")
     for field, value in (("level", "3"), ("strain", "NT"), ("declarer", "W"), ("result", "0")):

@@ -1,6 +1,6 @@
 """ "Confirm all" racing a correction of one of its deals, on PostgreSQL (issue 29).
 
-East confirms deals 1 and 2 at once (`games.deals.answers.confirm_seen`: the session's row,
+East confirms deals 1 and 2 at once (`Rubber.confirm_deals`: the session's row,
 then the deals) as North corrects deal 2 (the session, the rubber, then the deal). Either the
 confirmations land first and the correction clears deal 2's (the opponents confirm the new
 content), or the correction lands first and the whole "Confirm all" is refused as of a version
@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 
 from clubs.models import Session
-from games.deals.answers import confirm_seen
 from games.models import Conflict, Deal, Rubber
 from tests.factories import UserFactory, acting, add_player, make_club, make_session
 from tests.integration.test_close_race import later
@@ -52,7 +51,7 @@ def test_confirm_all_and_a_correction_at_once_never_confirm_unseen_content() -> 
         seen = {first.pk: 1, second.pk: 1}
 
         def confirm(rubber: Any = rubber, east: Any = east, seen: Any = seen) -> Any:
-            return confirm_seen(rubber, east, seen)
+            return rubber.confirm_deals(actor=east, seen=seen)
 
         def correct(second: Any = second, north: Any = north) -> Any:
             return second.correct(version=1, actor=north, tricks=9)

@@ -268,6 +268,12 @@ MATRIX: dict[str, Case] = {
         # Confirmation: a player seated in the rubber (a director entered it, so either side).
         {"POST": (401, 404, 403, 200, 404, 403)},
     ),
+    "api-rubber-confirm-all": Case(
+        lambda w: f"/api/v1/rubbers/{w.rubber.pk}/confirm-all",
+        # "Confirm all": as one confirmation, a player seated in the rubber.
+        {"POST": (401, 404, 403, 200, 404, 403)},
+        {"POST": lambda w: {"deals": [{"id": w.deal.pk, "version": w.deal.version}]}},
+    ),
     "api-deal-dispute": Case(
         lambda w: f"/api/v1/deals/{w.deal.pk}/dispute",
         # A dispute, with its reason: as a confirmation, a player seated in the rubber.

@@ -1,0 +1,80 @@
+"""Two-player screens as exact as rubber's (issue 29, item 4): the entry's live line scores the
+deal before Record in every two-player game, by the engine, naming the players; the deal that
+ends the match says who wins it, and the pad explains its bonus in the game's words."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from tests.games.two_player.conftest import play, post_deal
+
+TAPS = {
+    "bridge_for_two": {"declarer": "0", "strain": "S", "tricks": "10", "doubled": ""},
+    "misery": {"declarer": "0", "declaration": "misery", "tricks": "1", "doubled": ""},
+    "draw_discard": {"declarer": "1", "level": "4", "strain": "S", "tricks": "10", "doubled": ""},
+    "turnover": {"tricks_0": "14", "tricks_1": "12"},
+}
+LINES = {
+    "bridge_for_two": "♠ by North, 10 tricks: North +120",
+    "misery": "misery NT by North, 1 trick: North +30",
+    "draw_discard": "4♠ by East, 10 tricks: East +120",
+    "turnover": "tricks 14–12: North wins the match",
+}
+
+
+def phone(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", list(TAPS))
+def test_the_live_line_scores_the_deal_before_record(
+    kind: str, two_player_session: Any, north: Any
+) -> None:
+    match = two_player_session(kind).rubbers.get(north__user=north)
+    client = phone(north)
+    page = client.get(f"/rubbers/{match.pk}/").content.decode()
+    assert 'id="preview"' in page
+    assert "Tap the deal: its score shows here before you record it." in page
+    line = client.get(f"/rubbers/{match.pk}/preview", TAPS[kind]).content.decode().strip()
+    assert line == LINES[kind]
+
+
+@pytest.mark.django_db
+def test_the_line_says_what_is_missing_and_speaks_italian(
+    two_player_session: Any, north: Any
+) -> None:
+    match = two_player_session("bridge_for_two").rubbers.get(north__user=north)
+    client = phone(north)
+    line = client.get(f"/rubbers/{match.pk}/preview", {"strain": "S"}).content.decode()
+    assert line.strip() == "Choose the declarer: North or East."
+    client.cookies["django_language"] = "it"
+    line = client.get(f"/rubbers/{match.pk}/preview", TAPS["bridge_for_two"]).content.decode()
+    assert line.strip() == "♠ giocato da North, 10 prese: North +120"
+
+
+@pytest.mark.django_db
+def test_the_deal_that_wins_the_match_says_so_and_the_pad_explains_the_bonus(
+    api: Any, two_player_session: Any, north: Any
+) -> None:
+    match = two_player_session("bridge_for_two").rubbers.get(north__user=north)
+    # North makes a game (4♠, 10 tricks): one more wins the match, 2–0.
+    play(api, match, [{"declarer": 0, "strain": "S", "tricks": 10, "doubled": 0}], as_user=north)
+    client = phone(north)
+    line = client.get(f"/rubbers/{match.pk}/preview", TAPS["bridge_for_two"]).content.decode()
+    assert line.strip().startswith("♠ by North, 10 tricks: North +")
+    assert line.strip().endswith("— North wins the match")
+    post_deal(
+        api, match, 2, {"declarer": 0, "strain": "S", "tricks": 10, "doubled": 0}, as_user=north
+    )
+    pad = client.get(f"/rubbers/{match.pk}/").content.decode()
+    assert "North won the match." in pad
+    why = re.search(r'id="bonus-why">(.*?)</p>', pad)
+    assert why is not None
+    assert "rubber bonus" in why.group(1) and "North" in why.group(1), why.group(1)
