@@ -43,10 +43,11 @@ document.addEventListener("click", (event) => {
 // fetches its live part once (a burst of events, one fetch; a version already shown, none) and
 // morphs it in (vendored idiomorph). While no push is heard it asks on its own, an ETag poll every
 // data-poll-ms (a 304 costs one query). The morph keeps what the player holds, by rule rather
-// than by part: a form being filled in (taps not sent, focus in a field) or being sent keeps
-// everything in it; an element whose request is on its way is left to its answer; every
-// <details> keeps its open state, and an open one whose content was fetched for it (a correction's
-// form) keeps that content. A form holding taps names its deal number to the server: if another
+// than by part: a form being filled in (taps not sent, focus in a field) keeps its controls as
+// they are and loses nothing, while the words around them follow (a substitute's name on a
+// declarer button, the totals); an element whose request is on its way is left to its answer; every
+// <details> keeps its open state, and an open one holding a form the live part does not carry (a
+// correction's form, fetched when opened or served with the page that opened it) keeps it. A form holding taps names its deal number to the server: if another
 // phone recorded that deal, the notice says so at once ("Deal 2 was already entered by …"),
 // and Record would get the same conflict, never a duplicate (games.pad.live.rubber_live).
 const DEFAULT_POLL_MS = 5000;
@@ -81,19 +82,28 @@ function holds(el) {
 // (tests/games/test_chicago_browser.py).
 const sending = (part) => !!part.querySelector("form.htmx-request");
 
-function morphConfig(held) {
+const CONTROL = /^(INPUT|SELECT|TEXTAREA)$/;
+const openForm = (el) => el.tagName === "DETAILS" && el.open && !!el.querySelector("form");
+
+function morphConfig(held, heldForms) {
+  const inHeldForm = (node) => node.nodeType === 1 && heldForms.has(node.closest("form"));
   return {
     morphStyle: "outerHTML",
     ignoreActiveValue: true,
     callbacks: {
-      beforeNodeMorphed(old) {
+      beforeNodeMorphed(old, fresh) {
         if (old.nodeType !== 1) return true;
         // A request on its way (the live line): its answer fills it.
-        if (old.classList.contains("htmx-request") || holds(old)) {
+        if (old.classList.contains("htmx-request")) {
           held.push(old);
           return false;
         }
-        if (old.tagName === "DETAILS" && old.open && old.hasAttribute("hx-get")) {
+        if (heldForms.has(old)) held.push(old);
+        // The taps of a form the player holds, and the deal number they are for.
+        if (CONTROL.test(old.tagName) && inHeldForm(old)) return false;
+        // An open correction keeps the form in it (fetched when opened, or served with the page
+        // that opened it), which the live part does not carry.
+        if (openForm(old) && !(fresh.nodeType === 1 && fresh.querySelector("form"))) {
           held.push(old);
           return false;
         }
@@ -103,8 +113,9 @@ function morphConfig(held) {
         return !(name === "open" && node.tagName === "DETAILS");
       },
       beforeNodeRemoved(node) {
-        // A form the player holds, or a correction they opened, stays until they are done with it.
-        if (node.nodeType === 1 && (holds(node) || (node.tagName === "DETAILS" && node.open && node.hasAttribute("hx-get")))) {
+        // A form the player holds and all in it (a note that their taps moved), or a correction
+        // they opened, stays until they are done with it.
+        if (node.nodeType === 1 && (heldForms.has(node) || inHeldForm(node) || openForm(node))) {
           held.push(node);
           return false;
         }
@@ -157,7 +168,8 @@ async function refresh(url) {
   const next = fresh.content.querySelector("[data-poll-url]");
   if (!next) return;
   const held = [];
-  window.Idiomorph.morph(part, next, morphConfig(held));
+  const heldForms = new Set([...part.querySelectorAll("form")].filter(holds));
+  window.Idiomorph.morph(part, next, morphConfig(held, heldForms));
   heldBack.set(url, held);
   if (tag) tags.set(url, tag);
   // A deal was deleted since these taps were made (games.pad.live.rubber_live): they are the
