@@ -58,6 +58,13 @@ const fetching = new Map(); // url -> the fetch on its way (a burst of events wa
 const again = new Set(); // urls whose version changed while their fetch was on its way
 
 const editable = (el) => el.type !== "hidden" && el.type !== "submit" && el.type !== "button";
+// A list's choice differs from the one it was served with: marked `selected`, else (one choice
+// at a time) its first, which the browser shows and sends with no mark.
+function reselected(select) {
+  const options = [...select.options];
+  if (select.multiple || options.some((o) => o.defaultSelected)) return options.some((o) => o.selected !== o.defaultSelected);
+  return select.selectedIndex > 0;
+}
 // What the player entered and has not sent: a control that differs from what the page served.
 function edited(form) {
   return [...form.elements].some(
@@ -65,7 +72,7 @@ function edited(form) {
       editable(el) &&
       (el.checked !== el.defaultChecked ||
         (el.tagName === "TEXTAREA" || el.tagName === "INPUT" ? el.value !== el.defaultValue : false) ||
-        (el.tagName === "SELECT" && [...el.options].some((o) => o.selected !== o.defaultSelected))),
+        (el.tagName === "SELECT" && reselected(el))),
   );
 }
 const focusedIn = (el) => {
