@@ -79,9 +79,13 @@ const focusedIn = (el) => {
   const active = document.activeElement;
   return !!active && active !== document.body && el.contains(active) && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName);
 };
-// A form the player holds: being sent (htmx marks it), filled in, or typed in.
+// A form the player holds: being sent (htmx marks it), filled in, typed in, or served back
+// holding their taps (data-held: an error to put right, taps moved by a conflict) until sent.
 function holds(el) {
-  return el.tagName === "FORM" && (el.classList.contains("htmx-request") || edited(el) || focusedIn(el));
+  return (
+    el.tagName === "FORM" &&
+    (el.classList.contains("htmx-request") || el.hasAttribute("data-held") || edited(el) || focusedIn(el))
+  );
 }
 // A form of the pad being sent (Record, Confirm, Dispute, a correction): its answer replaces the
 // whole pad with the rubber as written, so nothing is morphed until then; a morph that moved the
@@ -89,7 +93,8 @@ function holds(el) {
 // (tests/games/test_chicago_browser.py).
 const sending = (part) => !!part.querySelector("form.htmx-request");
 
-const CONTROL = /^(INPUT|SELECT|TEXTAREA)$/;
+// A form's controls, and its <output>s, which say what the controls hold (the live line).
+const CONTROL = /^(INPUT|SELECT|TEXTAREA|OUTPUT)$/;
 const openForm = (el) => el.tagName === "DETAILS" && el.open && !!el.querySelector("form");
 
 function morphConfig(held, heldForms) {
@@ -106,7 +111,7 @@ function morphConfig(held, heldForms) {
           return false;
         }
         if (heldForms.has(old)) held.push(old);
-        // The taps of a form the player holds, and the deal number they are for.
+        // The taps of a form the player holds, the deal number they are for and their live line.
         if (CONTROL.test(old.tagName) && inHeldForm(old)) return false;
         // An open correction keeps the form in it (fetched when opened, or served with the page
         // that opened it), which the live part does not carry.
@@ -117,6 +122,7 @@ function morphConfig(held, heldForms) {
         return true;
       },
       beforeAttributeUpdated(name, node) {
+        if (name === "data-held" && heldForms.has(node)) return false;
         return !(name === "open" && node.tagName === "DETAILS");
       },
       beforeNodeRemoved(node) {
@@ -158,7 +164,7 @@ async function refresh(url) {
   let ask = url;
   const entry = part.querySelector("#entry");
   const number = entry && entry.querySelector("input[name=number]");
-  if (number && edited(entry)) ask += (ask.includes("?") ? "&" : "?") + "number=" + encodeURIComponent(number.value);
+  if (number && holds(entry)) ask += (ask.includes("?") ? "&" : "?") + "number=" + encodeURIComponent(number.value);
   let response;
   try {
     response = await fetch(ask, { headers, cache: "no-store", credentials: "same-origin" });

@@ -19,11 +19,15 @@ SCRIPTS = {
 }
 
 
-def served(page: Any, first: str, then: str) -> None:
-    """Open a page whose live part is `first`; its next fetch answers `then`."""
+def served(page: Any, first: str, then: str) -> list[str]:
+    """Open a page whose live part is `first`; its next fetch answers `then`. The live part's
+    fetches are listed in the list returned."""
+    asked: list[str] = []
 
     def answer(route: Any) -> None:
         path = route.request.url.removeprefix(ORIGIN).split("?")[0]
+        if path == "/live":
+            asked.append(route.request.url.removeprefix(ORIGIN))
         if path in SCRIPTS:
             route.fulfill(body=SCRIPTS[path].read_text(), content_type="text/javascript")
         elif path == "/live":
@@ -39,6 +43,7 @@ def served(page: Any, first: str, then: str) -> None:
 
     page.route(f"{ORIGIN}/**", answer)
     page.goto(f"{ORIGIN}/pad")
+    return asked
 
 
 def change(page: Any) -> None:
@@ -61,7 +66,7 @@ def entry(number: int, west: str, total: int) -> str:
         f'<input type="hidden" name="number" value="{number}">'
         '<label><input type="radio" name="level" value="4"> 4</label>'
         f'<label><input type="radio" name="declarer" value="W"> <span>W · {west}</span></label>'
-        "</form>"
+        '<output id="preview">Tap the contract.</output></form>'
     )
 
 
@@ -71,12 +76,31 @@ def test_a_form_holding_taps_keeps_them_and_its_number_while_its_words_follow(
     page = browser.new_page()
     served(page, entry(1, "Dev", 0), entry(2, "Zoe", 120))
     page.locator("input[name=level]").check()
+    page.evaluate("document.getElementById('preview').textContent = 'Four, by West?'")
     change(page)
     assert page.locator("label", has_text="W · Zoe").count() == 1
     assert page.locator("#mini").inner_text() == "We 120"
     assert page.locator("input[name=level]").is_checked()
     assert page.locator("input[name=number]").input_value() == "1"
+    assert page.locator("#preview").inner_text() == "Four, by West?"  # the live line of the taps
     assert page.locator("form").count() == 1
+
+
+def test_a_form_served_back_holding_taps_is_held_until_sent(browser: Any) -> None:
+    """A conflict's answer moved the taps to deal 2 (the server marks the form it serves back
+    with them): the next change keeps them and the note, and asks for deal 2's pad."""
+    page = browser.new_page()
+    moved = part(
+        '<form id="entry" data-held><input type="hidden" name="number" value="2">'
+        '<p id="taps-moved">Your taps are now on deal 2.</p>'
+        '<label><input type="radio" name="level" value="4" checked> 4</label></form>'
+    )
+    asked = served(page, moved, entry(2, "Dev", 120))
+    change(page)
+    assert asked == ["/live?number=2"]
+    assert page.locator("#taps-moved").count() == 1
+    assert page.locator("input[name=level]").is_checked()
+    assert page.locator("#mini").inner_text() == "We 120"
 
 
 def test_a_list_left_on_its_first_choice_is_not_held(browser: Any) -> None:
