@@ -180,7 +180,6 @@ def test_two_phones_and_the_console_follow_each_other_by_push_then_by_poll(
     assert "Conferma tutte le 2 smazzate" in east.locator("#confirm-all").inner_text()
     east.locator("#confirm-2 > form button").click()
     north.locator("#deal-2 + tr", has_text="confirmed by Ben").wait_for()
-    assert awaiting_on_console.count() == 1
     expect(awaiting_on_console).to_have_count(1)
 
     # North opens deal 1's correction; East disputes deal 1 with a reason. North's open form
@@ -201,7 +200,7 @@ def test_two_phones_and_the_console_follow_each_other_by_push_then_by_poll(
     disputed = awaiting_on_console.filter(has_text="deal 1")
     disputed.locator(".dispute-reason", has_text=reason).wait_for()
     # Each change morphed in once: the table card's one form for a late arrival (Dev, replaced).
-    expect(console.locator("#table-1 .table-actions form")).to_have_count(1)
+    expect(console.locator(".table-card .table-actions form")).to_have_count(1)
     console.locator(".unconfirmed").first.scroll_into_view_if_needed()
     SHOTS.mkdir(parents=True, exist_ok=True)
     console.screenshot(path=str(SHOTS / "dispute-reason.png"))
@@ -219,6 +218,8 @@ def test_two_phones_and_the_console_follow_each_other_by_push_then_by_poll(
         expect(page.locator("#deal-1")).not_to_contain_text("hon.")
         assert page.locator("#deal-1 + tr .awaiting").count() == 0
     assert east.locator("#awaiting").count() == 0
+    north.locator("#deal-1 + tr .ruled", has_text="corrected by the director").wait_for()
+    east.locator("#deal-1 + tr .ruled", has_text="corretta dal direttore").wait_for()
     history = north.locator("#deal-1 + tr details.history")
     history.locator("summary").click()
     said = history.inner_text()
