@@ -51,7 +51,8 @@ def change(page: Any) -> None:
     page.evaluate(
         """() => new Promise((done) => {
             document.addEventListener("backscore:morphed", done, { once: true });
-            document.dispatchEvent(new CustomEvent("backscore:changed", { detail: { version: "2" } }));
+            const detail = { version: "2" };
+            document.dispatchEvent(new CustomEvent("backscore:changed", { detail }));
         })"""
     )
 
