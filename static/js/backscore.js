@@ -128,7 +128,11 @@ function morphConfig(held, heldForms) {
       beforeNodeRemoved(node) {
         // A form the player holds and all in it (a note that their taps moved), or a correction
         // they opened, stays until they are done with it.
-        if (node.nodeType === 1 && (heldForms.has(node) || inHeldForm(node) || openForm(node))) {
+        if (inHeldForm(node)) {
+          held.push(node.closest("form"));
+          return false;
+        }
+        if (node.nodeType === 1 && openForm(node)) {
           held.push(node);
           return false;
         }
