@@ -136,6 +136,9 @@ function morphConfig(held, heldForms) {
           held.push(node);
           return false;
         }
+        // What the pad said of the taps held (another phone recorded their deal; a deal was
+        // deleted meanwhile) stays while they are held, with its link to the correction.
+        if (node.nodeType === 1 && node.getAttribute("role") === "alert" && heldForms.size > 0) return false;
         return true;
       },
       // htmx processes only what came in: processing the whole pad re-initialised an element

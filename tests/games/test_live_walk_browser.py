@@ -152,7 +152,7 @@ def test_two_phones_and_the_console_follow_each_other_by_push_then_by_poll(
         ("console", director, DESK),
     ):
         page = signed_in(browser.new_context(**device), base, user).new_page()
-        page.set_default_timeout(10_000)
+        page.set_default_timeout(15_000)
         page.goto(
             base + ("/clubs/riverside/console/" if name == "console" else pad),
             wait_until="domcontentloaded",

@@ -92,6 +92,7 @@ def test_a_form_served_back_holding_taps_is_held_until_sent(browser: Any) -> Non
     with them): the next change keeps them and the note, and asks for deal 2's pad."""
     page = browser.new_page()
     moved = part(
+        '<p id="notice" role="alert">Deal 1 was already entered by North.</p>'
         '<form id="entry" data-held><input type="hidden" name="number" value="2">'
         '<p id="taps-moved">Your taps are now on deal 2.</p>'
         '<label><input type="radio" name="level" value="4" checked> 4</label></form>'
@@ -100,6 +101,7 @@ def test_a_form_served_back_holding_taps_is_held_until_sent(browser: Any) -> Non
     change(page)
     assert asked == ["/live?number=2"]
     assert page.locator("#taps-moved").count() == 1
+    assert page.locator("#notice").count() == 1  # what the pad said of these taps
     assert page.locator("input[name=level]").is_checked()
     assert page.locator("#mini").inner_text() == "We 120"
 
