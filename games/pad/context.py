@@ -203,15 +203,18 @@ def _entry(
     facts: _Facts, viewer: Viewer, entry_form: Any, notice_deal: int | None
 ) -> dict[str, Any]:
     """The entry form (a new one when none is given and the viewer may enter), the deal it
-    records and its live line."""
+    records and its live line. A poll from a form holding taps for a deal another phone has
+    recorded (`notice_deal` with no form) gets the form for that deal, as the phone holds it:
+    the phone morphs in the words around its taps (names, totals), never another number."""
     rubber = facts.rubber
+    number = notice_deal if entry_form is None and notice_deal else len(facts.deals) + 1
     if entry_form is None and facts.open_for_entry and viewer.can_enter:
-        entry_form = forms.entry_form(rubber, viewer, initial={"number": len(facts.deals) + 1})
+        entry_form = forms.entry_form(rubber, viewer, initial={"number": number})
     bound = entry_form is not None and entry_form.is_bound
     return {
         "entry_form": entry_form if facts.open_for_entry and viewer.can_enter else None,
         "entry_template": registry.pages(rubber.kind).entry_template,
-        "next_deal": len(facts.deals) + 1,
+        "next_deal": len(facts.deals) + 1 if bound else number,
         # Taps moved to the next deal by a conflict (enter_deal): the form says so, and Record
         # names the deal it will record them as.
         "taps_moved": bool(notice_deal and bound),

@@ -43,10 +43,11 @@ document.addEventListener("click", (event) => {
 // fetches its live part once (a burst of events, one fetch; a version already shown, none) and
 // morphs it in (vendored idiomorph). While no push is heard it asks on its own, an ETag poll every
 // data-poll-ms (a 304 costs one query). The morph keeps what the player holds, by rule rather
-// than by part: a form being filled in (taps not sent, focus in a field) or being sent keeps
-// everything in it; an element whose request is on its way is left to its answer; every
-// <details> keeps its open state, and an open one whose content was fetched for it (a correction's
-// form) keeps that content. A form holding taps names its deal number to the server: if another
+// than by part: a form being filled in (taps not sent, focus in a field) keeps its controls as
+// they are and loses nothing, while the words around them follow (a substitute's name on a
+// declarer button, the totals); an element whose request is on its way is left to its answer; every
+// <details> keeps its open state, and an open one holding a form the live part does not carry (a
+// correction's form, fetched when opened or served with the page that opened it) keeps it. A form holding taps names its deal number to the server: if another
 // phone recorded that deal, the notice says so at once ("Deal 2 was already entered by …"),
 // and Record would get the same conflict, never a duplicate (games.pad.live.rubber_live).
 const DEFAULT_POLL_MS = 5000;
@@ -57,6 +58,13 @@ const fetching = new Map(); // url -> the fetch on its way (a burst of events wa
 const again = new Set(); // urls whose version changed while their fetch was on its way
 
 const editable = (el) => el.type !== "hidden" && el.type !== "submit" && el.type !== "button";
+// A list's choice differs from the one it was served with: marked `selected`, else (one choice
+// at a time) its first, which the browser shows and sends with no mark.
+function reselected(select) {
+  const options = [...select.options];
+  if (select.multiple || options.some((o) => o.defaultSelected)) return options.some((o) => o.selected !== o.defaultSelected);
+  return select.selectedIndex > 0;
+}
 // What the player entered and has not sent: a control that differs from what the page served.
 function edited(form) {
   return [...form.elements].some(
@@ -64,16 +72,20 @@ function edited(form) {
       editable(el) &&
       (el.checked !== el.defaultChecked ||
         (el.tagName === "TEXTAREA" || el.tagName === "INPUT" ? el.value !== el.defaultValue : false) ||
-        (el.tagName === "SELECT" && [...el.options].some((o) => o.selected !== o.defaultSelected))),
+        (el.tagName === "SELECT" && reselected(el))),
   );
 }
 const focusedIn = (el) => {
   const active = document.activeElement;
   return !!active && active !== document.body && el.contains(active) && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName);
 };
-// A form the player holds: being sent (htmx marks it), filled in, or typed in.
+// A form the player holds: being sent (htmx marks it), filled in, typed in, or served back
+// holding their taps (data-held: an error to put right, taps moved by a conflict) until sent.
 function holds(el) {
-  return el.tagName === "FORM" && (el.classList.contains("htmx-request") || edited(el) || focusedIn(el));
+  return (
+    el.tagName === "FORM" &&
+    (el.classList.contains("htmx-request") || el.hasAttribute("data-held") || edited(el) || focusedIn(el))
+  );
 }
 // A form of the pad being sent (Record, Confirm, Dispute, a correction): its answer replaces the
 // whole pad with the rubber as written, so nothing is morphed until then; a morph that moved the
@@ -81,33 +93,52 @@ function holds(el) {
 // (tests/games/test_chicago_browser.py).
 const sending = (part) => !!part.querySelector("form.htmx-request");
 
-function morphConfig(held) {
+// A form's controls, and its <output>s, which say what the controls hold (the live line).
+const CONTROL = /^(INPUT|SELECT|TEXTAREA|OUTPUT)$/;
+const openForm = (el) => el.tagName === "DETAILS" && el.open && !!el.querySelector("form");
+
+function morphConfig(held, heldForms) {
+  const inHeldForm = (node) => node.nodeType === 1 && heldForms.has(node.closest("form"));
   return {
     morphStyle: "outerHTML",
     ignoreActiveValue: true,
     callbacks: {
-      beforeNodeMorphed(old) {
+      beforeNodeMorphed(old, fresh) {
         if (old.nodeType !== 1) return true;
         // A request on its way (the live line): its answer fills it.
-        if (old.classList.contains("htmx-request") || holds(old)) {
+        if (old.classList.contains("htmx-request")) {
           held.push(old);
           return false;
         }
-        if (old.tagName === "DETAILS" && old.open && old.hasAttribute("hx-get")) {
+        if (heldForms.has(old)) held.push(old);
+        // The taps of a form the player holds, the deal number they are for and their live line.
+        if (CONTROL.test(old.tagName) && inHeldForm(old)) return false;
+        // An open correction keeps the form in it (fetched when opened, or served with the page
+        // that opened it), which the live part does not carry.
+        if (openForm(old) && !(fresh.nodeType === 1 && fresh.querySelector("form"))) {
           held.push(old);
           return false;
         }
         return true;
       },
       beforeAttributeUpdated(name, node) {
+        if (name === "data-held" && heldForms.has(node)) return false;
         return !(name === "open" && node.tagName === "DETAILS");
       },
       beforeNodeRemoved(node) {
-        // A form the player holds, or a correction they opened, stays until they are done with it.
-        if (node.nodeType === 1 && (holds(node) || (node.tagName === "DETAILS" && node.open && node.hasAttribute("hx-get")))) {
+        // A form the player holds and all in it (a note that their taps moved), or a correction
+        // they opened, stays until they are done with it.
+        if (inHeldForm(node)) {
+          held.push(node.closest("form"));
+          return false;
+        }
+        if (node.nodeType === 1 && openForm(node)) {
           held.push(node);
           return false;
         }
+        // What the pad said of the taps held (another phone recorded their deal; a deal was
+        // deleted meanwhile) stays while they are held, with its link to the correction.
+        if (node.nodeType === 1 && node.getAttribute("role") === "alert" && heldForms.size > 0) return false;
         return true;
       },
       // htmx processes only what came in: processing the whole pad re-initialised an element
@@ -140,7 +171,7 @@ async function refresh(url) {
   let ask = url;
   const entry = part.querySelector("#entry");
   const number = entry && entry.querySelector("input[name=number]");
-  if (number && edited(entry)) ask += (ask.includes("?") ? "&" : "?") + "number=" + encodeURIComponent(number.value);
+  if (number && holds(entry)) ask += (ask.includes("?") ? "&" : "?") + "number=" + encodeURIComponent(number.value);
   let response;
   try {
     response = await fetch(ask, { headers, cache: "no-store", credentials: "same-origin" });
@@ -157,7 +188,8 @@ async function refresh(url) {
   const next = fresh.content.querySelector("[data-poll-url]");
   if (!next) return;
   const held = [];
-  window.Idiomorph.morph(part, next, morphConfig(held));
+  const heldForms = new Set([...part.querySelectorAll("form")].filter(holds));
+  window.Idiomorph.morph(part, next, morphConfig(held, heldForms));
   heldBack.set(url, held);
   if (tag) tags.set(url, tag);
   // A deal was deleted since these taps were made (games.pad.live.rubber_live): they are the

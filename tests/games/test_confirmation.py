@@ -266,6 +266,9 @@ def test_a_directors_correction_on_the_page_settles_the_dispute(
     disputed = "6♠X by N, 12 tricks, honours 100 to NS"
     assert f"{disputed} → {disputed}" not in html
     assert f"{disputed} → 6♠X by N, 12 tricks</li>" in html
+    # Settled by the correction, and said so: not "ruled it stands", which it no longer does.
+    assert '<strong class="ruled">corrected by the director</strong>' in html
+    assert "the director ruled it stands" not in html
     assert_settled_everywhere(client, running_session, rubber, deal, director, north, east)
 
 

@@ -129,3 +129,43 @@ def test_the_etag_is_keyed_with_the_secret_key(client, rubber, settings):
     assert live(client, rubber)["ETag"] == first
     settings.SECRET_KEY = "another key for this test only " * 2
     assert live(client, rubber)["ETag"] != first
+
+
+def test_a_poll_holding_taps_for_a_deal_taken_meanwhile_gets_the_form_for_that_deal(
+    rubber: Any, south: Any
+) -> None:
+    """A phone holding taps for deal 1 while North records it: the poll names deal 1, and the
+    form it answers is deal 1's, as the phone holds it, so the phone can morph in the words
+    around its taps (a name, the totals) without its heading or its number moving on."""
+    from tests.factories import acting
+
+    rubber.record_deal(
+        number=1, contract="4S", declarer="N", tricks=10, actor=acting(rubber, rubber.north.user)
+    )
+    phone = Client()
+    phone.force_login(south)
+    held = phone.get(f"/rubbers/{rubber.pk}/live?number=1").content.decode()
+    assert "Deal 1 was already entered by North" in held
+    assert '<h2 id="entry-title">Deal 1</h2>' in held
+    assert 'name="number" value="1"' in held
+    fresh = phone.get(f"/rubbers/{rubber.pk}/live").content.decode()
+    assert '<h2 id="entry-title">Deal 2</h2>' in fresh and 'name="number" value="2"' in fresh
+
+
+def test_a_form_served_back_with_taps_is_marked_held_and_a_fresh_one_is_not(
+    rubber: Any, south: Any
+) -> None:
+    """The entry form an answer serves back holding the player's taps (a conflict moved them, or
+    an error to put right) says so (`data-held`): the phone keeps those taps through the next
+    change until they are sent (static/js/backscore.js)."""
+    from tests.factories import acting
+
+    rubber.record_deal(
+        number=1, contract="4S", declarer="N", tricks=10, actor=acting(rubber, rubber.north.user)
+    )
+    phone = Client()
+    phone.force_login(south)
+    taps = {"number": "1", "level": "2", "strain": "H", "declarer": "S", "result": "0"}
+    moved = phone.post(f"/rubbers/{rubber.pk}/deals/", taps, HTTP_HX_REQUEST="true")
+    assert 'id="entry" data-held' in moved.content.decode()
+    assert "data-held" not in live(phone, rubber).content.decode()

@@ -91,22 +91,40 @@ def _fields(deal: dict[str, Any]) -> dict[str, Any]:
     return fields
 
 
-def _correct(rubber: Any, **_: Any) -> None:
+def _correct(rubber: Any, **_: Any) -> str:
     deal = _last(rubber)
     deal.correct(version=deal.version, actor=acting(deal, seated_user(rubber, "N")), tricks=7)
+    return "They 50"  # 2♥ two down, not vulnerable
 
 
-def _confirm(rubber: Any, **_: Any) -> None:
+def _confirm(rubber: Any, **_: Any) -> str:
     _last(rubber).confirm(actor=acting(_last(rubber), seated_user(rubber, "E")))
+    return "confirmed by East"
 
 
-def _dispute(rubber: Any, **_: Any) -> None:
-    _last(rubber).dispute(actor=acting(_last(rubber), seated_user(rubber, "E")))
+def _dispute(rubber: Any, **_: Any) -> str:
+    deal = _last(rubber)
+    deal.dispute(
+        actor=acting(deal, seated_user(rubber, "E")), reason="honours", note="no four honours"
+    )
+    return 'disputed: the director will check it</strong> <span class="dispute-reason" ' + (
+        'data-reason="honours">about the honours: “no four honours”'
+    )
 
 
-def _delete(rubber: Any, **_: Any) -> None:
+def _ruled(rubber: Any, director: Any) -> str:
+    """A dispute the director rules on: it stands."""
+    deal = _last(rubber)
+    deal.dispute(actor=acting(deal, seated_user(rubber, "E")), reason="result")
+    deal = _last(rubber)
+    deal.rule(actor=acting(deal, director), version=deal.version)
+    return "the director ruled it stands"
+
+
+def _delete(rubber: Any, **_: Any) -> str:
     deal = _last(rubber)
     deal.delete_last(version=deal.version, actor=acting(deal, seated_user(rubber, "N")))
+    return 'id="deleted-deals"'
 
 
 def _session(**changes: Any) -> Callable[..., None]:
@@ -127,9 +145,24 @@ def _table_code(rubber: Any, **_: Any) -> None:
     Table.objects.filter(pk=rubber.table_id).update(code="ZZZZZZ")
 
 
-def _rubber_rules(rubber: Any, **_: Any) -> None:
+def _rubber_rules(rubber: Any, **_: Any) -> str:
     insult = 50 if rubber.rules.get("insult_redoubled") == 100 else 100
     Rubber.objects.filter(pk=rubber.pk).update(rules={**rubber.rules, "insult_redoubled": insult})
+    return f'"insult_redoubled": {insult}'  # the phone's own scorer reads them
+
+
+class Gone(str):
+    """What the pad showed before a change and no longer shows."""
+
+
+def _then(change: Callable[..., None], text: str) -> Callable[..., str]:
+    """`change`, after which the pad shows `text` (or no longer shows it: `Gone`)."""
+
+    def changed(rubber: Any, **kw: Any) -> str:
+        change(rubber, **kw)
+        return text
+
+    return changed
 
 
 # Each fact a pad shows, changed in turn; a change that shows returns what the new pad says.
@@ -141,19 +174,20 @@ CHANGES: dict[str, Callable[..., str | None]] = {
     "a deal recorded": _record,
     "a deal corrected": _correct,
     "a deal confirmed": _confirm,
-    "a deal disputed": _dispute,
+    "a deal disputed, and why": _dispute,
+    "a dispute ruled on": _ruled,
     "a deal deleted": _delete,
-    "the session closed": _session(status=Session.Status.CLOSED),
+    "the session closed": _then(_session(status=Session.Status.CLOSED), Gone('id="entry"')),
     "the session's confirmations": _session(confirm_entries=True),
     "the session's table codes": _session(table_codes=False),
     "the session's rules": _session(rules={"insult_redoubled": 100}),
     "the session's stake": _session(stake_per_hundred=7),
     "the rubber's rules": _rubber_rules,
     "the table's code": _table_code,
-    "the club's confirmations": _club(confirm_entries=False),
+    "the club's confirmations": _then(_club(confirm_entries=False), Gone("not confirmed")),
     "the club's house rules": _club(rules_overrides={"insult_redoubled": 100}),
     "the club's name": _club(name="Renamed Club"),
-    "the club's language": _club(language="fr"),
+    "the club's language": _then(_club(language="it"), "Cronologia"),  # History
 }
 
 
@@ -175,7 +209,10 @@ def test_each_fact_changed_gives_a_new_etag_and_the_new_pad(
     after = live(phone, rubber, before["ETag"])
     assert after.status_code == 200, "the phone kept its old pad (304)"
     assert after["ETag"] != before["ETag"]
-    if shown is not None:
+    if isinstance(shown, Gone):
+        assert shown in before.content.decode()
+        assert shown not in after.content.decode()
+    elif shown is not None:
         assert shown not in before.content.decode()
         assert shown in after.content.decode()
 
