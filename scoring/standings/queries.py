@@ -19,11 +19,20 @@ from django.http import Http404
 from clubs.models import Player, Session
 from clubs.permissions import check_club_id_readable
 from games import sheets
-from scoring.rules.ranking import Entry, Placing, place_label, rank_entries, shared
+from scoring.rules.ranking import (
+    CutOutcome,
+    Entry,
+    Placing,
+    cut_order,
+    place_label,
+    rank_entries,
+    shared,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
 
+from .cuts import recorded_cuts
 from .models import RubberResult, SessionPayment, SessionStanding, SessionStandingsState
 from .ratings import BRIDGE, POOLS
 
@@ -108,21 +117,6 @@ def session_standings(session: Session) -> dict[str, Any]:
         table["players"].sort(
             key=lambda p: (p["table_rank"] is None, p["table_rank"] or 0, p["player"])
         )
-    winners = sorted(
-        (r for r in rows if r.prize_choice is not None),
-        key=lambda r: (r.prize_choice or 0, r.table_number or 0, r.player_id),
-    )
-    prizes = [
-        {
-            "choice": r.prize_choice,
-            "place": place_label(r.prize_choice, r.prize_choice in choice_tied),
-            "shared": r.prize_choice in choice_tied,
-            "table": r.table_number,
-            "player": r.player_id,
-            "name": r.player.name,
-        }
-        for r in winners
-    ]
     return {
         "session": session.pk,
         "computed_at": freshness.computed_at,
@@ -131,8 +125,44 @@ def session_standings(session: Session) -> dict[str, Any]:
         "stake_per_hundred": session.stake_per_hundred,
         "players": players,
         "tables": [tables[n] for n in sorted(tables)],
-        "prizes": prizes,
+        "prizes": _prizes(session, rows, choice_tied),
     }
+
+
+def _prizes(
+    session: Session, rows: list[SessionStanding], choice_tied: set[int]
+) -> list[dict[str, Any]]:
+    """The prizes in the order they are chosen (RULES 6.3): by choice, and winners sharing one
+    in the order the director's recorded cuts give (``cut``: won, lost or undecided; None when
+    the choice is not shared). The cuts cost a query only when a choice is shared."""
+    cuts = recorded_cuts(session.pk) if choice_tied else {}
+    by_player = {r.player_id: r for r in rows}
+    holders: dict[int, list[int]] = {}
+    for r in sorted(rows, key=lambda r: (r.table_number or 0, r.player_id)):
+        if r.prize_choice is not None:
+            holders.setdefault(r.prize_choice, []).append(r.player_id)
+    prizes = []
+    for choice in sorted(holders):
+        shared_choice = choice in choice_tied
+        order: list[tuple[int, CutOutcome | None]] = (
+            list(cut_order(holders[choice], cuts.get(choice, {})))
+            if shared_choice
+            else [(holders[choice][0], None)]
+        )
+        for player, outcome in order:
+            r = by_player[player]
+            prizes.append(
+                {
+                    "choice": choice,
+                    "place": place_label(choice, shared_choice),
+                    "shared": shared_choice,
+                    "cut": outcome,
+                    "table": r.table_number,
+                    "player": player,
+                    "name": r.player.name,
+                }
+            )
+    return prizes
 
 
 def _ranking_of(session: Session) -> str:
