@@ -11,12 +11,19 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Player, PrizeCut, Session
 from clubs.permissions import is_director
-from games import history
+from games import history, rotation
 from games.sessions.pages import session_for_page
 from scoring.rules.ranking import place_label
 
 from .context import session_context
-from .tables import AHEAD_ON_CARDS, table_views, tables_with_rubbers, with_codes
+from .tables import (
+    AHEAD_ON_CARDS,
+    TableView,
+    seating_views,
+    table_views,
+    tables_with_rubbers,
+    with_codes,
+)
 
 
 def session_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
@@ -82,12 +89,27 @@ def _session_history(session: Session) -> list[dict[str, Any]]:
     return sorted(changes, key=lambda change: change["at"])
 
 
+def _with_played_rubbers(session: Session, tables: list[TableView]) -> None:
+    """A closed session's cards list the rubbers played at each table, who sat where and who
+    sat out (its tables' rubbers were prefetched: one query, for the names)."""
+    names = dict(Player.objects.filter(club_id=session.club_id).values_list("pk", "name"))
+    for view in tables:
+        view.rotation = seating_views(
+            rotation.table_history(view.table), names, None, two_player=session.is_two_player
+        )
+
+
 def session_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Printable table cards: one page per table, who sits where for each rubber."""
     session = session_for_page(request, slug, pk)
     # Every table's rubbers at once: a query per table made a long night's cards slow.
     prefetch_related_objects([session], Prefetch("tables", queryset=tables_with_rubbers()))
-    tables = table_views(session, ahead=AHEAD_ON_CARDS, full_history=True)
+    # A planned table has no rubber in play yet: one more ahead, so that the rubbers the card
+    # lists are the same before and after the start.
+    planned = session.status == Session.Status.PLANNED
+    tables = table_views(session, ahead=AHEAD_ON_CARDS + planned, full_history=True)
+    if session.is_closed or session.is_reopened:
+        _with_played_rubbers(session, tables)
     director = is_director(request.user, session.club)
     if director:
         with_codes(request, session, tables)
