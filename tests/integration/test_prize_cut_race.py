@@ -10,8 +10,6 @@ would then refuse them with an IntegrityError, a 500.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.core.exceptions import ValidationError
 
@@ -43,7 +41,7 @@ def test_directors_recording_the_same_cut_at_once_record_one() -> None:
             *(
                 (
                     f"cut{i}",
-                    lambda winner=winner: cuts.prize_cut_record(
+                    lambda winner=winner, session=session: cuts.prize_cut_record(
                         actor=Actor.system(), session=session, winner=winner, by=director
                     ),
                 )
