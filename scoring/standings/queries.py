@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import connection
 from django.db.models import Count, F, Max, Q
 from django.http import Http404
+from django.utils.translation import gettext
 
 from clubs.models import Player, Session
 from clubs.permissions import check_club_id_readable
@@ -314,7 +315,10 @@ class HistoryPoint:
 
 
 def player_history(player: Player) -> dict[str, Any]:
-    """A player's sessions (oldest first) with the running total of their back score."""
+    """A player's sessions (oldest first) with the running total of their back score, and their
+    rubbers; each game's apart (``games``: one per ladder played, ``LADDERS`` order), as the
+    leaderboards keep them: a Misery match's hundreds are not a rubber bridge's. ``points``:
+    the running total of the first. Two queries."""
     standings = list(
         SessionStanding.objects.filter(player=player)
         .select_related("session")
@@ -322,15 +326,42 @@ def player_history(player: Player) -> dict[str, Any]:
     )
     rubbers = list(
         RubberResult.objects.filter(player=player)
-        .annotate(table_id=F("rubber__table_id"))  # the pages link each table they name
+        .annotate(table_id=F("rubber__table_id"), kind=F("rubber__kind"))
         .order_by("-date", "-session_id", "table_number", "rubber_number")
     )
-    points = list(cumulative(standings))
+    games = []
+    for ladder in LADDERS:
+        kinds = ladder_kinds(ladder)
+        mine = [row for row in standings if row.session.kind in kinds]
+        if not mine:
+            continue
+        points = list(cumulative(mine))
+        games.append(
+            {
+                "ladder": ladder,
+                "label": _ladder_label(ladder),
+                "sessions": list(zip(mine, points, strict=True)),
+                "rubbers": [r for r in rubbers if r.kind in kinds],
+                "points": points,
+            }
+        )
     return {
-        "sessions": list(zip(standings, points, strict=True)),
-        "rubbers": rubbers,
-        "points": points,
+        "games": games,
+        "sessions": games[0]["sessions"] if games else [],
+        "rubbers": games[0]["rubbers"] if games else [],
+        "points": games[0]["points"] if games else [],
     }
+
+
+def _game_label(kind: str) -> str:
+    return str(Session.Kind(kind).label) if kind in Session.Kind.values else kind
+
+
+def _ladder_label(ladder: str) -> str:
+    """A ladder's name on the pages: four-player bridge, or the two-player game's name."""
+    if ladder == BRIDGE:
+        return gettext("Bridge (rubber and Chicago)")
+    return _game_label(ladder)
 
 
 def cumulative(standings: Iterable[SessionStanding]) -> Iterable[HistoryPoint]:
@@ -402,9 +433,12 @@ def player_page(player: Player) -> dict[str, Any]:
     )
     results = list(
         RubberResult.objects.filter(player=player)
-        .annotate(table_id=F("rubber__table_id"))  # the page links each table it names
+        # The page links each table it names, and says which game each rubber was.
+        .annotate(table_id=F("rubber__table_id"), kind=F("rubber__kind"))
         .order_by("-date", "-session_id", "-table_number", "-rubber_number")
     )
+    for result in results:
+        result.game = _game_label(result.kind)  # type: ignore[attr-defined]
     ended = [r for r in results if not r.provisional]
     mine = {r.rubber_id: (r.side, r.won, r.net) for r in ended}
     others = (

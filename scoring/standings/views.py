@@ -250,7 +250,9 @@ def _player_page(
         points = [
             Point(
                 value=s.ordinal,
-                label=_date(s.ended_at),
+                # The match's day (its session's), not when its last deal was entered: a
+                # night's score sheets typed in later would all read as that day.
+                label=_date(getattr(s, "match_date", None) or s.ended_at),
                 low=s.ordinal - s.sigma,
                 high=s.ordinal + s.sigma,
             )
@@ -296,6 +298,9 @@ def player_history(request: HttpRequest, pk: int) -> HttpResponse:
             "player": player,
             "club": player.club,
             "history": history,
-            "chart": cumulative_chart(history["points"]),
+            # Each game apart, with its own chart of the running total.
+            "games": [
+                {**game, "chart": cumulative_chart(game["points"])} for game in history["games"]
+            ],
         },
     )
