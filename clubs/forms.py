@@ -330,5 +330,17 @@ class ArrivalsForm(forms.Form):
             self.initial.update(mode="cut_in", table=str(table_number))
 
     def clean_names(self) -> list[str]:
+        """One name a line. A bare number is refused: typed in a box of names it is a slip (a
+        player's number, a table's), never someone the club would call by it (the API, whose
+        names are JSON strings, takes "42" as written)."""
         text = self.cleaned_data.get("names") or ""
-        return [line.strip() for line in text.splitlines() if line.strip()]
+        names = [line.strip() for line in text.splitlines() if line.strip()]
+        if any(name.isdigit() for name in names):
+            raise forms.ValidationError(
+                _(
+                    "A new player's name is a name, not a number: tick the players of the club "
+                    "above, or type their names."
+                ),
+                code="number",
+            )
+        return names

@@ -7,6 +7,7 @@ serializers, admin and seeds call them.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -572,3 +573,43 @@ class TableChange(models.Model):
         else:
             text = gettext("%(player)s arrives at the new table %(table)d.")
         return text % values
+
+
+class PrizeCut(models.Model):
+    """A cut at the table between winners sharing a prize's choice (RULES 6.3), as the director
+    records it: the winner chooses first. Never edited: the session's history lists each, with
+    who recorded it and when. One cut per choice and group of players (the standings may change
+    after a correction, and a new tie is cut again)."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="prize_cuts")
+    choice = models.PositiveSmallIntegerField(
+        help_text="The shared choice of prize (1 chooses first)."
+    )
+    among = models.CharField(
+        max_length=400, help_text="The ids of the players who cut, ascending, comma-separated."
+    )
+    winner = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "choice", "among"], name="one_cut_per_shared_choice"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Cut for choice {self.choice} in session {self.session_id}: {self.winner_id}"
+
+    @staticmethod
+    def key(players: Iterable[int]) -> str:
+        """The ``among`` of a group of players: their ids, ascending."""
+        return ",".join(str(pk) for pk in sorted(set(players)))
+
+    @property
+    def players(self) -> frozenset[int]:
+        return frozenset(int(pk) for pk in self.among.split(","))

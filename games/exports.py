@@ -13,6 +13,7 @@ from typing import Any
 from clubs.models import Player, Session
 from scoring.shared.i18n import contract_display, strain_display
 
+from . import history
 from .models import Deal, Rubber
 from .registry import pages, summarise
 
@@ -22,22 +23,44 @@ def session_deals(session: Session) -> dict[str, Any]:
         Rubber.objects.with_deals().filter(session=session).order_by("table__number", "number")
     )
     rows = []
-    names = _two_player_names(rubbers)
+    players = Player.objects.in_bulk({pk for r in rubbers for pk in r.seat_ids.values()})
+    entered = _entrants(session)
     for rubber in rubbers:
+        seats = {seat: players[pk].name for seat, pk in rubber.seat_ids.items()}
+        names = [seats["N"], seats["E"]] if pages(rubber.kind).named_players else None
+        sides = (
+            [seats["N"], seats["E"]]
+            if rubber.is_two_player
+            else [f"{seats['N']} & {seats['S']}", f"{seats['E']} & {seats['W']}"]
+        )
         deals = rubber.ordered_deals()
         for deal, (_, first, second) in zip(deals, rubber.running_totals(deals), strict=True):
-            rows.append(_row(rubber, deal, first, second, names.get(rubber.pk)))
+            row = _row(rubber, deal, first, second, names)
+            row.update(
+                side_0=sides[0],
+                side_1=sides[1],
+                entered_by=entered.get(deal.pk, ""),
+                confirmed_by=deal.confirmed_by.name if deal.confirmed_by else "",
+            )
+            rows.append(row)
     return {"session": session.pk, "deals": rows}
 
 
-def _two_player_names(rubbers: list[Rubber]) -> dict[int, list[str]]:
-    """Each two-player match's players' names (player 0's, player 1's), read in one query for
-    the whole session: a summary says "by Luca" as the pad does, never "by player 0"."""
-    two = [r for r in rubbers if pages(r.kind).named_players]
-    if not two:
-        return {}
-    found = Player.objects.in_bulk({pk for r in two for pk in (r.north_id, r.east_id)})
-    return {r.pk: [found[r.north_id].name, found[r.east_id].name] for r in two}
+def _entrants(session: Session) -> dict[int, str]:
+    """Who entered each deal of the session, from its first history record, as the deal list
+    names them: the player (or "Director"), or the phone holding the table's code ("table 1
+    (code), seat S", the record's change note). Two queries."""
+    firsts = list(
+        Deal.history.filter(rubber__session=session, history_type="+")
+        .order_by("history_date", "history_id")
+        .values_list("id", "history_user_id", "history_change_reason")
+    )
+    names = history.entrants(session.club_id, (user for _, user, _ in firsts))
+    found: dict[int, str] = {}
+    for deal_id, user_id, reason in firsts:
+        _said, _dot, phone = (reason or "").partition(" · ")
+        found.setdefault(deal_id, phone or history.who(names, user_id).name or "")
+    return found
 
 
 def _row(

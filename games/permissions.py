@@ -168,6 +168,11 @@ def may_record_payment(actor: Actor) -> bool:
     return actor.server or actor.is_director
 
 
+def may_record_cut(actor: Actor) -> bool:
+    """The cut that orders winners sharing a prize's choice (RULES 6.3): a director of the club."""
+    return actor.server or actor.is_director
+
+
 def confirmable_from(deal: Written, seat: str) -> bool:
     """The player in `seat` sits on the other side from the seat that last wrote the deal."""
     writer = deal.written_seat
@@ -249,6 +254,11 @@ def check_rule(actor: Actor) -> None:
 def check_record_payment(actor: Actor) -> None:
     if not may_record_payment(actor):
         raise NotAllowed(gettext("Only a director of the club records payments."))
+
+
+def check_record_cut(actor: Actor) -> None:
+    if not may_record_cut(actor):
+        raise NotAllowed(gettext("Only a director of the club records a cut."))
 
 
 @dataclass(frozen=True)

@@ -493,6 +493,20 @@ class SessionDealOut(serializers.Serializer[Any]):
     honours_points = inputs.IntegerField(allow_null=True)
     total_0 = inputs.IntegerField(help_text="NS's (or the first player's) running total.")
     total_1 = inputs.IntegerField(help_text="EW's (or the second player's) running total.")
+    side_0 = serializers.CharField(
+        help_text='Who plays for `total_0`: "North & South" by name, or the first player.'
+    )
+    side_1 = serializers.CharField(
+        help_text='Who plays for `total_1`: "East & West" by name, or the second player.'
+    )
+    entered_by = serializers.CharField(
+        help_text="Who entered the deal, as the deal list names them: a player, "
+        '"Director", or a phone holding the table\'s code ("table 1 (code), seat S"); empty '
+        "when unknown (a login since deleted)."
+    )
+    confirmed_by = serializers.CharField(
+        help_text="The opponent who confirmed it (Session.asks_confirmation); empty if none."
+    )
 
 
 class SessionDealsOut(serializers.Serializer[Any]):

@@ -90,6 +90,7 @@ def a11y_pages(director: Any) -> list[A11yPage]:
         A11yPage("reopen", f"/clubs/{slug}/sessions/{closed.pk}/reopen/"),
         A11yPage("standings", f"/sessions/{session.pk}/standings/"),
         A11yPage("settlement", f"/sessions/{session.pk}/settlement/"),
+        A11yPage("prize cut", f"/sessions/{session.pk}/prize-cut/"),
         A11yPage("leaderboard", f"/clubs/{slug}/leaderboard/"),
         A11yPage("ratings", f"/clubs/{slug}/ratings/"),
         A11yPage("player", f"/players/{players[0].pk}/"),

@@ -9,13 +9,21 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from clubs.models import Session
+from clubs.models import Player, PrizeCut, Session
 from clubs.permissions import is_director
-from games import history
+from games import history, rotation
 from games.sessions.pages import session_for_page
+from scoring.rules.ranking import place_label
 
 from .context import session_context
-from .tables import AHEAD_ON_CARDS, table_views, tables_with_rubbers, with_codes
+from .tables import (
+    AHEAD_ON_CARDS,
+    TableView,
+    seating_views,
+    table_views,
+    tables_with_rubbers,
+    with_codes,
+)
 
 
 def session_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
@@ -30,16 +38,21 @@ STATE_CHANGES = ("started", "closed", "reopened")
 
 
 def _session_history(session: Session) -> list[dict[str, Any]]:
-    """When the session started, closed and was reopened, and by whom, as the club names them
-    (games.history.entrants: a player's name, or "Director"; never a login). Two queries."""
+    """When the session started, closed and was reopened, and the cuts its director recorded
+    for shared prize choices (RULES 6.3), and by whom, as the club names them
+    (games.history.entrants: a player's name, or "Director"; never a login). Four queries."""
     records = list(
         session.history.filter(history_change_reason__in=STATE_CHANGES)
         .order_by("history_date", "history_id")
         .values("history_change_reason", "history_date", "history_user_id")
     )
-    names = history.entrants(session.club_id, (r["history_user_id"] for r in records))
+    cuts = list(PrizeCut.objects.filter(session=session).select_related("winner"))
+    names = history.entrants(
+        session.club_id,
+        [r["history_user_id"] for r in records] + [cut.by_id for cut in cuts],
+    )
     words = {"started": _("Started"), "closed": _("Closed"), "reopened": _("Reopened")}
-    return [
+    changes = [
         {
             "what": words[r["history_change_reason"]],
             "reason": r["history_change_reason"],
@@ -48,6 +61,42 @@ def _session_history(session: Session) -> list[dict[str, Any]]:
         }
         for r in records
     ]
+    players = (
+        dict(
+            Player.objects.filter(pk__in={pk for cut in cuts for pk in cut.players}).values_list(
+                "pk", "name"
+            )
+        )
+        if cuts
+        else {}
+    )
+    changes += [
+        {
+            "what": _("Cut for the %(place)s choice: %(winner)s won against %(others)s; recorded")
+            % {
+                "place": place_label(cut.choice, True),
+                "winner": cut.winner.name,
+                "others": ", ".join(
+                    players.get(pk, "?") for pk in sorted(cut.players) if pk != cut.winner_id
+                ),
+            },
+            "reason": "cut",
+            "at": cut.at,
+            "by": history.who(names, cut.by_id).name,
+        }
+        for cut in cuts
+    ]
+    return sorted(changes, key=lambda change: change["at"])
+
+
+def _with_played_rubbers(session: Session, tables: list[TableView]) -> None:
+    """A closed session's cards list the rubbers played at each table, who sat where and who
+    sat out (its tables' rubbers were prefetched: one query, for the names)."""
+    names = dict(Player.objects.filter(club_id=session.club_id).values_list("pk", "name"))
+    for view in tables:
+        view.rotation = seating_views(
+            rotation.table_history(view.table), names, None, two_player=session.is_two_player
+        )
 
 
 def session_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
@@ -55,7 +104,12 @@ def session_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     session = session_for_page(request, slug, pk)
     # Every table's rubbers at once: a query per table made a long night's cards slow.
     prefetch_related_objects([session], Prefetch("tables", queryset=tables_with_rubbers()))
-    tables = table_views(session, ahead=AHEAD_ON_CARDS, full_history=True)
+    # A planned table has no rubber in play yet: one more ahead, so that the rubbers the card
+    # lists are the same before and after the start.
+    planned = session.status == Session.Status.PLANNED
+    tables = table_views(session, ahead=AHEAD_ON_CARDS + planned, full_history=True)
+    if session.is_closed or session.is_reopened:
+        _with_played_rubbers(session, tables)
     director = is_director(request.user, session.club)
     if director:
         with_codes(request, session, tables)

@@ -89,10 +89,13 @@ def _who_played(rubbers: list[Rubber]) -> list[Player]:
 
 
 def with_codes(request: HttpRequest, session: Session, tables: list[TableView]) -> None:
-    """The table codes of a session that takes them (`Session.codes_open`: running for play,
-    codes on; not one reopened for corrections), for its director's cards: the short URL and
-    its QR code, drawn by segno as inline SVG (no network, no image request)."""
-    if not session.codes_open:
+    """The table codes of a session that takes them, for its director's cards: the short URL
+    and its QR code, drawn by segno as inline SVG (no network, no image request). A planned
+    session's cards carry them already (the code is fixed at planning and printed ahead; it
+    opens the table only once the session starts: `Session.codes_open`); a running one's while
+    it takes codes; not a closed one's, nor one reopened for corrections."""
+    planned = session.status == Session.Status.PLANNED
+    if not (session.codes_open or (session.table_codes and planned)):
         return
     for view in tables:
         path = reverse_or_none("games:table_code", view.table.code)
@@ -110,7 +113,7 @@ def two_seats(seats: dict[str, int]) -> list[tuple[str, int]]:
     return [(seat, seats[seat]) for seat in two_player_order(seats)]
 
 
-def _seating_views(
+def seating_views(
     seatings: list[Any], names: dict[int, str], current: int | None, *, two_player: bool = False
 ) -> list[Any]:
     return [
@@ -163,7 +166,7 @@ def table_views(
                 players=table.present_players(),
                 current_rubber=rubber,
                 current_rubber_url=reverse_or_none("games:rubber", rubber.pk) if rubber else None,
-                rotation=_seating_views(
+                rotation=seating_views(
                     seatings,
                     names,
                     rubber.number if rubber else None,

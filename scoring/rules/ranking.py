@@ -7,20 +7,22 @@ RULES 6.3 on ties and early leavers: equal hundreds rank by net points before ro
 still equal share the place (shown "=2"; the next place is skipped, "1, =2, =2, 4") and are
 never ordered by name (an ``Entry`` has no name); a player who played no deal is listed apart,
 unranked; one who left early is ranked by what they played. Who of two tied players chooses a
-prize first is decided by a cut at the table, which this module does not know: both hold the
-prize's choice, shared.
+prize first is decided by a cut at the table: both hold the prize's choice, shared, and
+``cut_order`` puts the winners of the cuts the director recorded first.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 __all__ = [
+    "CutOutcome",
     "Entry",
     "Placing",
     "competition_ranks",
+    "cut_order",
     "place_label",
     "rank_entries",
     "shared",
@@ -163,3 +165,33 @@ def rank_entries(entries: Iterable[Entry], ranking: Ranking = "net") -> list[Pla
     ]
     unranked = sorted((e for e in entries if not e.played), key=lambda e: e.player)
     return placed + [Placing(e.player, None, False, None, False, None, False) for e in unranked]
+
+
+#: Where a cut left a player sharing a prize's choice: ``won`` a cut (chooses before those it
+#: was cut against), ``lost`` every cut (the last of a group the cuts ordered), or ``undecided``
+#: (no cut recorded yet: the choice stays shared).
+CutOutcome = Literal["won", "lost", "undecided"]
+
+
+def cut_order(
+    players: Iterable[int], cuts: Mapping[frozenset[int], int]
+) -> list[tuple[int, CutOutcome]]:
+    """Players sharing a prize's choice in the order they choose it (RULES 6.3), each with what
+    the cuts made of them.
+
+    ``cuts`` maps the players who cut to the winner. A cut among all of them puts its winner
+    first; a further cut among the rest puts the next, and so on (three equal winners cut
+    twice). Those no cut decides stay last, by id, undecided. A cut whose players are not the
+    ones still undecided (the standings changed since) decides nothing.
+    """
+    undecided = sorted(set(players))
+    order: list[tuple[int, CutOutcome]] = []
+    while len(undecided) > 1:
+        winner = cuts.get(frozenset(undecided))
+        if winner not in undecided:
+            break
+        order.append((winner, "won"))
+        undecided.remove(winner)
+    if len(undecided) == 1 and order:
+        return [*order, (undecided[0], "lost")]
+    return order + [(player, "undecided") for player in undecided]

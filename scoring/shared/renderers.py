@@ -3,8 +3,9 @@
 djangorestframework-csv's renderer flattens a whole JSON answer into one row (`players.0.name`,
 `players.1.name`, ...), which suits flat lists only. Our answers are an object holding one list
 of rows (`players`, `payments`, `deals`), so `RowsCSVRenderer` renders that list, one row per
-item, under a fixed header: the JSON's own keys, in the order given. UTF-8, one header row,
-served as an attachment. An error answer (a dict without the list) is rendered flat, as the base
+item, under a fixed header: the JSON's own keys, in the order given. UTF-8 with a byte order
+mark and a plain "-" for the pages' minus sign (Excel opens it cleanly), one header row, served
+as an attachment. An error answer (a dict without the list) is rendered flat, as the base
 renderer does, so a 404 stays a 404 with its message.
 
 Every text cell that a spreadsheet would read as a formula (it starts with `=`, `+`, `-`, `@`, a
@@ -29,9 +30,10 @@ class RowsCSVRenderer(CSVRenderer):  # type: ignore[misc]
     """The list under `rows_field` of an answer, one row per item, columns `header`."""
 
     charset = "utf-8"
-    #: Start the file with a byte order mark, so a spreadsheet opens it as UTF-8 (the season
-    #: accounts' CSVs: names and the currency's symbol read right in Excel).
-    bom: ClassVar[bool] = False
+    #: Start the file with a byte order mark, so a spreadsheet opens it as UTF-8: names, the
+    #: suits' glyphs (4♠) and the currency's symbol read right in Excel, which without it
+    #: reads the file in the machine's code page ("4â™ ").
+    bom: ClassVar[bool] = True
     rows_field: ClassVar[str]
     header: ClassVar[list[str]]
     filename: ClassVar[str]
@@ -92,12 +94,20 @@ def neutralise(value: Any) -> Any:
     return value
 
 
+#: The minus sign the pages write ("−2", U+2212): a spreadsheet reads it as text, not as a
+#: sign, and a code page without it garbles it. The CSV writes a plain "-".
+MINUS = "\u2212"
+
+
 def _cell(value: Any) -> Any:
-    """None is an empty cell, booleans are true/false as in the JSON."""
+    """None is an empty cell, booleans are true/false as in the JSON, the pages' minus sign a
+    plain "-" (a result "−2" is the number -2 in a spreadsheet)."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, str):
+        return value.replace(MINUS, "-")
     return value
 
 
@@ -137,7 +147,6 @@ class SettlementCSV(RowsCSVRenderer):
 class BalancesCSV(RowsCSVRenderer):
     """The season accounts' balance list (RULES 4.4); amounts with a plain "-" sign."""
 
-    bom = True
     rows_field = "balances"
     filename = "{slug}-balances.csv"
     header = ["player", "name", "nights", "paid_in", "paid_out", "balance"]
@@ -146,7 +155,6 @@ class BalancesCSV(RowsCSVRenderer):
 class StatementCSV(RowsCSVRenderer):
     """A player's statement, with the running balance (RULES 4.4)."""
 
-    bom = True
     rows_field = "lines"
     filename = "player-{pk}-statement.csv"
     header = ["date", "kind", "session", "amount", "balance", "note"]
@@ -190,6 +198,10 @@ class SessionDealsCSV(RowsCSVRenderer):
         "honours_points",
         "total_0",
         "total_1",
+        "side_0",
+        "side_1",
+        "entered_by",
+        "confirmed_by",
     ]
 
 

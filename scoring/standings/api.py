@@ -11,15 +11,19 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpResponseBase
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import permissions
+from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from clubs.models import Player
+from clubs.permissions import signed_in_user
 from clubs.selectors import club_id_for_reader, session_for_reader
 from clubs.serializers import DetailOut, ErrorsOut
+from games.permissions import Actor
 from scoring.shared.cache import leaderboard_answer
 from scoring.shared.renderers import (
     LeaderboardCSV,
@@ -29,10 +33,12 @@ from scoring.shared.renderers import (
     with_csv,
 )
 
-from . import queries, ratings
+from . import cuts, queries, ratings
 from .serializers import (
     LeaderboardOut,
     LeaderboardQueryIn,
+    PrizeCutIn,
+    PrizesOut,
     RatingsOut,
     RatingsQueryIn,
     SessionStandingsOut,
@@ -64,6 +70,44 @@ class SessionStandingsView(APIView):
     def get(self, request: Request, pk: int) -> Response:
         session = session_for_reader(request.user, pk)
         return Response(SessionStandingsOut(queries.session_standings(session)).data)
+
+
+class PrizeCutsView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Record the cut between winners sharing a prize's choice (the club's directors)",
+        description=(
+            "RULES 6.3: winners with equal figures share a choice of prize; a cut at the table "
+            "decides who chooses first. Name its winner: the cut is recorded among the players "
+            "still sharing that choice, kept in the session's history, and the prizes answer "
+            "in their new order."
+        ),
+        request=PrizeCutIn,
+        responses={
+            201: PrizesOut,
+            400: OpenApiResponse(ErrorsOut, description="`{errors: {winner: [messages]}}`."),
+            401: DetailOut,
+            403: DetailOut,
+            404: E404,
+        },
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        user = signed_in_user(request)
+        session = session_for_reader(user, pk, director=True)
+        data = PrizeCutIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        winner = Player.objects.filter(club_id=session.club_id, pk=data.validated_data["winner"])
+        if not winner.exists():
+            raise serializers.ValidationError(
+                {"winner": [gettext("No player of this club has this id.")]}
+            )
+        cuts.prize_cut_record(
+            actor=Actor.in_club(user, session.club), session=session, winner=winner.get(), by=user
+        )
+        prizes = queries.session_standings(session)["prizes"]
+        return Response(PrizesOut({"prizes": prizes}).data, status=status.HTTP_201_CREATED)
 
 
 class SessionSettlementView(APIView):

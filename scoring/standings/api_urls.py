@@ -11,6 +11,11 @@ urlpatterns = [
         name="api-session-standings",
     ),
     path(
+        "sessions/<int:pk>/prize-cuts",
+        api.PrizeCutsView.as_view(),
+        name="api-session-prize-cuts",
+    ),
+    path(
         "sessions/<int:pk>/settlement",
         api.SessionSettlementView.as_view(),
         name="api-session-settlement",

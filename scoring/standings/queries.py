@@ -15,15 +15,25 @@ from typing import TYPE_CHECKING, Any
 from django.db import connection
 from django.db.models import Count, F, Max, Q
 from django.http import Http404
+from django.utils.translation import gettext
 
 from clubs.models import Player, Session
 from clubs.permissions import check_club_id_readable
 from games import sheets
-from scoring.rules.ranking import Entry, Placing, place_label, rank_entries, shared
+from scoring.rules.ranking import (
+    CutOutcome,
+    Entry,
+    Placing,
+    cut_order,
+    place_label,
+    rank_entries,
+    shared,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
 
+from .cuts import recorded_cuts
 from .models import RubberResult, SessionPayment, SessionStanding, SessionStandingsState
 from .ratings import BRIDGE, POOLS
 
@@ -108,21 +118,6 @@ def session_standings(session: Session) -> dict[str, Any]:
         table["players"].sort(
             key=lambda p: (p["table_rank"] is None, p["table_rank"] or 0, p["player"])
         )
-    winners = sorted(
-        (r for r in rows if r.prize_choice is not None),
-        key=lambda r: (r.prize_choice or 0, r.table_number or 0, r.player_id),
-    )
-    prizes = [
-        {
-            "choice": r.prize_choice,
-            "place": place_label(r.prize_choice, r.prize_choice in choice_tied),
-            "shared": r.prize_choice in choice_tied,
-            "table": r.table_number,
-            "player": r.player_id,
-            "name": r.player.name,
-        }
-        for r in winners
-    ]
     return {
         "session": session.pk,
         "computed_at": freshness.computed_at,
@@ -131,8 +126,44 @@ def session_standings(session: Session) -> dict[str, Any]:
         "stake_per_hundred": session.stake_per_hundred,
         "players": players,
         "tables": [tables[n] for n in sorted(tables)],
-        "prizes": prizes,
+        "prizes": _prizes(session, rows, choice_tied),
     }
+
+
+def _prizes(
+    session: Session, rows: list[SessionStanding], choice_tied: set[int]
+) -> list[dict[str, Any]]:
+    """The prizes in the order they are chosen (RULES 6.3): by choice, and winners sharing one
+    in the order the director's recorded cuts give (``cut``: won, lost or undecided; None when
+    the choice is not shared). The cuts cost a query only when a choice is shared."""
+    cuts = recorded_cuts(session.pk) if choice_tied else {}
+    by_player = {r.player_id: r for r in rows}
+    holders: dict[int, list[int]] = {}
+    for r in sorted(rows, key=lambda r: (r.table_number or 0, r.player_id)):
+        if r.prize_choice is not None:
+            holders.setdefault(r.prize_choice, []).append(r.player_id)
+    prizes = []
+    for choice in sorted(holders):
+        shared_choice = choice in choice_tied
+        order: list[tuple[int, CutOutcome | None]] = (
+            list(cut_order(holders[choice], cuts.get(choice, {})))
+            if shared_choice
+            else [(holders[choice][0], None)]
+        )
+        for player, outcome in order:
+            r = by_player[player]
+            prizes.append(
+                {
+                    "choice": choice,
+                    "place": place_label(choice, shared_choice),
+                    "shared": shared_choice,
+                    "cut": outcome,
+                    "table": r.table_number,
+                    "player": player,
+                    "name": r.player.name,
+                }
+            )
+    return prizes
 
 
 def _ranking_of(session: Session) -> str:
@@ -284,7 +315,10 @@ class HistoryPoint:
 
 
 def player_history(player: Player) -> dict[str, Any]:
-    """A player's sessions (oldest first) with the running total of their back score."""
+    """A player's sessions (oldest first) with the running total of their back score, and their
+    rubbers; each game's apart (``games``: one per ladder played, ``LADDERS`` order), as the
+    leaderboards keep them: a Misery match's hundreds are not a rubber bridge's. ``points``:
+    the running total of the first. Two queries."""
     standings = list(
         SessionStanding.objects.filter(player=player)
         .select_related("session")
@@ -292,15 +326,42 @@ def player_history(player: Player) -> dict[str, Any]:
     )
     rubbers = list(
         RubberResult.objects.filter(player=player)
-        .annotate(table_id=F("rubber__table_id"))  # the pages link each table they name
+        .annotate(table_id=F("rubber__table_id"), kind=F("rubber__kind"))
         .order_by("-date", "-session_id", "table_number", "rubber_number")
     )
-    points = list(cumulative(standings))
+    games = []
+    for ladder in LADDERS:
+        kinds = ladder_kinds(ladder)
+        mine = [row for row in standings if row.session.kind in kinds]
+        if not mine:
+            continue
+        points = list(cumulative(mine))
+        games.append(
+            {
+                "ladder": ladder,
+                "label": _ladder_label(ladder),
+                "sessions": list(zip(mine, points, strict=True)),
+                "rubbers": [r for r in rubbers if r.kind in kinds],
+                "points": points,
+            }
+        )
     return {
-        "sessions": list(zip(standings, points, strict=True)),
-        "rubbers": rubbers,
-        "points": points,
+        "games": games,
+        "sessions": games[0]["sessions"] if games else [],
+        "rubbers": games[0]["rubbers"] if games else [],
+        "points": games[0]["points"] if games else [],
     }
+
+
+def _game_label(kind: str) -> str:
+    return str(Session.Kind(kind).label) if kind in Session.Kind.values else kind
+
+
+def _ladder_label(ladder: str) -> str:
+    """A ladder's name on the pages: four-player bridge, or the two-player game's name."""
+    if ladder == BRIDGE:
+        return gettext("Bridge (rubber and Chicago)")
+    return _game_label(ladder)
 
 
 def cumulative(standings: Iterable[SessionStanding]) -> Iterable[HistoryPoint]:
@@ -372,9 +433,12 @@ def player_page(player: Player) -> dict[str, Any]:
     )
     results = list(
         RubberResult.objects.filter(player=player)
-        .annotate(table_id=F("rubber__table_id"))  # the page links each table it names
+        # The page links each table it names, and says which game each rubber was.
+        .annotate(table_id=F("rubber__table_id"), kind=F("rubber__kind"))
         .order_by("-date", "-session_id", "-table_number", "-rubber_number")
     )
+    for result in results:
+        result.game = _game_label(result.kind)  # type: ignore[attr-defined]
     ended = [r for r in results if not r.provisional]
     mine = {r.rubber_id: (r.side, r.won, r.net) for r in ended}
     others = (

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Case, Q, Value, When
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
 from clubs.models import Club
@@ -255,7 +255,11 @@ def player_ratings(player_id: int) -> list[dict[str, Any]]:
     rating after each of their matches, oldest first. Two queries."""
     current = {r.pool: r for r in PlayerRating.objects.filter(player_id=player_id).order_by("pool")}
     steps: dict[str, list[RatingStep]] = {}
-    for step in RatingStep.objects.filter(player_id=player_id).order_by("pool", "position"):
+    for step in (
+        RatingStep.objects.filter(player_id=player_id)
+        .annotate(match_date=F("rubber__session__date"))
+        .order_by("pool", "position")
+    ):
         steps.setdefault(step.pool, []).append(step)
     return [
         {"pool": pool, "rating": current[pool], "steps": steps.get(pool, [])}

@@ -113,9 +113,31 @@ class PrizeOut(serializers.Serializer[Any]):
         help_text="The choice is shared (a tie at the top of the table, or between tables' "
         "winners): a cut decides who chooses first (RULES 6.3)."
     )
+    cut = serializers.ChoiceField(
+        choices=["won", "lost", "undecided"],
+        allow_null=True,
+        help_text="For a shared choice, what the cuts the director recorded made of this "
+        "winner: `won` (chooses before those cut against), `lost`, or `undecided` (no cut "
+        "yet; listed by id). Null when the choice is not shared. The list is in the order the "
+        "prizes are chosen.",
+    )
     table = inputs.IntegerField()
     player = inputs.IntegerField()
     name = serializers.CharField()
+
+
+class PrizeCutIn(inputs.RefusesUnknownFields, serializers.Serializer[Any]):
+    """The cut for a shared prize choice (RULES 6.3): who won it."""
+
+    winner = inputs.IntegerField(
+        min_value=1,
+        max_value=2**63 - 1,
+        help_text="The player who won the cut among those sharing their choice.",
+    )
+
+
+class PrizesOut(serializers.Serializer[Any]):
+    prizes = PrizeOut(many=True, help_text="The prizes in the order they are chosen.")
 
 
 class FreshnessOut(serializers.Serializer[Any]):

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views, views_accounts, views_mail
+from . import views, views_accounts, views_cuts, views_mail
 
 app_name = "scoring"
 
@@ -13,6 +13,7 @@ urlpatterns = [
         views.session_standings_live,
         name="session-standings-live",
     ),
+    path("sessions/<int:pk>/prize-cut/", views_cuts.prize_cut, name="session-prize-cut"),
     path("sessions/<int:pk>/settlement/", views.session_settlement, name="session-settlement"),
     path(
         "sessions/<int:pk>/results-sheet/",

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from clubs.forms import PlayerEmailForm, PlayerLanguageForm
 from clubs.models import Player, Session, Table
-from clubs.permissions import check_club_access
+from clubs.permissions import check_club_access, is_director
 from clubs.selectors import club_for_reader, session_for_reader
 from scoring.rules.games import game
 from scoring.shared import inputs
@@ -76,7 +76,7 @@ def _with_table_links(session: Session, data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _standings_context(session: Session) -> dict[str, object]:
+def _standings_context(request: HttpRequest, session: Session) -> dict[str, object]:
     data = _with_table_links(session, queries.session_standings(session))
     live = session.status != Session.Status.CLOSED or data["stale"]
     return {
@@ -87,6 +87,9 @@ def _standings_context(session: Session) -> dict[str, object]:
         # RULES 6.3: listed apart, unranked.
         "unranked": [p for p in data["players"] if p["rank"] is None],
         "prizes_shared": any(prize["shared"] for prize in data["prizes"]),
+        # The director records the cut that orders winners sharing a choice (RULES 6.3).
+        "cut_to_record": any(prize["cut"] == "undecided" for prize in data["prizes"])
+        and is_director(request.user, session.club),
         # The note on shared places, only when one is (RULES 6.3).
         "places_shared": any(p["place_shared"] for p in data["players"] if p["rank"] is not None),
     }
@@ -95,14 +98,14 @@ def _standings_context(session: Session) -> dict[str, object]:
 @require_GET
 def session_standings(request: HttpRequest, pk: int) -> HttpResponse:
     session = session_for_reader(request.user, pk)
-    return render(request, "scoring/session_standings.html", _standings_context(session))
+    return render(request, "scoring/session_standings.html", _standings_context(request, session))
 
 
 @require_GET
 def session_standings_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The standings partial that the page polls (htmx, every few seconds)."""
     session = session_for_reader(request.user, pk)
-    return render(request, "scoring/_standings.html", _standings_context(session))
+    return render(request, "scoring/_standings.html", _standings_context(request, session))
 
 
 @require_GET
@@ -270,7 +273,9 @@ def _player_page(
         points = [
             Point(
                 value=s.ordinal,
-                label=_date(s.ended_at),
+                # The match's day (its session's), not when its last deal was entered: a
+                # night's score sheets typed in later would all read as that day.
+                label=_date(getattr(s, "match_date", None) or s.ended_at),
                 low=s.ordinal - s.sigma,
                 high=s.ordinal + s.sigma,
             )
@@ -319,6 +324,9 @@ def player_history(request: HttpRequest, pk: int) -> HttpResponse:
             "player": player,
             "club": player.club,
             "history": history,
-            "chart": cumulative_chart(history["points"]),
+            # Each game apart, with its own chart of the running total.
+            "games": [
+                {**game, "chart": cumulative_chart(game["points"])} for game in history["games"]
+            ],
         },
     )

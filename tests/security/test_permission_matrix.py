@@ -117,6 +117,21 @@ def _unsubscribe_token(w: World) -> str:
     return unsubscribe_token(w.players["north"].pk)
 
 
+def _tie(w: World) -> dict[str, Any]:
+    """North and South share the running session's first choice of prize (RULES 6.3), as a
+    refresh would store it; the body of the cut North won."""
+    from scoring.standings.models import SessionStanding, SessionStandingsState
+
+    SessionStandingsState.objects.get_or_create(session=w.running)
+    for name in ("north", "south"):
+        SessionStanding.objects.update_or_create(
+            session=w.running,
+            player=w.players[name],
+            defaults={"club": w.club, "date": w.running.date, "rank": 1, "prize_choice": 1},
+        )
+    return {"winner": w.players["north"].pk}
+
+
 #: route name (namespace:name) → Case. Admin patterns are classified by ADMIN_PREFIX below.
 MATRIX: dict[str, Case] = {
     # --- site ----------------------------------------------------------------------------------
@@ -243,6 +258,12 @@ MATRIX: dict[str, Case] = {
         lambda w: f"/api/v1/sessions/{w.running.pk}/settlement", {"GET": READ}
     ),
     "api-session-deals": Case(lambda w: f"/api/v1/sessions/{w.running.pk}/deals", {"GET": READ}),
+    # The cut for a shared prize choice (RULES 6.3): the club's directors.
+    "api-session-prize-cuts": Case(
+        lambda w: f"/api/v1/sessions/{w.running.pk}/prize-cuts",
+        {"POST": (401, 404, 403, 403, 404, 201)},
+        {"POST": _tie},
+    ),
     # --- API: rubbers and deals -----------------------------------------------------------------
     "api-rubber": Case(lambda w: f"/api/v1/rubbers/{w.rubber.pk}/", {"GET": READ}),
     "api-rubber-deals": Case(
@@ -502,6 +523,11 @@ MATRIX: dict[str, Case] = {
     ),
     "scoring:session-settlement": Case(
         lambda w: f"/sessions/{w.running.pk}/settlement/", {"GET": READ}
+    ),
+    "scoring:session-prize-cut": Case(
+        lambda w: f"/sessions/{w.running.pk}/prize-cut/",
+        {"GET": PAGE_DIRECTOR_ONLY, "POST": (302, 404, 403, 403, 404, 302)},
+        {"POST": _tie},
     ),
     # The push channel: a stream reads what its page reads (docs/deploy.md, "The push channel").
     "games:rubber_events": Case(lambda w: f"/rubbers/{w.rubber.pk}/events", {"GET": READ}),

@@ -8,7 +8,13 @@ import dataclasses
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.rules.ranking import Entry, competition_ranks, place_label, rank_entries
+from scoring.rules.ranking import (
+    Entry,
+    competition_ranks,
+    cut_order,
+    place_label,
+    rank_entries,
+)
 
 
 def entry(
@@ -211,3 +217,32 @@ def test_competition_ranks_share_a_place_and_skip_the_next():
     assert competition_ranks([]) == []
     assert competition_ranks([-9.0, -2.4, -2.4, -1.0]) == [1, 2, 2, 4]
     assert competition_ranks([(1, 2), (1, 2), (1, 2)]) == [1, 1, 1]
+
+
+# --- the cut for a shared prize choice (RULES 6.3) -------------------------------------------
+
+
+def test_without_a_cut_players_sharing_a_choice_stay_undecided_by_id():
+    assert cut_order([7, 3], {}) == [(3, "undecided"), (7, "undecided")]
+
+
+def test_a_recorded_cut_puts_its_winner_first_whatever_the_ids():
+    assert cut_order([3, 7], {frozenset({3, 7}): 7}) == [(7, "won"), (3, "lost")]
+
+
+def test_three_equal_winners_cut_twice():
+    first = {frozenset({1, 2, 3}): 2}
+    assert cut_order([1, 2, 3], first) == [(2, "won"), (1, "undecided"), (3, "undecided")]
+    both = {**first, frozenset({1, 3}): 3}
+    assert cut_order([1, 2, 3], both) == [(2, "won"), (3, "won"), (1, "lost")]
+
+
+def test_a_cut_among_other_players_decides_nothing():
+    # The standings changed since the cut: 4 now shares the choice too.
+    stale = {frozenset({1, 2}): 2}
+    assert cut_order([1, 2, 4], stale) == [(1, "undecided"), (2, "undecided"), (4, "undecided")]
+    assert cut_order([1, 2], {frozenset({1, 2}): 9}) == [(1, "undecided"), (2, "undecided")]
+
+
+def test_one_player_alone_needs_no_cut():
+    assert cut_order([5], {}) == [(5, "undecided")]

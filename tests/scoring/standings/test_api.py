@@ -127,8 +127,9 @@ def test_unknown_ids_are_404(api):
 def test_reads_take_a_constant_small_number_of_queries(
     api, played, club, django_assert_num_queries
 ):
-    # Session (with club), freshness, rows: 3 for an anonymous reader of a public club.
-    with django_assert_num_queries(3):
+    # Session (with club), freshness, rows: 3 for an anonymous reader of a public club, and the
+    # recorded cuts when winners share a prize's choice (here: partners who won together).
+    with django_assert_num_queries(4):
         assert api.get(f"/api/v1/sessions/{played.pk}/standings").status_code == 200
     with django_assert_num_queries(3):
         assert api.get(f"/api/v1/sessions/{played.pk}/settlement").status_code == 200

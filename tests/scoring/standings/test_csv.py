@@ -48,7 +48,10 @@ def _csv(response: Any) -> list[dict[str, str]]:
     assert response["Content-Type"].startswith("text/csv")
     assert "utf-8" in response["Content-Type"].lower()
     assert response["Content-Disposition"].startswith("attachment; filename=")
-    text = response.content.decode("utf-8")
+    # A byte order mark first: Excel then reads the file as UTF-8 (names, 4♠).
+    assert response.content.startswith(b"\xef\xbb\xbf")
+    text = response.content.decode("utf-8-sig")
+    assert "\u2212" not in text  # the pages' minus sign, written "-"
     reader = csv.reader(io.StringIO(text))
     header = next(reader)
     rows = [dict(zip(header, row, strict=True)) for row in reader]
@@ -64,7 +67,8 @@ def _same(rows: list[dict[str, str]], items: list[dict[str, Any]], header: list[
             value = item[key]
             if isinstance(value, bool):  # as the JSON writes it
                 value = "true" if value else "false"
-            assert row[key] == ("" if value is None else str(value)), (key, row, item)
+            written = "" if value is None else str(value).replace("\u2212", "-")
+            assert row[key] == written, (key, row, item)
 
 
 @pytest.mark.parametrize(
@@ -109,6 +113,25 @@ def test_the_display_column_is_in_the_language_asked_for(played: Any, director: 
     rows = _csv(response)
     assert rows[0]["contract"] == "3NTX" and rows[0]["contract_display"] == "3SAX"
     assert rows[2]["contract_display"] == "4♥"
+
+
+def test_the_deals_csv_names_the_players_and_who_entered_and_confirmed(
+    api: Any, played: Any, table_of_four: dict[str, Any]
+) -> None:
+    rows = _csv(api.get(f"/api/v1/sessions/{played.pk}/deals?format=csv"))
+    first = rows[0]
+    names = {seat: p.name for seat, p in table_of_four.items()}
+    assert first["side_0"] == f"{names['north']} & {names['south']}"
+    assert first["side_1"] == f"{names['east']} & {names['west']}"
+    # The director entered the deals of the fixture but the one down, which the server's
+    # fixture wrote (no one to name); none was confirmed.
+    entered = {(r["table"], r["number"]): r["entered_by"] for r in rows}
+    assert entered.pop(("1", "2")) == ""
+    assert set(entered.values()) == {"Director"}
+    assert {r["confirmed_by"] for r in rows} == {""}
+    down = [r for r in rows if r["table"] == "1" and r["number"] == "2"]
+    assert down[0]["result"] == "-1" and "−" not in down[0]["summary"]
+    assert "4♠" in {r["contract_display"] for r in rows}
 
 
 def test_a_leaderboard_period_applies_to_the_csv(api: Any, played: Any) -> None:
@@ -174,7 +197,7 @@ def _as_written(value: Any) -> str:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    text = str(value)
+    text = str(value).replace("\u2212", "-")  # the pages' minus sign, plain in the CSV
     is_number = isinstance(value, int | float) or re.fullmatch(r"[+-]?\d+(\.\d+)?", text)
     if isinstance(value, str) and len(text) > 1 and text[0] in "=+-@\t\r" and not is_number:
         return "'" + text
@@ -218,7 +241,8 @@ def test_a_name_a_spreadsheet_would_run_is_quoted_and_no_number_is(
     names |= {r["to_name"] for r in checked[f"/api/v1/sessions/{pk}/settlement"]}
     assert names & {"'" + HYPERLINK, "'-Bob", "'+Carl", "'@Dee"}
     results = {r["result"] for r in checked[f"/api/v1/sessions/{pk}/deals"]}
-    assert results == {"=", "\u22121"}  # made exactly, one down: as the JSON has them
+    # Made exactly, one down: the JSON's "\u22121" with a plain minus, a number to a spreadsheet.
+    assert results == {"=", "-1"}
     board = {r["name"] for r in checked["/api/v1/clubs/riverside/leaderboard"]}
     assert "'" + HYPERLINK in board and "'-Bob" in board
 
@@ -248,3 +272,43 @@ def test_a_name_a_spreadsheet_would_run_is_quoted_and_no_number_is(
 )
 def test_only_text_cells_that_would_run_are_quoted(cell: Any, written: Any) -> None:
     assert neutralise(cell) == written
+
+
+def test_the_deals_csv_names_a_player_who_entered_and_the_opponent_who_confirmed(
+    api: Any, room: Any, table_of_four: dict[str, Any]
+) -> None:
+    room.confirm_entries = True
+    room.save(update_fields=["confirm_entries"])
+    rubber = room.rubbers.get(table__number=1)
+    north, east = rubber.seats["N"], rubber.seats["E"]
+    rubber.record_deal(
+        number=1, contract="2H", declarer="N", tricks=8, actor=acting(rubber, north.user)
+    )
+    deal = rubber.deals.get(number=1)
+    deal.confirm(actor=acting(deal, east.user), version=deal.version)
+    (row,) = _csv(api.get(f"/api/v1/sessions/{room.pk}/deals?format=csv"))
+    assert (row["entered_by"], row["confirmed_by"]) == (north.name, east.name)
+
+
+def test_the_deals_export_reads_a_constant_number_of_queries(
+    api: Any, played: Any, director: Any
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    url = f"/api/v1/sessions/{played.pk}/deals?format=csv"
+    with CaptureQueriesContext(connection) as before:
+        first = _csv(api.get(url))
+    # More deals and rubbers: the names and who entered each are read once for all.
+    for rubber in played.rubbers.filter(status="in_play"):
+        rubber.record_deal(
+            number=rubber.deals.count() + 1,
+            contract="1NT",
+            declarer="E",
+            tricks=7,
+            actor=acting(rubber, director),
+        )
+    with CaptureQueriesContext(connection) as after:
+        rows = _csv(api.get(url))
+    assert len(rows) > len(first)
+    assert len(after.captured_queries) == len(before.captured_queries)

@@ -101,7 +101,7 @@ def test_the_csv_of_a_ladder_has_the_json_rows(api, two_games):
     body = api.get(f"{BOARD}?kind=bridge_for_two&from=2026-12-01").json()
     response = api.get(f"{BOARD}?kind=bridge_for_two&from=2026-12-01&format=csv")
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
-    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8"))))
+    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert [(r["name"], int(r["hundreds"])) for r in rows] == [
         (p["name"], p["hundreds"]) for p in body["players"]
     ]

@@ -13,6 +13,7 @@ from scoring.standings import ratings, services
 from scoring.standings.models import PlayerRating
 from tests.factories import UserFactory, acting, add_player, make_club, make_session
 from tests.scoring.standings.conftest import down_one, win_rubber
+from tests.scoring.standings.test_ladders import two_games  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -69,9 +70,9 @@ def test_the_player_page_shows_rating_record_partnerships_and_recent_rubbers(
     for partner, (won, lost, drawn) in counts.items():
         played = won + lost + drawn
         assert re.search(
-            rf">{names[partner]}</a></td><td class=\"num\">{played}</td>\s*"
-            rf"<td class=\"num\">{won}</td><td class=\"num\">{lost}</td>"
-            rf"<td class=\"num\">{drawn}</td>",
+            rf">{names[partner]}</a></td><td class=\"num\"[^>]*>{played}</td>\s*"
+            rf"<td class=\"num\"[^>]*>{won}</td><td class=\"num\"[^>]*>{lost}</td>"
+            rf"<td class=\"num\"[^>]*>{drawn}</td>",
             html,
         ), names[partner]
     best = max((c[0], -c[1], partner) for partner, c in counts.items() if c[0])
@@ -100,7 +101,7 @@ def test_the_player_page_writes_its_dates_as_every_page_does(
     club.language = language
     club.save(update_fields=["language"])
     html = client.get(f"/players/{table_of_four['north'].pk}/").content.decode()
-    recent = html[html.index('class="data recent"') :]
+    recent = html[html.index('class="data recent') :]
     assert f"<td>{date}</td>" in recent
     assert f">{date}</text>" in html  # a chart's first date, under its axis
     assert not re.findall(r"\d{1,2}/\d{1,2}/\d{2,4}", html)
@@ -174,3 +175,53 @@ def test_the_player_page_reads_a_constant_number_of_queries(
     ratings.ratings_refresh(club_id=club.pk)
     with django_assert_num_queries(len(before)):
         client.get(f"/players/{north.pk}/")
+
+
+# --- issue 31: on a phone, "Points" explained, the chart dated by the matches, games apart ------
+
+
+def test_the_points_are_called_the_sides_and_explained(client, night, table_of_four):
+    html = client.get(f"/players/{table_of_four['north'].pk}/").content.decode()
+    recent = html[html.index('class="data recent') :]
+    assert "Side's points</th>" in recent.replace("&#x27;", "'") and ">Points<" not in recent
+    assert 'id="points-note"' in html and "not a score of their own" in html
+    # The rubber in play is marked so; the others say how they ended.
+    (in_play,) = re.findall(r"<tr data-in-play>.*?</tr>", recent, flags=re.S)
+    assert 'class="badge in_play"' in in_play
+
+
+def test_the_rating_chart_is_dated_by_the_matches_days(client, club, table_of_four, director):
+    """Score sheets typed in on one day for nights weeks apart: the chart's axis reads the
+    nights' dates, not the day they were typed."""
+    for day in (2, 16):
+        session = make_session(
+            club, [list(table_of_four.values())], date=datetime.date(2026, 11, day)
+        )
+        win_rubber(session.rubbers.get(), "NS", by=director)
+        services.standings_refresh(session_id=session.pk)
+    ratings.ratings_refresh(club_id=club.pk)
+    html = client.get(f"/players/{table_of_four['north'].pk}/").content.decode()
+    chart = html[html.index('data-chart="rating-bridge"') :].split("</svg>")[0]
+    labels = re.findall(r">([^<>]+)</text>", chart)
+    assert labels[-2:] == ["Nov. 2, 2026", "Nov. 16, 2026"]
+
+
+def test_a_players_history_keeps_each_game_apart(client, two_games, table_of_four):  # noqa: F811
+    rubber_night, two_night = two_games
+    north = table_of_four["north"]
+    html = client.get(f"/players/{north.pk}/history/").content.decode()
+    sections = re.findall(r'<section class="player-game" data-ladder="(\w+)">', html)
+    assert sections == ["bridge", "bridge_for_two"]
+    bridge, two_player = html.split('data-ladder="bridge_for_two"')
+    rubber = rubber_night.rubbers.get(number=1)
+    match = two_night.rubbers.get(table__number=1, number=1)
+    assert (
+        f'href="/rubbers/{rubber.pk}/"' in bridge and f'href="/rubbers/{match.pk}/"' not in bridge
+    )
+    assert (
+        f'href="/rubbers/{match.pk}/"' in two_player
+        and f'href="/rubbers/{rubber.pk}/"' not in two_player
+    )
+    # The recent rubbers on the player's page name the game of each.
+    page = client.get(f"/players/{north.pk}/").content.decode()
+    assert "Bridge for Two</td>" in page and "Rubber bridge</td>" in page

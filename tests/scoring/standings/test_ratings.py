@@ -435,7 +435,7 @@ def test_the_ratings_csv_has_the_json_rows_to_the_last_decimal(api, club, evenin
     response = api.get(path + "&format=csv")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
-    parsed = list(csv.DictReader(io.StringIO(response.content.decode("utf-8"))))
+    parsed = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert rows and len(parsed) == len(rows)
     for line, row in zip(parsed, rows, strict=True):
         assert int(line["player"]) == row["player"] and line["name"] == row["name"]

@@ -81,7 +81,7 @@ def test_rules_6_3_a_player_who_played_no_deal_is_listed_apart_unranked(
     assert all(p["table_rank"] is None for p in table2)
     csv_rows = list(
         csv.DictReader(io.StringIO(api.get(f"/api/v1/sessions/{room.pk}/standings?format=csv")
-                                   .content.decode()))
+                                   .content.decode("utf-8-sig")))
     )  # fmt: skip
     assert [r["rank"] for r in csv_rows[-4:]] == [""] * 4
     page = html.unescape(client.get(f"/sessions/{room.pk}/standings/").content.decode())

@@ -1,0 +1,86 @@
+"""The director's page for the cut between winners sharing a prize's choice (RULES 6.3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_http_methods
+
+from clubs.models import Player, Session
+from clubs.permissions import signed_in_user
+from clubs.selectors import session_for_reader
+from games.permissions import Actor
+from scoring.rules.ranking import place_label
+
+from . import cuts
+
+
+class PrizeCutForm(forms.Form):
+    """Who won the cut: one of the players still sharing a choice, named with that choice."""
+
+    winner = forms.TypedChoiceField(label=_("Who won the cut?"), coerce=int)
+
+    def __init__(self, *args: Any, groups: list[dict[str, Any]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["winner"]
+        field.choices = [  # type: ignore[attr-defined]
+            (player.pk, f"{player.name} ({group['place']})")
+            for group in groups
+            for player in group["players"]
+        ]
+        field.widget = forms.RadioSelect(choices=field.choices)  # type: ignore[attr-defined]
+        # The refusal names no value sent.
+        field.error_messages["invalid_choice"] = _("Choose one of the players who cut.")
+
+
+def _groups(session: Session) -> list[dict[str, Any]]:
+    """The shared choices still to be cut, each with its players by name. Three queries."""
+    undecided = cuts.undecided(session.pk)
+    names = Player.objects.in_bulk([pk for players in undecided.values() for pk in players])
+    return [
+        {
+            "choice": choice,
+            "place": place_label(choice, True),
+            "players": [names[pk] for pk in players],
+        }
+        for choice, players in sorted(undecided.items())
+    ]
+
+
+@require_http_methods(["GET", "POST"])
+def prize_cut(request: HttpRequest, pk: int) -> HttpResponse:
+    """The director records who won the cut for a shared prize choice; the prize list then
+    shows the winner choosing first, and the session's history keeps the cut."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    user = signed_in_user(request)
+    session = session_for_reader(user, pk, director=True)
+    groups = _groups(session)
+    form = PrizeCutForm(request.POST or None, groups=groups)
+    if request.method == "POST" and form.is_valid():
+        winner = Player.objects.get(pk=form.cleaned_data["winner"])
+        try:
+            cuts.prize_cut_record(
+                actor=Actor.in_club(user, session.club), session=session, winner=winner, by=user
+            )
+        except ValidationError as err:
+            form.add_error(None, err.message_dict.get("winner", err.messages))
+        else:
+            messages.success(
+                request, gettext("%(name)s won the cut: they choose first.") % {"name": winner.name}
+            )
+            return redirect("scoring:session-standings", session.pk)
+    return render(
+        request,
+        "scoring/prize_cut.html",
+        {"session": session, "club": session.club, "form": form, "groups": groups},
+        status=400 if request.method == "POST" else 200,
+    )

@@ -1,0 +1,128 @@
+"""The cut for a shared prize choice (RULES 6.3): the director records who won it; the prize
+list shows the shared place and the winner choosing first; the session's history keeps it."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import pytest
+
+from clubs.models import Membership, PrizeCut
+from games.permissions import Actor, NotAllowed
+from scoring.standings import cuts, services
+from tests.scoring.standings.conftest import win_rubber
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def tie(room: Any, director: Any) -> tuple[Any, Any]:
+    """Table 1's NS win a rubber: North and South share the first choice of prize."""
+    rubber = room.rubbers.get(table__number=1)
+    win_rubber(rubber, "NS", by=director)
+    services.standings_refresh(session_id=room.pk)
+    return rubber.seats["N"], rubber.seats["S"]
+
+
+def prizes(api: Any, session: Any) -> list[tuple[str, int, Any]]:
+    data = api.get(f"/api/v1/sessions/{session.pk}/standings").json()
+    return [(p["place"], p["player"], p["cut"]) for p in data["prizes"]]
+
+
+def test_a_tie_is_a_shared_place_awaiting_the_cut(api, room, tie):
+    first, second = sorted(tie, key=lambda p: p.pk)
+    assert prizes(api, room) == [
+        ("=1", first.pk, "undecided"),
+        ("=1", second.pk, "undecided"),
+    ]
+
+
+def test_the_director_records_the_cut_on_the_page(client, api, room, tie, director):
+    first, second = sorted(tie, key=lambda p: p.pk)
+    client.force_login(director)
+    page = client.get(f"/sessions/{room.pk}/standings/").content.decode()
+    assert f'href="/sessions/{room.pk}/prize-cut/"' in page
+    form = client.get(f"/sessions/{room.pk}/prize-cut/")
+    assert form.status_code == 200 and second.name in form.content.decode()
+    answer = client.post(f"/sessions/{room.pk}/prize-cut/", {"winner": second.pk})
+    assert answer.status_code == 302
+    # The winner of the cut chooses first; the place stays shared.
+    assert prizes(api, room) == [("=1", second.pk, "won"), ("=1", first.pk, "lost")]
+    page = html.unescape(client.get(f"/sessions/{room.pk}/standings/").content.decode())
+    assert "won the cut: chooses first" in page and "record-cut" not in page
+    cut = PrizeCut.objects.get()
+    assert (cut.choice, cut.players, cut.winner, cut.by) == (
+        1,
+        {first.pk, second.pk},
+        second,
+        director,
+    )
+
+
+def test_the_cut_is_kept_in_the_sessions_history(client, room, tie, director):
+    first, second = tie
+    cuts.prize_cut_record(actor=Actor.system(), session=room, winner=first, by=director)
+    client.force_login(director)
+    page = html.unescape(client.get(room.get_absolute_url()).content.decode())
+    assert 'data-change="cut"' in page
+    assert f"Cut for the =1 choice: {first.name} won against {second.name}; recorded" in page
+
+
+def test_a_cut_is_recorded_once_the_second_is_refused_and_changes_nothing(
+    client, room, tie, director
+):
+    first, second = tie
+    cuts.prize_cut_record(actor=Actor.system(), session=room, winner=first, by=director)
+    client.force_login(director)
+    answer = client.post(f"/sessions/{room.pk}/prize-cut/", {"winner": second.pk})
+    assert answer.status_code == 400
+    assert PrizeCut.objects.get().winner == first
+
+
+def test_a_player_sharing_no_choice_is_refused_without_echoing_the_value(
+    client, room, tie, director, table_of_four
+):
+    client.force_login(director)
+    answer = client.post(f"/sessions/{room.pk}/prize-cut/", {"winner": "<b>99999</b>"})
+    assert answer.status_code == 400
+    body = answer.content.decode()
+    assert "Choose one of the players who cut." in body and "99999" not in body
+    assert not PrizeCut.objects.exists()
+
+
+def test_only_a_director_records_a_cut(client, room, tie, north):
+    first, _ = tie
+    assert Membership.objects.filter(club=room.club, user=north).exists()
+    client.force_login(north)
+    assert client.get(f"/sessions/{room.pk}/prize-cut/").status_code == 403
+    assert client.post(f"/sessions/{room.pk}/prize-cut/", {"winner": first.pk}).status_code == 403
+    with pytest.raises(NotAllowed):
+        cuts.prize_cut_record(
+            actor=Actor.in_club(north, room.club), session=room, winner=first, by=north
+        )
+    assert not PrizeCut.objects.exists()
+
+
+def test_the_api_records_a_cut_and_answers_the_prizes_in_order(api, room, tie, director):
+    first, second = sorted(tie, key=lambda p: p.pk)
+    api.force_authenticate(director)
+    answer = api.post(f"/api/v1/sessions/{room.pk}/prize-cuts", {"winner": second.pk}, "json")
+    assert answer.status_code == 201, answer.content
+    assert [(p["player"], p["cut"]) for p in answer.json()["prizes"]] == [
+        (second.pk, "won"),
+        (first.pk, "lost"),
+    ]
+    again = api.post(f"/api/v1/sessions/{room.pk}/prize-cuts", {"winner": first.pk}, "json")
+    assert again.status_code == 400 and "winner" in again.json()["errors"]
+    unknown = api.post(f"/api/v1/sessions/{room.pk}/prize-cuts", {"winner": "x", "y": 1}, "json")
+    assert unknown.status_code == 400
+    assert PrizeCut.objects.count() == 1
+
+
+def test_a_cut_stops_deciding_when_the_tie_changes(api, room, tie, director):
+    first, second = sorted(tie, key=lambda p: p.pk)
+    cuts.prize_cut_record(actor=Actor.system(), session=room, winner=second, by=director)
+    # Another tie for the same choice (the standings changed): the old cut decides nothing.
+    PrizeCut.objects.update(among=f"{first.pk},{second.pk},999999")
+    assert [cut for _, _, cut in prizes(api, room)] == ["undecided", "undecided"]
