@@ -253,7 +253,11 @@ class Rubber(models.Model):
         return sorted(self.deals.all(), key=lambda d: d.number)
 
     def fetch_players(self) -> None:
-        """Read the seated players in one query (`with_deals` does not join them)."""
+        """Read the seated players in one query (`with_deals` does not join them); none when
+        they were read with the rubber (`record_deal`'s lock)."""
+        seats = [self._meta.get_field(SEAT_FIELDS[seat]) for seat in self.seat_ids]
+        if all(field.is_cached(self) for field in seats):  # type: ignore[union-attr]
+            return
         found = Player.objects.in_bulk(list(self.seat_ids.values()))
         for seat, player_id in self.seat_ids.items():
             setattr(self, SEAT_FIELDS[seat], found[player_id])
@@ -342,9 +346,10 @@ class Rubber(models.Model):
             # Lock the rubber row only (not the joined session: that serialised every write of the
             # evening and deadlocked with corrections), and without its key, so new rows that
             # reference it (deals, the next rubber) never wait on it (docs/standings.md).
+            # With its seated players, joined, for the answer (no read after the write).
             rubber = (
                 Rubber.objects.select_for_update(of=("self",), no_key=True)
-                .select_related("session", "table")
+                .select_related("session", "table", *SEAT_FIELDS.values())
                 .filter(pk=self.pk)
                 .first()
             )
