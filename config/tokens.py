@@ -20,7 +20,7 @@ from knox.models import AuthToken
 from knox.signals import token_expired
 
 
-class TokenAuthentication(KnoxTokenAuthentication):
+class TokenAuthentication(KnoxTokenAuthentication):  # type: ignore[misc]  # untyped
     """knox's, without reading the user's other tokens on each request (see the module)."""
 
     def _cleanup_token(self, auth_token: Any) -> bool:
@@ -37,7 +37,7 @@ def forget_expired_tokens(user: Any) -> None:
     AuthToken.objects.filter(user=user, expiry__lt=timezone.now()).delete()
 
 
-class TokenScheme(KnoxTokenScheme):
+class TokenScheme(KnoxTokenScheme):  # type: ignore[no-untyped-call]  # untyped
     """The schema names this class's tokens as it names knox's (``knoxApiToken``)."""
 
     target_class = "config.tokens.TokenAuthentication"

@@ -75,9 +75,10 @@ def _channels_of(instance: Any) -> Callable[[], Iterable[str]] | None:
     """Long because it lists, model by model, which pads and consoles show it."""
     if isinstance(instance, Deal):
         rubber_id = instance.rubber_id
-        club_id = _club_read_with(instance)
-        if club_id is not None:  # its rubber and session were read with it: no query
-            return lambda: [broker.rubber_channel(rubber_id), broker.club_channel(club_id)]
+        read = _club_read_with(instance)
+        if read is not None:  # its rubber and session were read with it: no query
+            known: int = read
+            return lambda: [broker.rubber_channel(rubber_id), broker.club_channel(known)]
         return lambda: _rubbers(Rubber.objects.filter(pk=rubber_id))
     if isinstance(instance, Rubber):
         pk, session_id = instance.pk, instance.session_id
