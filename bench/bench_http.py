@@ -43,6 +43,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import (
     PYTHON,
     ROOT,
+    ServerCpu,
+    backends,
+    children,
     django_env,
     machine,
     manage,
@@ -58,6 +61,8 @@ PORT = 8765
 SECTION = "HTTP on loopback (gunicorn, PostgreSQL, wrk)"
 TARGETS = {"leaderboard": 0.5, "scoresheet": 0.3, "post": 0.1}
 P99_POST_MS = 100.0
+#: Or, for the POST: within this factor of its floor (config/plain.py ``floor``).
+FLOOR_FACTOR = 1.5
 DOWNS = [("4S", "N", 9), ("3NT", "E", 8), ("2H", "S", 7), ("5C", "W", 10)]
 SERVER_ENV = {
     "DEBUG": "false",
@@ -129,6 +134,87 @@ def _setup() -> None:
     print(json.dumps({"token": token, "club": clubs[0].slug, "rubber": scoresheet, "rows": rows}))
 
 
+#: Where a POST's CPU goes, in the profile (``_profile``): (label, file, function), each counted
+#: with what it calls.
+PHASES = [
+    (
+        "the whole request (Django's handler, the middleware, DRF)",
+        "django/core/handlers/base.py",
+        "get_response",
+    ),
+    ("token read (config/tokens.py)", "knox/auth.py", "authenticate"),
+    ("entry check (rubber_for_entry)", "games/selectors.py", "rubber_for_entry"),
+    ("the deal's transaction (record_deal)", "games/models/rubber.py", "record_deal"),
+    ("  of which scoring (the rubber re-scored)", "games/models/rubber.py", "_rescore"),
+    ("  of which the deal and its history saved", "django/db/models/base.py", "save"),
+    (
+        "  of which the standings queued (one statement)",
+        "scoring/standings/queueing.py",
+        "queue_session_refresh",
+    ),
+    ("the answer: the rubber serialized (_written)", "games/api.py", "_written"),
+    ("the answer rendered to JSON", "rest_framework/renderers.py", "render"),
+    ("the push published after commit", "games/push/hooks.py", "send"),
+    ("SQL: the driver's execute (client side)", "psycopg/cursor.py", "execute"),
+]
+PROFILED = 300
+
+
+def _profile(token: str) -> None:
+    """A POST's CPU in this process (Django's test client, the server's settings), by phase:
+    the deals of ``PROFILED`` POSTs into the in-play rubbers, after 30 untimed ones."""
+    import cProfile
+    import logging
+    import pstats
+
+    import django
+
+    django.setup()  # on the server's settings: Redis, so the refresh is queued, not run here
+    logging.disable(logging.WARNING)
+    from django.conf import settings
+    from django.test import Client
+
+    assert not settings.CELERY_TASK_ALWAYS_EAGER
+    client = Client(HTTP_AUTHORIZATION=f"Token {token}", SERVER_NAME="127.0.0.1")
+    rubbers = [list(r) for r in _in_play()[0::2]]  # the POST's, not the floor's
+
+    def post(i: int) -> None:
+        r = rubbers[i % len(rubbers)]
+        contract, declarer, tricks = DOWNS[r[1] % len(DOWNS)]
+        body = {"number": r[1], "contract": contract, "declarer": declarer, "tricks": tricks}
+        answer = client.post(f"/api/v1/rubbers/{r[0]}/deals/", body, "application/json")
+        assert answer.status_code == 201, answer.content
+        r[1] += 1
+
+    for i in range(30):
+        post(i)
+    profiler = cProfile.Profile(time.process_time)
+    cpu = time.process_time()
+    profiler.enable()
+    for i in range(30, 30 + PROFILED):
+        post(i)
+    profiler.disable()
+    cpu = time.process_time() - cpu
+    stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+    total = sum(tt for _, _, tt, _, _ in stats.values())
+    phases = {}
+    for label, where, function in PHASES:
+        phases[label] = sum(
+            ct
+            for (name, _, func), (_, _, _, ct, _) in stats.items()
+            if name.endswith(where) and func == function
+        )
+    print(
+        json.dumps(
+            {
+                "posts": PROFILED,
+                "cpu_ms": cpu * 1000 / PROFILED,
+                "shares": {label: phases[label] / total for label in phases},
+            }
+        )
+    )
+
+
 def _in_play() -> list[tuple[int, int]]:
     """(rubber id, next deal number) of every in-play rubber of the bench clubs."""
     out = psql(
@@ -151,6 +237,7 @@ POST_LUA = """
 local rubbers = {%(rubbers)s}
 local downs = {%(downs)s}
 local token = "%(token)s"
+local prefix, suffix = "%(prefix)s", "%(suffix)s"
 local threads = 0
 function setup(thread)
   thread:set("tid", threads)
@@ -178,7 +265,7 @@ function request()
   local d = downs[(n %% #downs) + 1]
   local body = string.format(
     '{"number": %%d, "contract": "%%s", "declarer": "%%s", "tricks": %%d}', n, d[1], d[2], d[3])
-  return wrk.format("POST", "/api/v1/rubbers/" .. r[1] .. "/deals/",
+  return wrk.format("POST", prefix .. r[1] .. suffix,
     {["Authorization"] = "Token " .. token, ["Content-Type"] = "application/json"}, body)
 end
 """
@@ -212,19 +299,44 @@ def wrk(path: str, duration: int, script: str | None = None) -> dict[str, float]
     }
 
 
-def post_round(token: str, duration: int, lua_dir: Path) -> dict[str, float]:
-    rubbers = _in_play()
-    script = lua_dir / "post.lua"
+def measured(server: int, path: str, duration: int, script: str | None = None) -> dict:
+    """``wrk`` with the server's CPU over the run: its workers' and the database backends'
+    serving it (sampled from /proc), per request answered."""
+    cpu = ServerCpu(lambda: {"web": children(server), "db": backends(DB)}, interval=0.5)
+    cpu.start()
+    try:
+        result: dict = wrk(path, duration, script)
+    finally:
+        used = cpu.stop()
+    answered = max(result["requests"], 1)
+    result["cpu_ms"] = used["total"] * 1000 / answered
+    result["web_cpu_ms"] = used["web"] * 1000 / answered
+    result["db_cpu_ms"] = used["db"] * 1000 / answered
+    result["server_share"] = used["share"]
+    return result
+
+
+def post_round(
+    server: int, token: str, duration: int, lua_dir: Path, floor: bool = False
+) -> dict[str, float]:
+    """A round of deals: each request the next deal of an in-play rubber, through the API, or
+    with ``floor`` through the floor (config/plain.py: the same rows written, nothing else)."""
+    # The floor writes into rubbers of its own (every other one): its deals must not lengthen
+    # the rubbers the POST scores and answers.
+    rubbers = _in_play()[1 if floor else 0 :: 2]
+    script = lua_dir / ("floor.lua" if floor else "post.lua")
     script.write_text(
         POST_LUA
         % {
             "rubbers": ", ".join(f"{{{r}, {n}}}" for r, n in rubbers),
             "downs": ", ".join(f'{{"{c}", "{d}", {t}}}' for c, d, t in DOWNS),
             "token": token,
+            "prefix": "/bench/floor/" if floor else "/api/v1/rubbers/",
+            "suffix": "/" if floor else "/deals/",
         }
     )
     before = _deal_count()
-    result = wrk("/api/v1/rubbers/0/deals/", duration, str(script))
+    result = measured(server, "/api/v1/rubbers/0/deals/", duration, str(script))
     time.sleep(0.5)
     result["deals_stored"] = _deal_count() - before
     result["rubbers"] = len(rubbers)
@@ -234,7 +346,7 @@ def post_round(token: str, duration: int, lua_dir: Path) -> dict[str, float]:
 # --- the driver ----------------------------------------------------------------------------------
 
 
-def _wait_up(url: str, timeout: float = 30) -> None:
+def _wait_up(url: str, timeout: float = 120) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -289,6 +401,9 @@ def main() -> int:
     if args.worker == "setup":
         _setup()
         return 0
+    if args.worker == "profile":
+        _profile(os.environ["BENCH_TOKEN"])
+        return 0
     start = machine()
     url, info = prepare()
     with socket.socket() as probe:
@@ -318,13 +433,19 @@ def main() -> int:
         _wait_up(f"http://127.0.0.1:{PORT}/bench/plain")
         with tempfile.TemporaryDirectory() as tmp:
             for n in range(args.runs + 1):
-                row = {name: wrk(path, args.duration) for name, path in paths.items()}
-                row["post"] = post_round(info["token"], args.duration, Path(tmp))
+                row = {
+                    name: measured(server.pid, path, args.duration) for name, path in paths.items()
+                }
+                row["post"] = post_round(server.pid, info["token"], args.duration, Path(tmp))
+                row["floor"] = post_round(
+                    server.pid, info["token"], args.duration, Path(tmp), floor=True
+                )
                 label = "warm-up" if n == 0 else f"run {n}"
                 print(
                     f"  {label}: "
                     + ", ".join(
-                        f"{k} {v['rps']:.0f}/s p99 {v['p99_ms']:.1f} ms" for k, v in row.items()
+                        f"{k} {v['rps']:.0f}/s p99 {v['p99_ms']:.1f} ms {v['cpu_ms']:.2f} ms CPU"
+                        for k, v in row.items()
                     ),
                     flush=True,
                 )
@@ -334,9 +455,16 @@ def main() -> int:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
     result = summarise(rounds)
-    Path("/tmp/bench-http.json").write_text(json.dumps({"rounds": rounds, **result}, indent=1))
+    end = load()
+    Path("/tmp/bench-http.json").write_text(
+        json.dumps({"rounds": rounds, **result, "start": start, "end": end, "info": info}, indent=1)
+    )
+    result["profile"] = profile(url, info["token"])
+    Path("/tmp/bench-http.json").write_text(
+        json.dumps({"rounds": rounds, **result, "load_end": end}, indent=1)
+    )
     if not args.no_write:
-        write(result, info, rounds, start, args)
+        write(result, info, rounds, start, end, args)
     return 0
 
 
@@ -345,56 +473,123 @@ def _growth(post: dict, runs: int) -> int:
     return round(post["deals_stored"] / runs / post["rubbers"])
 
 
+def profile(url: str, token: str) -> dict:
+    """``_profile`` in a process of its own, on the server's settings."""
+    env = django_env(url, **SERVER_ENV, BENCH_TOKEN=token)
+    done = subprocess.run(
+        [PYTHON, __file__, "--worker", "profile"],
+        env=env,
+        cwd=ROOT,
+        check=False,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode:
+        print(done.stderr[-2000:], flush=True)
+        return {}
+    found: dict = json.loads(done.stdout.strip().splitlines()[-1])
+    return found
+
+
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.1f} / {five:.1f} / {fifteen:.1f}"
+
+
 def summarise(rounds: list[dict[str, dict[str, float]]]) -> dict[str, dict[str, float]]:
+    """Each endpoint's medians over the rounds; its ratios to the baseline are the medians of each
+    round's ratio: by requests a second (``ratio``) and by the server's CPU per request
+    (``cpu_ratio``: the baseline's CPU per request over the endpoint's). The POST is also set
+    against its floor (``floor_ratio``, ``floor_cpu``: the POST's CPU per request over the
+    floor's)."""
     out = {}
     for name in rounds[0]:
         out[name] = {
             "rps": statistics.median(r[name]["rps"] for r in rounds),
             "p50_ms": statistics.median(r[name]["p50_ms"] for r in rounds),
             "p99_ms": statistics.median(r[name]["p99_ms"] for r in rounds),
+            "cpu_ms": statistics.median(r[name]["cpu_ms"] for r in rounds),
+            "db_cpu_ms": statistics.median(r[name]["db_cpu_ms"] for r in rounds),
             "ratio": statistics.median(r[name]["rps"] / r["plain"]["rps"] for r in rounds),
+            "cpu_ratio": statistics.median(
+                r["plain"]["cpu_ms"] / r[name]["cpu_ms"] for r in rounds
+            ),
             "non_2xx": sum(r[name]["non_2xx"] for r in rounds),
             "requests": sum(r[name]["requests"] for r in rounds),
         }
-    out["post"]["deals_stored"] = sum(r["post"]["deals_stored"] for r in rounds)
-    out["post"]["rubbers"] = rounds[0]["post"]["rubbers"]
+    for name in ("post", "floor"):
+        out[name]["deals_stored"] = sum(r[name]["deals_stored"] for r in rounds)
+        out[name]["rubbers"] = rounds[0][name]["rubbers"]
+    out["post"]["floor_ratio"] = statistics.median(
+        r["post"]["rps"] / r["floor"]["rps"] for r in rounds
+    )
+    out["post"]["floor_cpu"] = statistics.median(
+        r["post"]["cpu_ms"] / r["floor"]["cpu_ms"] for r in rounds
+    )
     return out
 
 
-def write(result: dict, info: dict, rounds: list, start: str, args: argparse.Namespace) -> None:
+def _said(met: bool) -> str:
+    return "met" if met else "**MISSED**"
+
+
+def verdict(name: str, r: dict[str, float]) -> str:
+    """The target's line for an endpoint: met or missed by CPU per request and by requests a
+    second (the POST: also its p99, or within ``FLOOR_FACTOR`` of its floor)."""
+    target = TARGETS.get(name)
+    if target is None:
+        return ""
+    said = f"≥ {target}×: by CPU {_said(r['cpu_ratio'] >= target)}, by req/s "
+    if name != "post":
+        return said + _said(r["ratio"] >= target)
+    floor = r["floor_cpu"] <= FLOOR_FACTOR and r["floor_ratio"] >= 1 / FLOOR_FACTOR
+    return (
+        said + f"{_said(r['ratio'] >= target)}; p99 < 100 ms: {_said(r['p99_ms'] < P99_POST_MS)}; "
+        f"or within {FLOOR_FACTOR}× of its floor: {_said(floor)}"
+    )
+
+
+def write(
+    result: dict, info: dict, rounds: list, start: str, end: str, args: argparse.Namespace
+) -> None:
     names = {
         "plain": "plain JsonResponse `/bench/plain` (baseline)",
         "leaderboard": f"club leaderboard, {info['rows']} rows",
         "scoresheet": "a rubber's scoresheet (6 deals)",
         "post": "POST a deal (each a real new deal)",
+        "floor": "the POST's floor `/bench/floor/<rubber>/` (its writes alone)",
     }
     lines = [
         f"Command: `.venv/bin/python bench/bench_http.py` (also run by `make bench`). Date: "
-        f"{today()}. Machine: {start}. The web server as `make serve` runs it (config/gunicorn.py: "
+        f"{today()}. Machine: {start}; load average (1 / 5 / 15 minutes) at the end {end}. "
+        "The web server as `make serve` runs it (config/gunicorn.py: "
         "2 uvicorn workers, ASGI, a pool of kept connections), DEBUG off, "
         "PostgreSQL, Redis as cache and broker (no Celery "
         f"worker running), wrk `-t2 -c8 -d{args.duration}s --latency` on the same 2 cores as the "
         f"server; each endpoint in turn within a round; medians of {args.runs} rounds after a "
-        "warm-up round. Ratio: the endpoint's requests per second over the baseline's in the same "
-        "round (median of the rounds' ratios).",
+        "warm-up round. Ratios: the endpoint's over the baseline's in the same round (median of "
+        "the rounds' ratios), by requests a second and by the server's CPU per request (the "
+        "baseline's CPU per request over the endpoint's: the web workers' and the PostgreSQL "
+        "backends' serving them, from /proc, wrk's own excluded). On a loaded machine the CPU "
+        "ratio is the steadier one: it does not count the time spent waiting for a core.",
         "",
-        "| endpoint | req/s | × plain | target | p50 | p99 | non-2xx |",
-        "|---|---|---|---|---|---|---|",
+        "| endpoint | req/s | × plain | CPU per request (PostgreSQL's) | × plain by CPU | target "
+        "| p50 | p99 | non-2xx |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for name, label in names.items():
         r = result[name]
-        target = TARGETS.get(name)
-        verdict = ""
-        if target is not None:
-            met = r["ratio"] >= target and (name != "post" or r["p99_ms"] < P99_POST_MS)
-            extra = ", p99 < 100 ms" if name == "post" else ""
-            verdict = f"≥ {target}×{extra}: " + ("met" if met else "**MISSED**")
         lines.append(
-            f"| {label} | {r['rps']:.0f} | {r['ratio']:.2f} | {verdict} | {r['p50_ms']:.1f} ms | "
-            f"{r['p99_ms']:.1f} ms | {r['non_2xx']} |"
+            f"| {label} | {r['rps']:.0f} | {r['ratio']:.2f} | {r['cpu_ms']:.2f} ms "
+            f"({r['db_cpu_ms']:.2f} ms) | {r['cpu_ratio']:.2f} | {verdict(name, r)} | "
+            f"{r['p50_ms']:.1f} ms | {r['p99_ms']:.1f} ms | {r['non_2xx']} |"
         )
     post = result["post"]
     lines += [
+        "",
+        f"POST against its floor: {post['floor_ratio']:.2f}× the floor's requests a second, "
+        f"{post['floor_cpu']:.2f}× its CPU per request (goal: within {FLOOR_FACTOR}×, i.e. at "
+        f"least {1 / FLOOR_FACTOR:.2f}× its rate and at most {FLOOR_FACTOR}× its CPU).",
         "",
         f"POST: wrk answered {post['requests']:,} requests over the {args.runs} rounds and "
         f"{post['deals_stored']:,} new deals were stored (a request still in flight when wrk "
@@ -405,13 +600,39 @@ def write(result: dict, info: dict, rounds: list, start: str, args: argparse.Nam
         f"{post['non_2xx']}. Every run starts from fresh rubbers (the set-up closes the "
         "sessions an earlier run played in and starts new ones); the in-play rubbers grow by "
         f"~{_growth(post, args.runs)} deals a round, so later rounds score longer rubbers. Each "
-        "entry locks the rubber, re-scores it, marks the session's standings stale and queues "
-        "one coalesced refresh, then answers with the whole rubber (scoresheet and "
-        "explanations) from what it read under the lock.",
+        "entry reads the token with its user, checks the entry, locks the rubber (with its "
+        "seated players), re-scores it, writes the deal and its history, then marks the "
+        "session's standings stale, claims one coalesced refresh and revises the leaderboard in "
+        "one statement, and answers with the whole rubber (scoresheet and explanations) from "
+        "what it read under the lock: 10 statements for the director's token posting here (9 "
+        "for a seated player's: the director's name is read for the answer) "
+        "(tests/integration/test_deal_statements.py). "
+        "The floor writes the same rows in the same two transactions (the rubber locked, the "
+        "deal and its history row; the standings and the leaderboard's revision), with no "
+        "token, check, scoring or answer: 6 statements, BEGIN and COMMIT counted as in the "
+        f"POST's; {result['floor']['deals_stored']:,} "
+        "deals stored through it, into rubbers of its own (every other in-play rubber; the POST "
+        "posts into the others).",
+    ]
+    found = result["profile"]
+    if not found:
+        write_section(SECTION, "\n".join([*lines, "", "The profile of the POST failed."]))
+        return
+    lines += [
+        "",
+        f"Where a POST's CPU goes (`--worker profile`: {found['posts']} POSTs by a token into the "
+        "in-play rubbers in one process through Django's test client, the server's settings, "
+        f"cProfile; {found['cpu_ms']:.1f} ms of CPU a POST under the profiler, PostgreSQL's "
+        "own not included): each phase with what it calls, as a share of the profiled time.",
+        "",
+        "| phase | share |",
+        "|---|---|",
+        *(f"| {label.strip()} | {share:.0%} |" for label, share in found["shares"].items()),
     ]
     write_section(SECTION, "\n".join(lines))
 
 
 if __name__ == "__main__":
-    os.environ.pop("REDIS_URL", None)
+    if "profile" not in sys.argv:  # the profile runs on the server's settings, Redis included
+        os.environ.pop("REDIS_URL", None)
     sys.exit(main())

@@ -26,7 +26,6 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryD
 from django.utils.translation import gettext_lazy as _
 from django.views.defaults import page_not_found
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from knox.auth import TokenAuthentication as KnoxTokenAuthentication
 from knox.models import AuthToken
 from rest_framework import exceptions, serializers, status
 from rest_framework.authtoken.serializers import AuthTokenSerializer
@@ -43,6 +42,7 @@ from clubs.logins import normalize_login
 from config.parsers import JSONParser
 from config.sign_in import refusal
 from config.throttling import SignInRateThrottle
+from config.tokens import TokenAuthentication, forget_expired_tokens
 from games.permissions import NotAllowed
 from scoring.rules.errors import ScoringError
 from scoring.shared.error_messages import localize_error, localize_rule
@@ -202,7 +202,7 @@ class TokenView(APIView):
 
     # Only DELETE reads the token; a client signing in again with a stale one still in its
     # header is not refused for it (authentication runs when `request.auth` is first read).
-    authentication_classes = [KnoxTokenAuthentication]
+    authentication_classes = [TokenAuthentication]
     permission_classes: list[type[BasePermission]] = []
     parser_classes = [JSONParser, FormParser, MultiPartParser]
     renderer_classes = [JSONRenderer]
@@ -247,7 +247,9 @@ class TokenView(APIView):
                     headers={"Retry-After": str(seconds)},
                 )
             raise exceptions.ValidationError(serializer.errors)
-        _, token = AuthToken.objects.create(user=serializer.validated_data["user"])
+        user = serializer.validated_data["user"]
+        forget_expired_tokens(user)
+        _, token = AuthToken.objects.create(user=user)
         return Response({"token": token})
 
     @extend_schema(

@@ -315,7 +315,8 @@ NUM_PROXIES = env.int("NUM_PROXIES", default=0)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "knox.auth.TokenAuthentication",
+        # knox's, reading the token and its user in one query (config/tokens.py).
+        "config.tokens.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],

@@ -12,7 +12,7 @@ from . import accounts
 from .api import TokenView
 from .favicon import favicon
 from .health import healthz
-from .plain import plain
+from .plain import floor, plain
 from .pwa import manifest, service_worker
 
 api_v1: list[URLPattern | URLResolver] = [
@@ -57,6 +57,7 @@ urlpatterns = [
 
 if settings.BENCH_PLAIN:
     urlpatterns.append(path("bench/plain", plain, name="bench-plain"))
+    urlpatterns.append(path("bench/floor/<int:pk>/", floor, name="bench-floor"))
 
 handler404 = "config.api.not_found"
 handler500 = "config.middleware.server_error"

@@ -102,15 +102,19 @@ def _written(deal: Deal, rubber: Rubber, code: int) -> Response:
     return Response(data, status=code)
 
 
-def _rubber_answer(request: Request, pk: int, version: tuple[Any, ...]) -> HttpResponseBase:
+def rubber_answer_key(user: Any, pk: int) -> tuple[str, tuple[Any, ...], int]:
+    """What a rubber's cached GET answer is kept under (Http404 if the user may not read it):
+    the DRF view's and its fast path's (`cached_or_drf`) alike."""
+    version = rubber_version_for_reader(user, pk)
+    return "rubber", (pk, *version), cache_seconds("RUBBER_CACHE_SECONDS")
+
+
+def _rubber_answer(request: Request, pk: int) -> HttpResponseBase:
     """GET's answer for a rubber: cached under its version (`answer_state`,
     scoring/shared/cache.py), else its deals and players read and rendered."""
+    name, version, seconds = rubber_answer_key(request.user, pk)
     return versioned_answer(
-        request,
-        "rubber",
-        (pk, *version),
-        cache_seconds("RUBBER_CACHE_SECONDS"),
-        lambda: RubberSerializer(_with_deals(pk)).data,
+        request, name, version, seconds, lambda: RubberSerializer(_with_deals(pk)).data
     )
 
 
@@ -133,7 +137,7 @@ class RubberDetail(APIView):
         responses={200: RubberSerializer, 404: E404},
     )
     def get(self, request: Request, pk: int) -> HttpResponseBase:
-        return _rubber_answer(request, pk, rubber_version_for_reader(request.user, pk))
+        return _rubber_answer(request, pk)
 
 
 class RubberDeals(APIView):

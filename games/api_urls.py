@@ -1,9 +1,16 @@
 from django.urls import path
 
+from scoring.shared.cache import cached_or_drf
+
 from . import api
 
 urlpatterns = [
-    path("rubbers/<int:pk>/", api.RubberDetail.as_view(), name="api-rubber"),
+    # A stranger's cached scoresheet is answered without DRF (scoring/shared/cache.py).
+    path(
+        "rubbers/<int:pk>/",
+        cached_or_drf(api.RubberDetail.as_view(), api.rubber_answer_key),
+        name="api-rubber",
+    ),
     path("rubbers/<int:pk>/deals/", api.RubberDeals.as_view(), name="api-rubber-deals"),
     path(
         "rubbers/<int:pk>/confirm-all",

@@ -389,7 +389,10 @@ class RubberSerializer(serializers.Serializer[Any]):
     @extend_schema_field(DealSerializer(many=True))
     def get_deals(self, rubber: Rubber) -> list[dict[str, Any]]:
         deals = rubber.ordered_deals()
-        deal = DealSerializer(context={"entrants": rubber_entrants(rubber, deals)})
+        # Who entered them: given by a deal's answer that already read them (one query fewer).
+        known = self.context.get("entrants")
+        entrants = rubber_entrants(rubber, deals) if known is None else known
+        deal = DealSerializer(context={"entrants": entrants})
         return [deal.to_representation(d) for d in deals]
 
     def to_representation(self, rubber: Rubber) -> dict[str, Any]:
@@ -425,7 +428,8 @@ class DealWithRubberSerializer(DealSerializer):
 
     @extend_schema_field(RubberSerializer)
     def get_rubber(self, deal: Deal) -> dict[str, Any]:
-        return RubberSerializer(self.context["rubber"]).data
+        rubber = self.context["rubber"]
+        return RubberSerializer(rubber, context={"entrants": self.context.get("entrants")}).data
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_next_rubber(self, deal: Deal) -> int | None:

@@ -256,7 +256,11 @@ class Rubber(models.Model):
 
     def fetch_players(self) -> None:
         """Read the seated players and those sitting out in one query (`with_deals` does not
-        join them)."""
+        join them); none when the seated ones were read with the rubber (`record_deal`'s lock):
+        `out_players` then reads who sits out when asked."""
+        seats = [self._meta.get_field(SEAT_FIELDS[seat]) for seat in self.seat_ids]
+        if all(field.is_cached(self) for field in seats):  # type: ignore[union-attr]
+            return
         found = Player.objects.in_bulk([*self.seat_ids.values(), *self.sitting_out])
         for seat, player_id in self.seat_ids.items():
             setattr(self, SEAT_FIELDS[seat], found[player_id])
@@ -382,9 +386,10 @@ class Rubber(models.Model):
             # Lock the rubber row only (not the joined session: that serialised every write of the
             # evening and deadlocked with corrections), and without its key, so new rows that
             # reference it (deals, the next rubber) never wait on it (docs/standings.md).
+            # With its seated players, joined, for the answer (no read after the write).
             rubber = (
                 Rubber.objects.select_for_update(of=("self",), no_key=True)
-                .select_related("session", "table")
+                .select_related("session", "table", *SEAT_FIELDS.values())
                 .filter(pk=self.pk)
                 .first()
             )

@@ -112,6 +112,10 @@ def _channels_of(instance: Any) -> Callable[[], Iterable[str]] | None:
     """Long because it lists, model by model, which pads and consoles show it."""
     if isinstance(instance, Deal):
         rubber_id = instance.rubber_id
+        read = _club_read_with(instance)
+        if read is not None:  # its rubber and session were read with it: no query
+            known: int = read
+            return lambda: [broker.rubber_channel(rubber_id), broker.club_channel(known)]
         return lambda: _rubbers(Rubber.objects.filter(pk=rubber_id))
     if isinstance(instance, Rubber):
         pk, session_id = instance.pk, instance.session_id
@@ -139,6 +143,17 @@ def _channels_of(instance: Any) -> Callable[[], Iterable[str]] | None:
         club_id = instance.pk if isinstance(instance, Club) else instance.club_id
         return lambda: _club(club_id)
     return None
+
+
+def _club_read_with(deal: Deal) -> int | None:
+    """The club of the deal's rubber when the deal holds its rubber and session as read (as
+    `Rubber.record_deal` leaves them), else None."""
+    if not Deal._meta.get_field("rubber").is_cached(deal):
+        return None
+    rubber = deal.rubber
+    if rubber.pk != deal.rubber_id or not Rubber._meta.get_field("session").is_cached(rubber):
+        return None
+    return rubber.session.club_id
 
 
 def _written(sender: Any, instance: Any, raw: bool = False, **kwargs: Any) -> None:

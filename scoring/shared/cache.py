@@ -36,14 +36,17 @@ leaderboard's version holds no names: a player renamed in the admin shows on it 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpResponse, HttpResponseBase
+from django.db import DatabaseError
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -90,8 +93,7 @@ def versioned_answer(
     language is in the key: a translated field must not be served in another one."""
     if not seconds or not wants_plain_json(request):
         return Response(build())
-    made_of = repr((version, translation.get_language())).encode()
-    key = f"answers:{name}:{hashlib.blake2b(made_of, digest_size=16).hexdigest()}"
+    key = answer_key(name, version)
     body = cache.get(key)
     if body is None:
         body = json_bytes(build())
@@ -99,11 +101,71 @@ def versioned_answer(
     return json_answer(body)
 
 
-def leaderboard_answer(
-    request: Request, version: tuple[Any, ...], period: tuple[Any, ...], build: Callable[[], Any]
-) -> HttpResponseBase:
-    """The club's board for ``period`` (its dates and ladder) under its ``version``
-    (``leaderboard_version``)."""
-    return versioned_answer(
-        request, "leaderboard", (version, period), leaderboard_cache_seconds(), build
+def answer_key(name: str, version: tuple[Any, ...]) -> str:
+    """The cache key of the answer ``name`` made of ``version``, in the active language."""
+    made_of = repr((version, translation.get_language())).encode()
+    return f"answers:{name}:{hashlib.blake2b(made_of, digest_size=16).hexdigest()}"
+
+
+#: What a cached hit's key is made of, for the fast path: ``(name, version, seconds)`` for a
+#: reader (the request's user) and the URL's arguments, as the DRF view makes it; ``Http404``
+#: when the reader may not see it (answered by the DRF view then).
+Finder = Callable[..., tuple[str, tuple[Any, ...], int]]
+_JSON_ACCEPTS = ("", "*/*", JSONRenderer.media_type)
+
+
+def _plain_stranger(request: HttpRequest) -> bool:
+    """A GET that DRF would answer as plain JSON to a stranger: no session cookie, no
+    ``Authorization``, no query (no ``format``, period or ladder) and an ``Accept`` that picks
+    JSON. A token's, a session's and every other request go to the DRF view."""
+    meta = request.META
+    return (
+        request.method == "GET"
+        and settings.SESSION_COOKIE_NAME not in request.COOKIES
+        and "HTTP_AUTHORIZATION" not in meta
+        and not meta.get("QUERY_STRING")
+        and meta.get("HTTP_ACCEPT", "") in _JSON_ACCEPTS
     )
+
+
+def cached_or_drf(drf_view: Callable[..., HttpResponseBase], find: Finder) -> Callable[..., Any]:
+    """``drf_view`` (an ``APIView.as_view()``) with a fast path in front: a stranger's plain
+    GET whose answer is cached is answered with the cached bytes and the headers DRF adds
+    (``Allow``, ``Vary: Accept``), without DRF's request, authentication, permissions,
+    negotiation or response. Anything else (a miss, a hidden or missing object, a token, a
+    session, a query) is the DRF view's, which makes and keeps the answer. The same answers,
+    headers and permissions: tests/security/test_fast_reads.py."""
+    headers: dict[str, str] = {}
+
+    def view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if _plain_stranger(request):
+            user = request.user
+            # Read as DRF's session authentication reads it (an empty session: "Vary: Cookie").
+            user.is_active  # noqa: B018
+            try:
+                name, version, seconds = find(user, **kwargs)
+            except (Http404, DatabaseError):
+                return drf_view(request, *args, **kwargs)
+            body = cache.get(answer_key(name, version)) if seconds else None
+            if body is not None:
+                if not headers:
+                    headers.update(_drf_headers(drf_view, request))
+                response = json_answer(body)
+                for header, value in headers.items():  # as DRF's finalize_response
+                    if header == "Vary":
+                        patch_vary_headers(response, value.split(","))
+                    else:
+                        response[header] = value
+                return response
+        return drf_view(request, *args, **kwargs)
+
+    functools.update_wrapper(view, drf_view)  # cls, initkwargs, csrf_exempt: still DRF's view
+    return view
+
+
+def _drf_headers(drf_view: Any, request: HttpRequest) -> dict[str, str]:
+    """The headers the DRF view's ``finalize_response`` adds to every answer."""
+    instance = drf_view.cls(**drf_view.initkwargs)
+    instance.setup(request)  # as ``as_view`` does: HEAD answered as GET
+    made: dict[str, str] = instance.default_response_headers
+    return made

@@ -8,6 +8,7 @@ of queries.
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.http import HttpResponseBase
@@ -24,7 +25,7 @@ from clubs.permissions import signed_in_user
 from clubs.selectors import club_id_for_reader, session_for_reader
 from clubs.serializers import DetailOut, ErrorsOut
 from games.permissions import Actor
-from scoring.shared.cache import leaderboard_answer
+from scoring.shared.cache import leaderboard_cache_seconds, versioned_answer
 from scoring.shared.renderers import (
     LeaderboardCSV,
     RatingsCSV,
@@ -124,6 +125,19 @@ class SessionSettlementView(APIView):
         return Response(SettlementOut(queries.session_settlement(session)).data)
 
 
+def leaderboard_answer_key(
+    user: Any,
+    slug: str,
+    start: datetime.date | None = None,
+    end: datetime.date | None = None,
+    kind: str = ratings.BRIDGE,
+) -> tuple[str, tuple[Any, ...], int]:
+    """What a club's cached board for a period and ladder is kept under (Http404 if the user may
+    not read the club): the DRF view's and its fast path's (`cached_or_drf`) alike."""
+    version = queries.leaderboard_version_for_reader(user, slug)
+    return "leaderboard", ((slug, *version), (start, end, kind)), leaderboard_cache_seconds()
+
+
 class ClubLeaderboardView(APIView):
     permission_classes = [permissions.AllowAny]
     renderer_classes = with_csv(LeaderboardCSV)
@@ -151,8 +165,6 @@ class ClubLeaderboardView(APIView):
     def get(self, request: Request, slug: str) -> HttpResponseBase:
         # The club's id, its board's version and the read check only: a cached board needs
         # nothing more.
-        version = queries.leaderboard_version_for_reader(request.user, slug)
-        club_id = version[0]
         start = end = None
         kind = ratings.BRIDGE
         if request.query_params:
@@ -160,12 +172,14 @@ class ClubLeaderboardView(APIView):
             query.is_valid(raise_exception=True)
             start, end = query.validated_data.get("from"), query.validated_data.get("to")
             kind = query.validated_data["kind"]
+        name, version, seconds = leaderboard_answer_key(request.user, slug, start, end, kind)
+        club_id = version[0][1]
 
         def build() -> dict[str, Any]:
             board = queries.club_leaderboard(club_id, slug, start, end, kind=kind)
             return LeaderboardOut(board).data
 
-        return leaderboard_answer(request, (slug, *version), (start, end, kind), build)
+        return versioned_answer(request, name, version, seconds, build)
 
 
 class ClubRatingsView(APIView):

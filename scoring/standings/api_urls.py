@@ -2,6 +2,8 @@
 
 from django.urls import path
 
+from scoring.shared.cache import cached_or_drf
+
 from . import api, api_accounts
 
 urlpatterns = [
@@ -22,7 +24,8 @@ urlpatterns = [
     ),
     path(
         "clubs/<slug:slug>/leaderboard",
-        api.ClubLeaderboardView.as_view(),
+        # A stranger's cached board is answered without DRF (scoring/shared/cache.py).
+        cached_or_drf(api.ClubLeaderboardView.as_view(), api.leaderboard_answer_key),
         name="api-club-leaderboard",
     ),
     path(

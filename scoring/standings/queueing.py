@@ -1,7 +1,8 @@
 """Queueing the derived rows' refreshes: mark stale, claim, publish after commit, sweep.
 
 - ``queue_session_refresh`` runs in the writer's transaction: it marks the session stale (one
-  UPDATE) and *claims* the right to queue a refresh (a second UPDATE ... WHERE no live claim).
+  UPDATE) and *claims* the right to queue a refresh (a second UPDATE ... WHERE no live claim);
+  on PostgreSQL both, and the leaderboard's revision, are one statement.
   Only the claimer queues a task, after commit; the publish never raises and fails fast, so
   entry never waits on or fails with the broker.
 - ``queue_club_ratings_refresh`` does the same for a club's ratings (docs/ratings.md).
@@ -24,7 +25,7 @@ from functools import partial
 
 from celery import current_app
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import F, Q, Subquery
 from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
@@ -72,14 +73,71 @@ def queue_session_refresh(session_id: int) -> None:
     """Mark a session's standings stale and queue one refresh after the current commit.
 
     Called by every write that changes results. Twenty quick writes queue one refresh (the
-    first claims it; the others find the claim). Never raises because of the broker.
+    first claims it; the others find the claim). Never raises because of the broker. On
+    PostgreSQL the mark, the claim and the club's leaderboard revision are one statement
+    (``_queue_in_one``) once the session has its state row and the club its revision row.
     """
     states = SessionStandingsState.objects
-    states.mark_stale(session_id)
-    if leaderboard_cache_seconds():
-        _revise_session_leaderboard(session_id)
-    if states.claim(session_id, _claim_ttl()):
+    claimed = _queue_in_one(session_id) if connection.vendor == "postgresql" else None
+    if claimed is None:
+        states.mark_stale(session_id)
+        if leaderboard_cache_seconds():
+            _revise_session_leaderboard(session_id)
+        claimed = states.claim(session_id, _claim_ttl())
+    if claimed:
         transaction.on_commit(partial(_publish_refresh, session_id), robust=True)
+
+
+#: ``queue_session_refresh`` in one statement: the state row marked stale and, when no live claim
+#: holds it, claimed (``pending_since`` set to this call's time: the row returns that time only
+#: to the call that set it), then the club's leaderboard revision raised (``{revise}``), in that
+#: order, as a refresh takes those rows (the state, then the revision: no deadlock).
+_QUEUE_IN_ONE = """
+WITH state AS (
+    UPDATE {state} SET stale = true, dirty = dirty + 1, requested_at = %(now)s,
+        pending_since = CASE WHEN pending_since IS NULL OR pending_since < %(expired)s
+            THEN %(now)s ELSE pending_since END
+    WHERE {state_key} = %(session)s
+    RETURNING pending_since = %(now)s AS claimed
+){revise}
+SELECT (SELECT claimed FROM state), {revised}
+"""
+_REVISE = """, revised AS (
+    UPDATE {revision} SET revision = revision + 1, revised_at = %(now)s
+    WHERE {revision_key} = (SELECT {club} FROM {session} WHERE {session_key} = %(session)s)
+        AND EXISTS (SELECT FROM state)
+    RETURNING 1
+)"""
+
+
+def _queue_in_one(session_id: int) -> bool | None:
+    """Whether this call claimed the refresh, after marking (one statement, PostgreSQL); None
+    when the session has no state row yet (nothing was written: the caller does it in steps).
+    A club with no revision row yet gets it as ``revise_leaderboards`` makes it."""
+    quote = connection.ops.quote_name
+    state, revision = SessionStandingsState._meta, LeaderboardRevision._meta
+    revise = bool(leaderboard_cache_seconds())
+    sql = _QUEUE_IN_ONE.format(
+        state=quote(state.db_table),
+        state_key=quote(state.pk.column),
+        revise=_REVISE if revise else "",
+        revised="(SELECT count(*) FROM revised)" if revise else "1",
+    ).format(
+        revision=quote(revision.db_table),
+        revision_key=quote(revision.pk.column),
+        club=quote(Session._meta.get_field("club").column),
+        session=quote(Session._meta.db_table),
+        session_key=quote(Session._meta.pk.column),
+    )
+    now = timezone.now()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, {"now": now, "expired": now - _claim_ttl(), "session": session_id})
+        claimed, revised = cursor.fetchone()
+    if claimed is None:
+        return None
+    if not revised:
+        _revise_session_leaderboard(session_id)
+    return bool(claimed)
 
 
 def revise_leaderboards(club_ids: Iterable[int]) -> None:

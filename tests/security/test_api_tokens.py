@@ -15,14 +15,17 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from knox.models import AuthToken
+from knox.settings import CONSTANTS
 from rest_framework.test import APIClient
 
 from tests.factories import PASSWORD
 from tests.security.conftest import World
 
 TOKEN_URL = "/api/v1/auth/token/"
+KEY = CONSTANTS.TOKEN_KEY_LENGTH  # a token's first characters, stored to find it by
 
 
 def _token(username: str = "north") -> str:
@@ -85,6 +88,32 @@ def test_a_token_expires_after_the_configured_time(world: World, settings: Any) 
         expiry=timezone.now() - timedelta(seconds=1)
     )
     assert _reads(_with(token), world) == 401
+
+
+def test_a_token_is_read_in_one_query_and_expired_ones_go_at_sign_in(
+    world: World,
+) -> None:
+    """config/tokens.py: a request reads the token with its user and nothing else; the user's
+    other expired tokens, which knox deleted on every request, are deleted at the next sign-in,
+    and an expired token presented is refused and deleted as knox does."""
+    user = world.users["seated"]
+    old, live = _token(), _token()
+    AuthToken.objects.filter(user=user, token_key=old[:KEY]).update(
+        expiry=timezone.now() - timedelta(seconds=1)
+    )
+    with CaptureQueriesContext(connection) as read:
+        assert _reads(_with(live), world) == 200
+    tokens = [q["sql"] for q in read.captured_queries if "knox_authtoken" in q["sql"]]
+    assert len(tokens) == 1 and "auth_user" in tokens[0]  # the token with its user
+    assert AuthToken.objects.filter(user=user).count() == 2  # the expired one stays...
+    _token()
+    assert AuthToken.objects.filter(user=user).count() == 2  # ...until a sign-in: live, new
+    stale = _token()
+    AuthToken.objects.filter(user=user, token_key=stale[:KEY]).update(
+        expiry=timezone.now() - timedelta(seconds=1)
+    )
+    assert _reads(_with(stale), world) == 401
+    assert not AuthToken.objects.filter(user=user, token_key=stale[:KEY]).exists()
 
 
 def test_the_default_lifetime_is_two_weeks(settings: Any) -> None:

@@ -55,6 +55,7 @@ def test_the_benchmark_baseline_is_not_mounted_by_default(client: Client) -> Non
     """Before: /bench/plain answered 200 on every deployment, an unthrottled endpoint no page
     uses."""
     assert client.get("/bench/plain").status_code == 404
+    assert client.post("/bench/floor/1/").status_code == 404  # the POST's floor, raw writes
 
 
 def test_the_benchmarks_mount_their_baseline(settings: Any) -> None:
@@ -63,6 +64,7 @@ def test_the_benchmarks_mount_their_baseline(settings: Any) -> None:
         reload(config.urls)
         clear_url_caches()
         assert resolve("/bench/plain").url_name == "bench-plain"
+        assert resolve("/bench/floor/1/").url_name == "bench-floor"
     finally:
         settings.BENCH_PLAIN = False
         reload(config.urls)

@@ -1,0 +1,149 @@
+"""A deal's POST on PostgreSQL, statement by statement (issue 33, docs/benchmarks.md).
+
+A token's entry of a deal costs these statements and no more: the token with its user (one read,
+config/tokens.py), the entry check, the transaction (its rubber locked with its session, table and
+seated players, its deals, the deal and its history row), and after the commit the standings
+queued in one statement (mark, claim and the leaderboard's revision). The answer and the push
+read nothing more. The queue's one statement does what its steps did: tested here on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from knox.models import AuthToken
+from rest_framework.test import APIClient
+
+from scoring.standings import queueing
+from scoring.standings.models import LeaderboardRevision, SessionStandingsState
+from tests.games.conftest import SIX_DEALS, seated_user
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+#: The statements of a deal's POST by a token, in order (their first words).
+POST_STATEMENTS = [
+    "SELECT",  # the token and its user
+    "SELECT",  # the entry check: the rubber, its club, the user's role and player
+    "BEGIN",
+    "SELECT",  # the rubber locked, with its session, table and seated players
+    "SELECT",  # its deals
+    "INSERT",  # the deal
+    "INSERT",  # its history
+    "COMMIT",
+    "WITH",  # the standings queued: marked stale, claimed, the leaderboard revised
+]
+
+
+@pytest.fixture
+def rubber(running_session: Any) -> Any:
+    return running_session.rubbers.get(number=1)
+
+
+#: A director who does not sit in the rubber: who entered its deals is read once for the answer.
+DIRECTOR_STATEMENTS = [*POST_STATEMENTS, "SELECT"]
+
+
+def _token_client(user: Any) -> APIClient:
+    _, token = AuthToken.objects.create(user)
+    return APIClient(HTTP_AUTHORIZATION=f"Token {token}")
+
+
+@pytest.mark.parametrize(
+    ("cache", "who"),
+    [(60, "seated"), (0, "seated"), (60, "director")],
+    ids=["leaderboard cached", "no cache", "a director not seated"],
+)
+def test_a_deal_posted_by_a_token_takes_nine_statements(
+    rubber: Any, settings: Any, cache: int, who: str, director: Any
+) -> None:
+    settings.LEADERBOARD_CACHE_SECONDS = cache
+    token_client = _token_client(director if who == "director" else seated_user(rubber, "N"))
+    expected = DIRECTOR_STATEMENTS if who == "director" else POST_STATEMENTS
+    url = f"/api/v1/rubbers/{rubber.pk}/deals/"
+    # The first deal makes the session's state row (and the club's revision row).
+    assert token_client.post(url, {"number": 1, **SIX_DEALS[0]}, format="json").status_code == 201
+    for number in (2, 3):
+        with CaptureQueriesContext(connection) as ctx:
+            response = token_client.post(
+                url, {"number": number, **SIX_DEALS[number - 1]}, format="json"
+            )
+        assert response.status_code == 201
+        words = [q["sql"].split(None, 1)[0].upper() for q in ctx.captured_queries]
+        assert words == expected, [q["sql"][:120] for q in ctx.captured_queries]
+        answer = response.json()
+        assert answer["number"] == number
+        assert answer["rubber"]["players"] == {"N": "North", "E": "East", "S": "South", "W": "West"}
+        assert len(answer["rubber"]["deals"]) == number
+
+
+def _state(session_id: int) -> SessionStandingsState:
+    return SessionStandingsState.objects.get(pk=session_id)
+
+
+def test_the_queue_in_one_statement_marks_claims_and_revises(rubber: Any, settings: Any) -> None:
+    settings.LEADERBOARD_CACHE_SECONDS = 60
+    session_id, club_id = rubber.session_id, rubber.session.club_id
+    SessionStandingsState.objects.filter(pk=session_id).delete()
+    LeaderboardRevision.objects.filter(pk=club_id).delete()
+    # No rows yet: done in steps, which make them.
+    assert queueing._queue_in_one(session_id) is None
+    queueing.queue_session_refresh(session_id)
+    first = _state(session_id)
+    assert (first.stale, first.dirty, first.pending_since is not None) == (True, 1, True)
+    revision = LeaderboardRevision.objects.get(pk=club_id).revision
+    # The claim is held: marked and revised, not claimed again.
+    assert queueing._queue_in_one(session_id) is False
+    second = _state(session_id)
+    assert (second.dirty, second.pending_since) == (2, first.pending_since)
+    assert LeaderboardRevision.objects.get(pk=club_id).revision == revision + 1
+    # A claim given back (a refresh started) or older than its lifetime is taken.
+    SessionStandingsState.objects.filter(pk=session_id).update(pending_since=None, stale=False)
+    assert queueing._queue_in_one(session_id) is True
+    assert _state(session_id).stale
+    old = timezone.now() - datetime.timedelta(hours=1)
+    SessionStandingsState.objects.filter(pk=session_id).update(pending_since=old)
+    assert queueing._queue_in_one(session_id) is True
+    assert _state(session_id).pending_since > old
+    # The club's revision row missing: made, as revise_leaderboards makes it.
+    LeaderboardRevision.objects.filter(pk=club_id).delete()
+    assert queueing._queue_in_one(session_id) is False
+    assert LeaderboardRevision.objects.filter(pk=club_id).exists()
+    # With the cache off the revision is left alone.
+    settings.LEADERBOARD_CACHE_SECONDS = 0
+    kept = LeaderboardRevision.objects.get(pk=club_id).revision
+    assert queueing._queue_in_one(session_id) is False
+    assert LeaderboardRevision.objects.get(pk=club_id).revision == kept
+
+
+#: The statements of the benchmark's floor (config/plain.py ``floor``): the POST's writes alone.
+FLOOR_STATEMENTS = ["BEGIN", "SELECT", "INSERT", "INSERT", "COMMIT", "WITH"]
+
+
+def test_the_floor_writes_the_same_rows_in_six_statements(rubber: Any, settings: Any) -> None:
+    """The floor the HTTP benchmark sets the POST against (docs/benchmarks.md)."""
+    from django.test import RequestFactory
+
+    from config.plain import floor
+    from games.models import Deal
+
+    settings.LEADERBOARD_CACHE_SECONDS = 60
+    queueing.queue_session_refresh(rubber.session_id)  # the state and revision rows, as a POST's
+    state = _state(rubber.session_id)
+    revision = LeaderboardRevision.objects.get(pk=rubber.session.club_id).revision
+    body = '{"number": 1, "contract": "4S", "declarer": "N", "tricks": 9}'
+    request = RequestFactory().post("/", body, content_type="application/json")
+    with CaptureQueriesContext(connection) as ctx:
+        response = floor(request, rubber.pk)
+    assert response.status_code == 201
+    words = [q["sql"].split(None, 1)[0].upper() for q in ctx.captured_queries]
+    assert words == FLOOR_STATEMENTS
+    deal = Deal.objects.get(rubber=rubber, number=1)
+    assert (deal.contract, deal.declarer, deal.tricks) == ("4S", "N", 9)
+    assert deal.history.count() == 1
+    assert _state(rubber.session_id).dirty == state.dirty + 1
+    assert LeaderboardRevision.objects.get(pk=rubber.session.club_id).revision == revision + 1

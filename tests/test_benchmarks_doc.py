@@ -1,0 +1,92 @@
+"""docs/benchmarks.md's HTTP figures say what they measured (bench/bench_http.py; issue 33).
+
+Benchmarks measure; this checks what the figures claim: each target's "met" or "MISSED" agrees
+with the ratios and the p99 in its row and with the POST's ratios to its floor, and the statement
+counts the section gives are the ones tests/integration/test_deal_statements.py pins.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bench.bench_http import FLOOR_FACTOR, P99_POST_MS, SECTION, TARGETS
+from tests.conftest import ROOT
+from tests.integration.test_deal_statements import (
+    DIRECTOR_STATEMENTS,
+    FLOOR_STATEMENTS,
+    POST_STATEMENTS,
+)
+
+BENCH = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+ROW = re.compile(
+    r"^\| (?P<label>[^|]+) \| (?P<rps>\d+) \| (?P<ratio>[\d.]+) \| "
+    r"(?P<cpu>[\d.]+) ms \([\d.]+ ms\) "
+    r"\| (?P<cpu_ratio>[\d.]+) \| (?P<target>[^|]*) \| [\d.]+ ms \| (?P<p99>[\d.]+) ms \| \d+ \|$",
+    re.M,
+)
+LABELS = {"leaderboard": "club leaderboard", "scoresheet": "a rubber's scoresheet", "post": "POST"}
+
+
+def section(title: str) -> str:
+    start = BENCH.index(f"## {title}\n")
+    end = BENCH.find("\n## ", start + 1)
+    return BENCH[start : end if end > 0 else None]
+
+
+def rows() -> dict[str, dict[str, str]]:
+    found = {}
+    for match in ROW.finditer(section(SECTION)):
+        for name, label in LABELS.items():
+            if match["label"].startswith(label):
+                found[name] = match.groupdict()
+    return found
+
+
+def said(met: bool) -> str:
+    return "met" if met else "**MISSED**"
+
+
+def test_every_target_is_in_the_table() -> None:
+    assert set(rows()) == set(TARGETS)
+
+
+def test_each_verdict_agrees_with_its_figures() -> None:
+    for name, row in rows().items():
+        target = TARGETS[name]
+        verdict = row["target"]
+        assert f"by CPU {said(float(row['cpu_ratio']) >= target)}" in verdict, name
+        assert f"by req/s {said(float(row['ratio']) >= target)}" in verdict, name
+        if name == "post":
+            assert f"p99 < 100 ms: {said(float(row['p99']) < P99_POST_MS)}" in verdict
+
+
+def test_the_post_against_its_floor() -> None:
+    text = section(SECTION)
+    found = re.search(
+        r"POST against its floor: ([\d.]+)× the floor's requests a second, ([\d.]+)× its CPU", text
+    )
+    assert found is not None
+    rate, cpu = float(found.group(1)), float(found.group(2))
+    within = rate >= round(1 / FLOOR_FACTOR, 2) and cpu <= FLOOR_FACTOR
+    assert f"within {FLOOR_FACTOR}× of its floor: {said(within)}" in rows()["post"]["target"]
+
+
+def test_the_statement_counts_are_the_pinned_ones() -> None:
+    text = section(SECTION)
+    assert f"{len(DIRECTOR_STATEMENTS)} statements for the director's token posting here" in text
+    assert f"({len(POST_STATEMENTS)} for a seated player's" in text
+    assert f"{len(FLOOR_STATEMENTS)} statements, BEGIN and COMMIT counted" in text
+
+
+def test_the_issue_section_quotes_the_measured_table() -> None:
+    """The hand-written summary of issue 33 repeats the benchmark's figures, not others."""
+    text = section("Issue 33: cached reads without DRF, the deal's write in fewer statements")
+    found = rows()
+    for name in ("leaderboard", "scoresheet"):
+        assert f"| {found[name]['cpu_ratio']}×: met | {found[name]['ratio']}×: met |" in text
+    post = found["post"]
+    assert f"| {post['cpu_ratio']}×: missed" in text and f"| {post['ratio']}×;" in text
+    floor = re.search(r"([\d.]+)× its CPU per request", section(SECTION))
+    assert floor is not None and f"{floor.group(1)}× its floor's CPU" in text
+    assert f"9 now for a seated player's token ({len(DIRECTOR_STATEMENTS)} for a" in text
+    assert len(POST_STATEMENTS) == 9
