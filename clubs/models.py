@@ -40,9 +40,8 @@ class ClubQuerySet(models.QuerySet["Club"]):
         return readable.distinct() if user.is_authenticated else readable
 
     def visibility(self, slug: str) -> tuple[int, bool] | None:
-        """(id, public) of the club with this slug, or None: the first read of an answer served
-        from the cache, in SQL because compiling the ORM query cost more than running it
-        (docs/benchmarks.md, HTTP)."""
+        """(id, public) of the club with this slug, or None, in SQL: compiling the ORM query cost
+        more than running it (docs/benchmarks.md, HTTP)."""
         with connection.cursor() as cursor:
             cursor.execute("SELECT id, public FROM clubs_club WHERE slug = %s", [slug])
             row = cursor.fetchone()
@@ -96,8 +95,7 @@ class Club(models.Model):
     def role_of(self, user: User | AnonymousUser) -> str | None:
         if not user.is_authenticated:
             return None
-        # The role alone: a Membership instance with only("role") cost a second query, for the
-        # deferred club_id the related manager reads to attach the club (docs/benchmarks.md).
+        # The role alone: an instance with only("role") cost a query more (docs/benchmarks.md).
         role: str | None = self.memberships.filter(user=user).values_list("role", flat=True).first()
         return role
 
@@ -105,8 +103,7 @@ class Club(models.Model):
         return policy.may_direct(self.role_of(user))
 
     def language_for(self, user: User | AnonymousUser) -> str:
-        """The language this club's pages speak to `user` when no switch was used: their player's
-        own, else the club's (docs/i18n.md, rungs 2 and 3). One query for a signed-in user."""
+        """This club's pages' language for `user`: their player's, else the club's (i18n.md)."""
         own = None
         if user.is_authenticated:
             own = (
@@ -197,8 +194,7 @@ class Player(models.Model):
         return self.name
 
     def language_or_club(self) -> str:
-        """The language everything sent to this player is written in, and their pages speak
-        when they are signed in: their own, or the club's (docs/i18n.md)."""
+        """The language sent to this player and spoken by their pages: theirs, else the club's."""
         return self.language or self.club.language
 
     def may_choose_language(self, user: User | AnonymousUser) -> bool:
@@ -219,15 +215,12 @@ class Player(models.Model):
 
     @property
     def gets_results_mail(self) -> bool:
-        """A night's results are mailed to the player: they have an address and did not stop
-        the mail (`scoring.standings.results_mail`)."""
+        """A night's results are mailed to the player (an address, and the mail not stopped)."""
         return bool(self.email) and self.mail_stopped_at is None
 
     def choose_email(self, email: str, *, by: User | AnonymousUser) -> None:
-        """Set the address the player's results are mailed to ("" for none). Only the player or
-        a director of their club (`may_choose_language`). The player saving their own address
-        starts the mail again if they had stopped it; a director's change never does: only the
-        player undoes their unsubscribe."""
+        """Set the results mail's address ("" for none): the player or a director; only the
+        player saving their own address undoes their unsubscribe."""
         if not self.may_choose_language(by):
             raise PermissionDenied(_("Only the player or a director of the club may do this."))
         self.email = email.strip()
@@ -238,8 +231,7 @@ class Player(models.Model):
         self.save(update_fields=fields)
 
     def stop_results_mail(self) -> bool:
-        """The unsubscribe link: no more results mail (True when it was still on). One UPDATE
-        that only a player still receiving matches, so two clicks stop it once."""
+        """Stop the results mail (True when it was on): one UPDATE, so two clicks stop it once."""
         stopped = Player.objects.filter(pk=self.pk, mail_stopped_at__isnull=True).update(
             mail_stopped_at=timezone.now()
         )
@@ -376,22 +368,19 @@ class Session(models.Model):
 
     @property
     def is_reopened(self) -> bool:
-        """Running again after a close, for corrections (`clubs.services.session_reopen`):
-        `closed_at` keeps the time of the last close until it closes again. Its director's
-        alone: no player, and no table code, writes (`is_playing`)."""
+        """Running again after a close, for corrections (`session_reopen`): its director's
+        alone, no player nor table code writes (`is_playing`)."""
         return self.status == self.Status.RUNNING and self.closed_at is not None
 
     @property
     def is_playing(self) -> bool:
-        """Running for play, never closed: the players at its tables, and the phones holding
-        their codes, write. A session reopened for corrections is not (docs/security.md,
-        issue 26: a reopen revived the closed night's codes)."""
+        """Running for play, never closed: its players and table codes write (a session
+        reopened for corrections is not: docs/security.md, issue 26)."""
         return self.status == self.Status.RUNNING and self.closed_at is None
 
     @property
     def left_running(self) -> bool:
-        """Still running from an earlier day (the club's today): most likely left open by
-        mistake, and its director asked to close it (the console, the room, the club page)."""
+        """Still running from an earlier day: its director is asked to close it (issue 31)."""
         return self.status == self.Status.RUNNING and self.date < timezone.localdate()
 
     @property
@@ -491,15 +480,13 @@ PRESET_CHOICES = sorted(PRESETS)
 
 
 def is_prefetched(instance: models.Model, name: str) -> bool:
-    """True when ``instance.<name>.all()`` is answered from a ``prefetch_related`` read (no
-    query): pages that prefetch for many objects let shared helpers use what they read."""
+    """True when ``instance.<name>.all()`` is answered from a ``prefetch_related`` read."""
     return name in getattr(instance, "_prefetched_objects_cache", {})
 
 
 class TableChange(models.Model):
-    """A change at a table of a running session (issue 18): who left, who came, who moved,
-    from which rubber, and which director made it. Rubbers already played never change; the
-    rotation is re-planned from `from_rubber` (RULES 6)."""
+    """A change at a table of a running session (issue 18): who left, came or moved, from which
+    rubber, by which director; the rotation is re-planned from `from_rubber` (RULES 6)."""
 
     class Kind(models.TextChoices):
         SUBSTITUTE = "substitute", _("Substitute")
@@ -576,10 +563,8 @@ class TableChange(models.Model):
 
 
 class PrizeCut(models.Model):
-    """A cut at the table between winners sharing a prize's choice (RULES 6.3), as the director
-    records it: the winner chooses first. Never edited: the session's history lists each, with
-    who recorded it and when. One cut per choice and group of players (the standings may change
-    after a correction, and a new tie is cut again)."""
+    """A cut between winners sharing a prize's choice (RULES 6.3), recorded by the director: the
+    winner chooses first. Never edited; one per choice and group (a new tie is cut again)."""
 
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="prize_cuts")
     choice = models.PositiveSmallIntegerField(

@@ -28,11 +28,7 @@ def session_deals(session: Session) -> dict[str, Any]:
     for rubber in rubbers:
         seats = {seat: players[pk].name for seat, pk in rubber.seat_ids.items()}
         names = [seats["N"], seats["E"]] if pages(rubber.kind).named_players else None
-        sides = (
-            [seats["N"], seats["E"]]
-            if rubber.is_two_player
-            else [f"{seats['N']} & {seats['S']}", f"{seats['E']} & {seats['W']}"]
-        )
+        sides = names or [f"{seats['N']} & {seats['S']}", f"{seats['E']} & {seats['W']}"]
         deals = rubber.ordered_deals()
         for deal, (_, first, second) in zip(deals, rubber.running_totals(deals), strict=True):
             row = _row(rubber, deal, first, second, names)

@@ -13,6 +13,7 @@ from clubs.models import Player, PrizeCut, Session
 from clubs.permissions import is_director
 from games import history, rotation
 from games.sessions.pages import session_for_page
+from scoring.rules.games import GAMES
 from scoring.rules.ranking import place_label
 
 from .context import session_context
@@ -93,10 +94,10 @@ def _with_played_rubbers(session: Session, tables: list[TableView]) -> None:
     """A closed session's cards list the rubbers played at each table, who sat where and who
     sat out (its tables' rubbers were prefetched: one query, for the names)."""
     names = dict(Player.objects.filter(club_id=session.club_id).values_list("pk", "name"))
+    two = GAMES[session.kind].two_player
     for view in tables:
-        view.rotation = seating_views(
-            rotation.table_history(view.table), names, None, two_player=session.is_two_player
-        )
+        history = rotation.table_history(view.table)
+        view.rotation = seating_views(history, names, None, two_player=two)
 
 
 def session_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:

@@ -27,7 +27,8 @@ from .. import sheets
 from ..permissions import Actor, check_enter
 from ..rotation import table_history, table_pairs
 from ..sheets import Sheet
-from .deal import Deal, lock_session_of
+from .confirming import confirm_deals
+from .deal import Deal
 from .locks import (
     check_reopened_writer,
     closed_meanwhile,
@@ -314,31 +315,8 @@ class Rubber(models.Model):
     # --- writing -------------------------------------------------------------------------------
 
     def confirm_deals(self, *, actor: Actor, seen: dict[int, int]) -> int:
-        """Confirm every deal of this rubber in `seen` (id → the version the player saw) at
-        once, as `Deal.confirm` confirms one (the write policy asks for each): all or none
-        ("Confirm all", on the pad and in the API). The session's row first, then the deals by
-        id, as a correction, a dispute and a close take them, so a correction or a dispute
-        landing meanwhile is seen here: a deal corrected since refuses the whole (Conflict,
-        saying what it is now), as does a deal that is not this rubber's; one disputed or
-        settled since is left as it is. How many were confirmed."""
-        with transaction.atomic():
-            lock_session_of(self.pk)
-            deals = list(
-                Deal.objects.select_for_update(of=("self",), no_key=True)
-                .filter(rubber_id=self.pk, pk__in=seen)
-                .order_by("pk")
-            )
-            if len(deals) != len(seen):
-                raise Conflict(
-                    gettext("This page is out of date: reload it to see the deal as it is now.")
-                )
-            done = 0
-            for deal in deals:
-                if deal.disputed or deal.settled:
-                    continue  # a dispute stays the director's; a settled deal needs nothing
-                deal.confirm(actor=actor, version=seen[deal.pk])
-                done += 1
-        return done
+        """Confirm this rubber's deals in `seen` at once, all or none (`confirming`)."""
+        return confirm_deals(self.pk, actor=actor, seen=seen)
 
     def record_deal(
         self,

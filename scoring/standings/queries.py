@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 from .cuts import recorded_cuts
 from .models import RubberResult, SessionPayment, SessionStanding, SessionStandingsState
-from .ratings import BRIDGE, POOLS
+from .ratings import BRIDGE, POOLS, pool_of
 
 
 @dataclass(frozen=True)
@@ -331,8 +331,7 @@ def player_history(player: Player) -> dict[str, Any]:
     )
     games = []
     for ladder in LADDERS:
-        kinds = ladder_kinds(ladder)
-        mine = [row for row in standings if row.session.kind in kinds]
+        mine = [row for row in standings if pool_of(row.session.kind) == ladder]
         if not mine:
             continue
         points = list(cumulative(mine))
@@ -341,7 +340,7 @@ def player_history(player: Player) -> dict[str, Any]:
                 "ladder": ladder,
                 "label": _ladder_label(ladder),
                 "sessions": list(zip(mine, points, strict=True)),
-                "rubbers": [r for r in rubbers if r.kind in kinds],
+                "rubbers": [r for r in rubbers if pool_of(r.kind) == ladder],
                 "points": points,
             }
         )

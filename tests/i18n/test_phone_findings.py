@@ -63,11 +63,11 @@ def test_a_won_rubber_is_vinto_and_the_record_counts_in_the_singular(
     west, north = table_of_four["west"], table_of_four["north"]
     page = page_text(client, f"/players/{west.pk}/")
     assert "1 rubber: 1 vinto, 0 persi" in page, page
-    assert re.search(r"Rubber 1, tavolo 1 \d+ -?\d+ vinto\b", page), page
+    assert re.search(r"Rubber 1, tavolo 1 Rubber bridge \d+ -?\d+ vinto\b", page), page
     assert "dopo 1 incontro valutato" in page and "incontri" not in page
     page = page_text(client, f"/players/{north.pk}/")
     assert "1 rubber: 0 vinti, 1 perso" in page, page
-    assert re.search(r"Rubber 1, tavolo 1 \d+ .?\d+ perso\b", page), page
+    assert re.search(r"Rubber 1, tavolo 1 Rubber bridge \d+ .?\d+ perso\b", page), page
     assert "vinta" not in page and "persa" not in page
 
 
@@ -235,4 +235,5 @@ def test_negative_hundreds_have_a_true_minus_on_every_page(
         "history": f"/players/{table_of_four['north'].pk}/history/",
     }[where]
     raw = html.unescape(client.get(url).content.decode())
-    assert re.search(r'class="num">\s*−9\s*<', raw) and not re.search(r'class="num">\s*-\d', raw)
+    cell = r'class="num"(?: data-label="[^"]*")?>\s*'
+    assert re.search(cell + r"−9\s*<", raw) and not re.search(cell + r"-\d", raw)
