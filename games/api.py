@@ -27,7 +27,7 @@ from rest_framework.views import APIView
 
 from clubs.permissions import signed_in_user
 from clubs.selectors import session_for_reader
-from scoring.shared.cache import cache_seconds, versioned_answer
+from scoring.shared.cache import cache_seconds, found_key, versioned_answer
 from scoring.shared.renderers import SessionDealsCSV, with_csv
 
 from . import exports, history
@@ -112,7 +112,7 @@ def rubber_answer_key(user: Any, pk: int) -> tuple[str, tuple[Any, ...], int]:
 def _rubber_answer(request: Request, pk: int) -> HttpResponseBase:
     """GET's answer for a rubber: cached under its version (`answer_state`,
     scoring/shared/cache.py), else its deals and players read and rendered."""
-    name, version, seconds = rubber_answer_key(request.user, pk)
+    name, version, seconds = found_key(request) or rubber_answer_key(request.user, pk)
     return versioned_answer(
         request, name, version, seconds, lambda: RubberSerializer(_with_deals(pk)).data
     )

@@ -147,7 +147,9 @@ def cached_or_drf(drf_view: Callable[..., HttpResponseBase], find: Finder) -> Ca
             except (Http404, DatabaseError):
                 return drf_view(request, *args, **kwargs)
             body = cache.get(answer_key(name, version)) if seconds else None
-            if body is not None:
+            if body is None:  # the DRF view makes it, from the key read here (`found_key`)
+                request.found_answer_key = (name, version, seconds)  # type: ignore[attr-defined]
+            else:
                 if not headers:
                     headers.update(_drf_headers(drf_view, request))
                 response = json_answer(body)
@@ -161,6 +163,12 @@ def cached_or_drf(drf_view: Callable[..., HttpResponseBase], find: Finder) -> Ca
 
     functools.update_wrapper(view, drf_view)  # cls, initkwargs, csrf_exempt: still DRF's view
     return view
+
+
+def found_key(request: Any) -> tuple[str, tuple[Any, ...], int] | None:
+    """The answer's key the fast path read before a miss sent the request on to DRF (a plain
+    stranger's GET: no query), so that the view does not read it twice; None otherwise."""
+    return getattr(getattr(request, "_request", request), "found_answer_key", None)
 
 
 def _drf_headers(drf_view: Any, request: HttpRequest) -> dict[str, str]:

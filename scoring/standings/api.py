@@ -25,7 +25,7 @@ from clubs.permissions import signed_in_user
 from clubs.selectors import club_id_for_reader, session_for_reader
 from clubs.serializers import DetailOut, ErrorsOut
 from games.permissions import Actor
-from scoring.shared.cache import leaderboard_cache_seconds, versioned_answer
+from scoring.shared.cache import found_key, leaderboard_cache_seconds, versioned_answer
 from scoring.shared.renderers import (
     LeaderboardCSV,
     RatingsCSV,
@@ -172,7 +172,8 @@ class ClubLeaderboardView(APIView):
             query.is_valid(raise_exception=True)
             start, end = query.validated_data.get("from"), query.validated_data.get("to")
             kind = query.validated_data["kind"]
-        name, version, seconds = leaderboard_answer_key(request.user, slug, start, end, kind)
+        key = found_key(request) or leaderboard_answer_key(request.user, slug, start, end, kind)
+        name, version, seconds = key
         club_id = version[0][1]
 
         def build() -> dict[str, Any]:
