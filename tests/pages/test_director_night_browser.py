@@ -87,7 +87,7 @@ def test_a_directors_night_in_the_browser(
     ):
         with page.expect_download() as download:
             page.locator(selector).click()
-        text = Path(download.value.path()).read_text(encoding="utf-8")
+        text = Path(download.value.path()).read_text(encoding="utf-8-sig")
         rows = list(csv.DictReader(io.StringIO(text)))
         items = page.request.get(live_server.url + api).json()[rows_field]
         assert len(rows) == len(items) > 0

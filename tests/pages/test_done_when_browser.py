@@ -165,7 +165,7 @@ def test_settings_in_both_languages_and_the_settlement_and_leaderboard_csv(
         _no_sideways_scroll(page, viewport[0])
         with page.expect_download() as download:
             page.locator(selector).click()
-        text = Path(download.value.path()).read_text(encoding="utf-8")
+        text = Path(download.value.path()).read_text(encoding="utf-8-sig")
         rows = list(csv.DictReader(io.StringIO(text)))
         items = page.request.get(base + api).json()[rows_field]
         assert len(rows) == len(items) > 0, path
