@@ -2,7 +2,9 @@
 it picks its seat, enters a deal, is handed to the other side, which confirms.
 
 - Every button, button-styled link and button-styled radio there is at least 44×44 px, and every
-  text link at least 44 px high (entry buttons were 36 px wide, links 16–24 px high).
+  text link at least 44 px high (entry buttons were 36 px wide, links 16–24 px high). So is the
+  open dispute form's reasons, under Confirm (which keeps its shape), its note field the form's
+  width and 44 px high.
 - Names wherever a seat is chosen or shown: the seat picker names each seat's player and who sits
   out, the pad's header who sits where and who sits out, the hand-over the other side's players.
 - Buttons speak words, not glyphs: "spades", "made exactly", "undoubled", "declarer North, Clara
@@ -106,4 +108,18 @@ def test_a_tables_phone_walks_seat_entry_hand_over_and_confirmation(
 
     page.locator("#confirm-1 button").first.wait_for()  # the confirmation
     assert too_small(page) == []
+    confirm = page.locator("#confirm-1 > form button")
+    before = confirm.bounding_box()
+    page.locator("#dispute-1 summary").click()  # the dispute form, open under Confirm
+    page.locator("#dispute-1 .choices label").first.wait_for()
+    assert too_small(page) == []
+    after = confirm.bounding_box()
+    assert after and before
+    assert (after["width"], after["height"]) == (before["width"], before["height"])  # not "C o n…"
+    assert page.locator("#dispute-1 .choices label").count() == 5
+    note = page.locator("#dispute-1 input[name=note]").bounding_box()
+    form = page.locator("#dispute-1 form").bounding_box()
+    assert note and form
+    assert note["height"] >= 44 and note["width"] >= form["width"] - 1, note
+    assert note["y"] > after["y"] + after["height"]  # on its own row, under Confirm
     context.close()
