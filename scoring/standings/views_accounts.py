@@ -50,7 +50,9 @@ class PaymentForm(forms.Form):
         widget=forms.NumberInput(attrs={"step": "0.01", "min": "0.01", "inputmode": "decimal"}),
     )
     date = inputs.DateFormField(
-        label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=_("Date"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
     note = forms.CharField(label=_("Note"), max_length=200, required=False)
 
