@@ -238,6 +238,15 @@ class Player(models.Model):
         self.refresh_from_db(fields=["mail_stopped_at"])
         return bool(stopped)
 
+    def restart_results_mail(self) -> bool:
+        """Start the stopped results mail again (True when it was stopped): the holder of an
+        unsubscribe link, as for stopping it."""
+        restarted = Player.objects.filter(pk=self.pk, mail_stopped_at__isnull=False).update(
+            mail_stopped_at=None
+        )
+        self.refresh_from_db(fields=["mail_stopped_at"])
+        return bool(restarted)
+
 
 class InvitationQuerySet(models.QuerySet["Invitation"]):
     def for_holder(self, user: User | AnonymousUser) -> InvitationQuerySet:

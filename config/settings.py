@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "clubs",
     "games",
     "scoring.standings",
+    "config.apps.SiteConfig",
 ]
 
 MIDDLEWARE = [

@@ -35,6 +35,9 @@ def a11y_pages(director: Any) -> list[A11yPage]:
     """The pages of one club night, anonymous ones first (see the module's docstring)."""
     club = make_club(director=director, slug="riverside")
     players = [add_player(club, name) for name in NAMES]
+    # The unsubscribe link is tied to an address: the first player has one.
+    players[0].email = "first@example.org"
+    players[0].save(update_fields=["email"])
     session = make_session(club, [players[:5]], stake=Decimal("0.50"))
     session.confirm_entries = True
     session.save(update_fields=["confirm_entries"])
@@ -64,7 +67,7 @@ def a11y_pages(director: Any) -> list[A11yPage]:
         A11yPage("table code: seat picker", f"/t/{table.code}", "anonymous"),
         A11yPage(
             "results mail: unsubscribe",
-            f"/mail/unsubscribe/{unsubscribe_token(players[0].pk)}/",
+            f"/mail/unsubscribe/{unsubscribe_token(players[0])}/",
             "anonymous",
         ),
         A11yPage("home", "/"),

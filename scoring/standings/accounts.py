@@ -35,6 +35,27 @@ from .ledger import ZERO, AccountEntry
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
+#: The most one payment may be (docs/api.md, "Season accounts"): a typo's extra zeros are refused.
+MAX_PAYMENT = Decimal("100000.00")
+#: How far ahead a payment may be dated.
+MAX_DAYS_AHEAD = 366
+
+
+def payment_date_refusal(club: Club, day: datetime.date) -> str | None:
+    """Why a payment may not carry this date, or None: not before the club existed (its
+    creation, or its first night if that is earlier) nor more than a year ahead."""
+    today = timezone.localdate()
+    if day > today + datetime.timedelta(days=MAX_DAYS_AHEAD):
+        return _("A payment may not be dated more than a year ahead.")
+    first_night = Session.objects.filter(club=club).order_by("date").values_list("date", flat=True)
+    first = min([timezone.localdate(club.created_at), *first_night[:1]])
+    if day < first:
+        return _("A payment may not be dated before the club existed (%(date)s).") % {
+            "date": first.isoformat()
+        }
+    return None
+
+
 _PLAYER = STANDING_FIELDS.index("player_id")
 _MONEY = STANDING_FIELDS.index("money")
 

@@ -79,7 +79,12 @@ class StatementOut(serializers.Serializer[Any]):
 class PaymentIn(inputs.RefusesUnknownFields, serializers.Serializer[Any]):
     player = inputs.IntegerField(min_value=1)
     kind = serializers.ChoiceField(choices=PAYMENT_KINDS)
-    amount = inputs.DecimalField(max_digits=12, decimal_places=2, min_value=Decimal("0.01"))
+    amount = inputs.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        min_value=Decimal("0.01"),
+        max_value=accounts.MAX_PAYMENT,
+    )
     date = inputs.DateField(required=False)
     note = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
@@ -128,6 +133,9 @@ class PaymentsView(APIView):
         data = PaymentIn(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
+        refusal = values.get("date") and accounts.payment_date_refusal(club, values["date"])
+        if refusal:
+            raise serializers.ValidationError({"date": [refusal]})
         player = Player.objects.filter(club=club, pk=values["player"]).first()
         if player is None:
             raise serializers.ValidationError(

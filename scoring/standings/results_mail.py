@@ -14,7 +14,8 @@ language.
   is what an earlier close mailed sends nothing ("unchanged"); one that differs is sent marked
   as a correction.
 - Every mail carries a signed unsubscribe link (``unsubscribe_token``; django.core.signing, no
-  login) and the List-Unsubscribe / List-Unsubscribe-Post headers (RFC 8058 one-click POST).
+  login, tied to the address it was sent to) and the List-Unsubscribe / List-Unsubscribe-Post
+  headers (RFC 8058 one-click POST).
 """
 
 from __future__ import annotations
@@ -105,21 +106,32 @@ def results_mail_queue_waiting(*, older_than: int = 120) -> int:
     return sum(_publish(p["session_id"], p["close"]) for p in pairs)
 
 
-def unsubscribe_token(player_id: int) -> str:
-    """The signed part of a player's unsubscribe link (no expiry: a mail is read for years)."""
-    return signing.dumps({"p": player_id}, salt=UNSUBSCRIBE_SALT)
+def _address_tag(email: str) -> str:
+    """A short hash of the address a link was mailed to: a new address voids the old links."""
+    return hashlib.sha256(email.strip().lower().encode()).hexdigest()[:12]
+
+
+def unsubscribe_token(player: Player) -> str:
+    """The signed part of a player's unsubscribe link, tied to their current address (no
+    expiry: a mail is read for years)."""
+    return signing.dumps({"p": player.pk, "e": _address_tag(player.email)}, salt=UNSUBSCRIBE_SALT)
 
 
 def player_for_token(token: str) -> Player | None:
-    """The player whose unsubscribe link this is; None for a token not signed here."""
+    """The player whose unsubscribe link this is; None for a token not signed here or minted
+    for an address the player no longer has."""
     try:
         data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
     except signing.BadSignature:
         return None
     pk = data.get("p") if isinstance(data, dict) else None
-    if not isinstance(pk, int):
+    tag = data.get("e") if isinstance(data, dict) else None
+    if not isinstance(pk, int) or not isinstance(tag, str):
         return None
-    return Player.objects.select_related("club").filter(pk=pk).first()
+    player = Player.objects.select_related("club").filter(pk=pk).first()
+    if player is None or not player.email or _address_tag(player.email) != tag:
+        return None
+    return player
 
 
 def site_url(path: str) -> str:
@@ -274,7 +286,7 @@ def compose(
     """The mail: subject, plain text and HTML, in the player's language, with the unsubscribe
     link in the text and in the headers (RFC 2369, RFC 8058)."""
     unsubscribe = site_url(
-        reverse("scoring:results-mail-unsubscribe", args=[unsubscribe_token(player.pk)])
+        reverse("scoring:results-mail-unsubscribe", args=[unsubscribe_token(player)])
     )
     context = {
         "player": player,

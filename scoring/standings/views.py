@@ -37,10 +37,14 @@ class PeriodForm(forms.Form):
     """The season picker: a first and a last day, both optional."""
 
     start = inputs.DateFormField(
-        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=_("From"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
     end = inputs.DateFormField(
-        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=_("To"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
     kind = forms.ChoiceField(label=_("Game"), required=False)
 

@@ -47,16 +47,27 @@ class PaymentForm(forms.Form):
         max_digits=12,
         decimal_places=2,
         min_value=Decimal("0.01"),
+        max_value=accounts.MAX_PAYMENT,
         widget=forms.NumberInput(attrs={"step": "0.01", "min": "0.01", "inputmode": "decimal"}),
     )
     date = inputs.DateFormField(
-        label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=_("Date"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
     note = forms.CharField(label=_("Note"), max_length=200, required=False)
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["player"].queryset = Player.objects.filter(club=club).order_by("name")  # type: ignore[attr-defined]
+        self.club = club
+
+    def clean_date(self) -> Any:
+        day = self.cleaned_data.get("date")
+        refusal = day and accounts.payment_date_refusal(self.club, day)
+        if refusal:
+            raise forms.ValidationError(refusal)
+        return day
 
 
 @require_GET

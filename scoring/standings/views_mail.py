@@ -3,7 +3,9 @@
 GET shows what the link does and a button; POST stops the mail, from that button or from a mail
 program's one-click unsubscribe (RFC 8058: a POST of ``List-Unsubscribe=One-Click`` to the
 List-Unsubscribe address, with no cookie and no CSRF token: the signed token is the proof). A
-token not signed here answers 404, as a page that does not exist.
+POST from the page's "Subscribe again" button (``subscribe``) starts the mail again. A token not
+signed here, or minted for an address the player no longer has, answers 404, as a page that
+does not exist.
 """
 
 from __future__ import annotations
@@ -26,7 +28,10 @@ def results_mail_unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404("No such page.")
     speak_club_language(request, player.language_or_club())
     if request.method == "POST":
-        player.stop_results_mail()
+        if request.POST.get("subscribe"):
+            player.restart_results_mail()
+        else:
+            player.stop_results_mail()
     return render(
         request,
         "scoring/unsubscribe.html",

@@ -114,7 +114,11 @@ def _closed(w: World) -> int:
 def _unsubscribe_token(w: World) -> str:
     from scoring.standings.results_mail import unsubscribe_token
 
-    return unsubscribe_token(w.players["north"].pk)
+    north = w.players["north"]
+    # The link is tied to the address it was mailed to: North has one, as after his own case.
+    type(north).objects.filter(pk=north.pk).update(email="north@example.org")
+    north.refresh_from_db()
+    return unsubscribe_token(north)
 
 
 def _tie(w: World) -> dict[str, Any]:

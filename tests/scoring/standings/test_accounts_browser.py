@@ -73,6 +73,13 @@ def test_the_results_sheet_prints_on_one_a4_page(
     pdf = page.pdf(format="A4", print_background=False)
     assert pdf.startswith(b"%PDF")
     assert _pages(pdf) == 1
+    # A payment stays whole across the settlement's columns, on screen as in print.
+    assert sheet.locator(".payments li").first.evaluate("e => getComputedStyle(e).breakInside") == (
+        "avoid"
+    )
+    # On a 375 px phone the page does not widen: the standings table scrolls in its own box.
+    page.set_viewport_size({"width": 375, "height": 800})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
     page.close()
 
 

@@ -16,6 +16,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from games.sessions import lifecycle
 from scoring.standings.ledger import AccountEntry
@@ -113,6 +114,11 @@ def test_the_payment_form_records_a_payment(
         {"kind": "paid_in", "amount": "1.234"},
         {"kind": "paid_in", "amount": "3", "date": "2026-13-45"},
         {"kind": "paid_in", "amount": "3", "player": "999999"},
+        # Issue 32: no date before the club existed or more than a year ahead, no huge amount.
+        {"kind": "paid_in", "amount": "3", "date": "0001-01-01"},
+        {"kind": "paid_in", "amount": "3", "date": "9999-12-31"},
+        {"kind": "paid_in", "amount": "9999999999.99"},
+        {"kind": "paid_in", "amount": "100000.01"},
     ],
 )
 def test_bad_payment_input_is_a_form_error_and_saves_nothing(
@@ -160,6 +166,11 @@ def test_the_api_records_a_payment_and_the_balances_follow(
         ({"kind": "reversal", "amount": "1"}, "kind"),
         ({"kind": "paid_in", "amount": "1", "player": 999999}, "player"),
         ({"kind": "paid_in", "amount": "1", "balance": "9"}, "balance"),
+        # Issue 32: no date before the club existed or more than a year ahead, no huge amount.
+        ({"kind": "paid_in", "amount": "1", "date": "0001-01-01"}, "date"),
+        ({"kind": "paid_in", "amount": "1", "date": "9999-12-31"}, "date"),
+        ({"kind": "paid_in", "amount": "9999999999.99"}, "amount"),
+        ({"kind": "paid_in", "amount": "100000.01"}, "amount"),
     ],
 )
 def test_a_bad_payment_is_a_400_naming_the_field(
@@ -176,6 +187,23 @@ def test_a_bad_payment_is_a_400_naming_the_field(
     assert answer.status_code == 400
     assert field in answer.json()["errors"]
     assert not AccountEntry.objects.filter(kind__in=AccountEntry.PAYMENTS).exists()
+
+
+def test_the_largest_payment_and_one_dated_a_year_ahead_are_taken(
+    closed: Any, director: Any, api: Any, table_of_four: dict[str, Any]
+) -> None:
+    api.force_authenticate(director)
+    ahead = (timezone.localdate() + datetime.timedelta(days=366)).isoformat()
+    data = {"player": table_of_four["east"].pk, "kind": "paid_in", "amount": "100000.00"}
+    answer = api.post(
+        f"/api/v1/clubs/{closed.club.slug}/accounts/payments", {**data, "date": ahead}
+    )
+    assert answer.status_code == 201, answer.content
+    refused = api.post(
+        f"/api/v1/clubs/{closed.club.slug}/accounts/payments", {**data, "date": "2000-01-01"}
+    )
+    (message,) = refused.json()["errors"]["date"]
+    assert message.startswith("A payment may not be dated before the club existed (")
 
 
 def test_a_player_of_another_club_is_refused(closed: Any, director: Any, api: Any) -> None:

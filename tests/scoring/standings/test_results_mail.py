@@ -158,7 +158,7 @@ def test_the_unsubscribe_link_stops_the_mail_with_one_click_and_no_login(
     room: Any, addressed: dict[str, Any], django_capture_on_commit_callbacks: Any
 ) -> None:
     north = addressed["north"]
-    path = f"/mail/unsubscribe/{results_mail.unsubscribe_token(north.pk)}/"
+    path = f"/mail/unsubscribe/{results_mail.unsubscribe_token(north)}/"
     client = Client(enforce_csrf_checks=True)
     page = client.get(path)  # a mail program's preview opens links: a GET stops nothing
     assert page.status_code == 200
@@ -182,11 +182,50 @@ def test_a_forged_or_altered_token_answers_as_a_missing_page(addressed: dict[str
     forged = signing.dumps({"p": north.pk}, salt="another purpose")
     client = Client()
     missing = client.get("/no-such-page/")
-    for token in (forged, results_mail.unsubscribe_token(north.pk) + "x", "abc"):
+    for token in (forged, results_mail.unsubscribe_token(north) + "x", "abc"):
         for method in (client.get, client.post):
             response = method(f"/mail/unsubscribe/{token}/")
             assert response.status_code == 404
             assert response.content == missing.content
+    north.refresh_from_db()
+    assert north.gets_results_mail
+
+
+def test_a_link_minted_for_an_old_address_answers_as_a_missing_page(
+    addressed: dict[str, Any], director: Any
+) -> None:
+    north = addressed["north"]
+    old = results_mail.unsubscribe_token(north)
+    unbound = signing.dumps({"p": north.pk}, salt=results_mail.UNSUBSCRIBE_SALT)
+    north.choose_email("north@new.example.org", by=director)
+    client = Client()
+    missing = client.get("/no-such-page/")
+    for token in (old, unbound):
+        for method in (client.get, client.post):
+            response = method(f"/mail/unsubscribe/{token}/")
+            assert response.status_code == 404
+            assert response.content == missing.content
+    north.refresh_from_db()
+    assert north.gets_results_mail
+    fresh = client.get(f"/mail/unsubscribe/{results_mail.unsubscribe_token(north)}/")
+    assert fresh.status_code == 200
+
+
+def test_the_link_holder_subscribes_again_with_a_post_and_a_get_changes_nothing(
+    addressed: dict[str, Any],
+) -> None:
+    north = addressed["north"]
+    path = f"/mail/unsubscribe/{results_mail.unsubscribe_token(north)}/"
+    client = Client(enforce_csrf_checks=True)
+    stopped = client.post(path, {"List-Unsubscribe": "One-Click"})
+    assert b'id="subscribe-form"' in stopped.content
+    assert b"ask the club" not in stopped.content
+    assert client.get(path, {"subscribe": "1"}).status_code == 200
+    north.refresh_from_db()
+    assert not north.gets_results_mail
+    again = client.post(path, {"subscribe": "1"})
+    assert again.status_code == 200
+    assert b'id="unsubscribe-form"' in again.content
     north.refresh_from_db()
     assert north.gets_results_mail
 

@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+
+
+class SiteConfig(AppConfig):
+    """The project's own checks (config/checks.py); no models."""
+
+    name = "config"
+    verbose_name = "Site configuration"
+
+    def ready(self) -> None:
+        from . import checks  # noqa: F401  (registers the checks)
