@@ -230,22 +230,13 @@ class Player(models.Model):
             fields.append("mail_stopped_at")
         self.save(update_fields=fields)
 
-    def stop_results_mail(self) -> bool:
-        """Stop the results mail (True when it was on): one UPDATE, so two clicks stop it once."""
-        stopped = Player.objects.filter(pk=self.pk, mail_stopped_at__isnull=True).update(
-            mail_stopped_at=timezone.now()
-        )
+    def stop_results_mail(self, *, stop: bool = True) -> bool:
+        """Stop the results mail, or start it again (`stop=False`: an unsubscribe link's
+        holder); True when it changed. One UPDATE, so two clicks change it once."""
+        rows = Player.objects.filter(pk=self.pk, mail_stopped_at__isnull=stop)
+        changed = rows.update(mail_stopped_at=timezone.now() if stop else None)
         self.refresh_from_db(fields=["mail_stopped_at"])
-        return bool(stopped)
-
-    def restart_results_mail(self) -> bool:
-        """Start the stopped results mail again (True when it was stopped): the holder of an
-        unsubscribe link, as for stopping it."""
-        restarted = Player.objects.filter(pk=self.pk, mail_stopped_at__isnull=False).update(
-            mail_stopped_at=None
-        )
-        self.refresh_from_db(fields=["mail_stopped_at"])
-        return bool(restarted)
+        return bool(changed)
 
 
 class InvitationQuerySet(models.QuerySet["Invitation"]):

@@ -29,7 +29,7 @@ def results_mail_unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     speak_club_language(request, player.language_or_club())
     if request.method == "POST":
         if request.POST.get("subscribe"):
-            player.restart_results_mail()
+            player.stop_results_mail(stop=False)
         else:
             player.stop_results_mail()
     return render(
