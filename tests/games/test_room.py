@@ -106,6 +106,27 @@ def test_awaiting_and_disputed_deals_with_the_directors_actions(
     assert 'name="next" value="/clubs/riverside/room/"' in tile
 
 
+def test_a_disputed_or_awaiting_deal_shows_the_deal_and_why_it_is_disputed(
+    client: Any, director: Any, club: Any, tonight: Any
+) -> None:
+    tonight.confirm_entries = True
+    tonight.save(update_fields=["confirm_entries"])
+    rubber = tonight.rubbers.get(table__number=1)
+    first, _ = rubber.record_deal(
+        number=1, contract="2H", declarer="S", tricks=8, actor=acting(rubber)
+    )
+    rubber.record_deal(number=2, contract="3C", declarer="W", tricks=9, actor=acting(rubber))
+    first.dispute(
+        actor=acting(first, player=rubber.east), reason="result", note="We took six tricks"
+    )
+    tile = _tile(_room(client, director, club), 1)
+    disputed = tile.split('data-disputed="1"')[1].split("</ul>")[0]
+    assert "2♥ by South, made" in disputed
+    assert "about the result" in disputed and "We took six tricks" in disputed
+    awaiting = tile.split('data-awaiting="1"')[1].split("</p>")[0]
+    assert "3♣ by West, made" in awaiting
+
+
 def test_the_live_part_answers_304_until_a_deal_changes(
     client: Any, director: Any, club: Any, tonight: Any
 ) -> None:
