@@ -163,16 +163,18 @@ def table_tile(
 
 
 def room_sessions(club: Club, *, now: datetime.datetime | None = None) -> list[RoomSession]:
-    """The club's running sessions, each with a tile per table (`table_tile`)."""
+    """The club's running sessions, each with a tile per table (`table_tile`): tonight's first,
+    then those left running from an earlier day (flagged stale)."""
     now = now or timezone.now()
     names = dict(club.players.values_list("pk", "name"))
+    sessions = sorted(_sessions(club), key=lambda session: session.left_running)
     return [
         RoomSession(
             session=session,
             tiles=[table_tile(session, table, names, now) for table in session.tables.all()],
             stale=session.left_running,
         )
-        for session in _sessions(club)
+        for session in sessions
     ]
 
 

@@ -184,3 +184,15 @@ def test_the_times_age_each_minute(client: Any, director: Any, club: Any, tonigh
         'data-refresh-ms="60000"' in html
         and 'data-push-url="/clubs/riverside/console/events/"' in html
     )
+
+
+def test_tonights_sessions_come_before_one_left_running_from_an_earlier_day(
+    client: Any, director: Any, club: Any, tonight: Any
+) -> None:
+    players = [add_player(club, n) for n in ("Jo", "Kim", "Lou", "Max")]
+    stale = make_session(club, [players], date=timezone.localdate() - datetime.timedelta(days=2))
+    html = _room(client, director, club)
+    assert html.index(f'id="room-session-{tonight.pk}"') < html.index(
+        f'id="room-session-{stale.pk}"'
+    )
+    assert [item.stale for item in room_sessions(club)] == [False, True]
