@@ -171,6 +171,18 @@ def test_a_two_player_match_names_its_players_on_the_tile(
     assert "Early leaver" not in tile
 
 
+def test_a_two_player_sessions_heading_names_no_movement(
+    client: Any, director: Any, club: Any, tonight: Any
+) -> None:
+    pair = [add_player(club, "Nell"), add_player(club, "Otto")]
+    two = make_session(club, [pair], kind="bridge_for_two", date=timezone.localdate())
+    html = _room(client, director, club)
+    heading = html.split(f'id="room-session-{two.pk}"')[1].split("</h2>")[0]
+    assert "Bridge for Two" in heading and "Pivot" not in heading
+    heading = html.split(f'id="room-session-{tonight.pk}"')[1].split("</h2>")[0]
+    assert "Pivot" in heading
+
+
 def test_the_times_age_each_minute(client: Any, director: Any, club: Any, tonight: Any) -> None:
     """The live part's ETag holds the minute, and the part asks again each minute even while
     its push stream is up (static/js/backscore.js, data-refresh-ms)."""
