@@ -146,3 +146,10 @@ def test_two_winners_sent_are_refused_on_the_page_and_by_the_api(client, api, ro
 def test_each_radio_sits_inline_with_its_name_as_the_checkboxes_do() -> None:
     css = (settings.BASE_DIR / "static/css/backscore.css").read_text()
     assert ".form input[type=checkbox], .form input[type=radio] { width: auto; }" in css
+
+
+def test_the_players_history_writes_a_shared_place_as_the_standings_do(client, tie, director):
+    north, _ = tie
+    client.force_login(director)
+    html = client.get(f"/players/{north.pk}/history/").content.decode()
+    assert 'data-label="Rank">=1</td>' in html
