@@ -208,3 +208,14 @@ def test_tonights_sessions_come_before_one_left_running_from_an_earlier_day(
         f'id="room-session-{stale.pk}"'
     )
     assert [item.stale for item in room_sessions(club)] == [False, True]
+
+
+def test_the_rooms_header_links_as_the_consoles_does(client: Any, director: Any, club: Any) -> None:
+    def nav(path: str) -> list[str]:
+        html = client.get(path).content.decode()
+        header = html.split('<nav class="nav">')[1].split('<span class="spacer">')[0]
+        return re.findall(r'<a href="([^"]+)"', header)
+
+    room = _room(client, director, club) and nav(f"/clubs/{club.slug}/room/")
+    assert room == nav(f"/clubs/{club.slug}/console/")
+    assert f"/clubs/{club.slug}/players/" in room and f"/clubs/{club.slug}/room/" in room
