@@ -31,6 +31,9 @@ def test_a_missing_page_in_italian_for_a_signed_in_user(client: Any, director: A
     html = response.content.decode()
     assert "Non trovato" in html and "A questo indirizzo non c'è nulla." in html
     assert "no-such-club" not in html
-    assert client.get("/t/XXXX", HTTP_ACCEPT_LANGUAGE="it").content.decode().count(
-        "Nessun tavolo si apre con questo codice"
-    ) == 1
+    assert (
+        client.get("/t/XXXX", HTTP_ACCEPT_LANGUAGE="it")
+        .content.decode()
+        .count("Nessun tavolo si apre con questo codice")
+        == 1
+    )
