@@ -289,6 +289,12 @@ class GamePages:
         return self.entry is None
 
     @property
+    def movements(self) -> bool:
+        """Whether its sessions have a movement (Pivot, Fixed partners, Cut-in), as the
+        pages name them: the four-player games' (a two-player game's tables of two have none)."""
+        return self.entry is None
+
+    @property
     def controls(self) -> tuple[str, ...]:
         """Every control of the game's entry, whatever the house rules say."""
         return FOUR_PLAYER_CONTROLS if self.entry is None else self.entry.controls

@@ -120,11 +120,13 @@ def table_tile(
     asks = session.asks_confirmation
     latest: tuple[datetime.datetime, Deal, Rubber] | None = None
     for rubber in rubbers:
+        pages = registry.pages(rubber.kind)
+        player_names = [names.get(rubber.north_id, "?"), names.get(rubber.east_id, "?")]
         for deal in rubber.deals.all():
-            if not deal.settled and deal.disputed:
-                tile.disputed.append(deal)
-            elif not deal.settled and asks:
-                tile.awaiting.append(deal)
+            if not deal.settled and (deal.disputed or asks):
+                # The deal itself, as its pad says it, for the director to judge on the tile.
+                deal.words = pages.deal_words(deal, player_names)  # type: ignore[attr-defined]
+                (tile.disputed if deal.disputed else tile.awaiting).append(deal)
             if latest is None or deal.entered_at >= latest[0]:
                 latest = (deal.entered_at, deal, rubber)
             deal.rubber = rubber  # for the tile's words, read without a query
@@ -161,16 +163,18 @@ def table_tile(
 
 
 def room_sessions(club: Club, *, now: datetime.datetime | None = None) -> list[RoomSession]:
-    """The club's running sessions, each with a tile per table (`table_tile`)."""
+    """The club's running sessions, each with a tile per table (`table_tile`): tonight's first,
+    then those left running from an earlier day (flagged stale)."""
     now = now or timezone.now()
     names = dict(club.players.values_list("pk", "name"))
+    sessions = sorted(_sessions(club), key=lambda session: session.left_running)
     return [
         RoomSession(
             session=session,
             tiles=[table_tile(session, table, names, now) for table in session.tables.all()],
             stale=session.left_running,
         )
-        for session in _sessions(club)
+        for session in sessions
     ]
 
 

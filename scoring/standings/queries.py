@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from django.db import connection
-from django.db.models import Count, F, Max, Q
+from django.db.models import Count, Exists, F, Max, OuterRef, Q
 from django.http import Http404
 from django.utils.translation import gettext
 
@@ -319,11 +319,19 @@ def player_history(player: Player) -> dict[str, Any]:
     rubbers; each game's apart (``games``: one per ladder played, ``LADDERS`` order), as the
     leaderboards keep them: a Misery match's hundreds are not a rubber bridge's. ``points``:
     the running total of the first. Two queries."""
+    # Another player of the session holds the same rank: the place is shared ("=1"), as the
+    # standings write it.
+    same_rank = SessionStanding.objects.filter(
+        session_id=OuterRef("session_id"), rank=OuterRef("rank")
+    ).exclude(player_id=OuterRef("player_id"))
     standings = list(
         SessionStanding.objects.filter(player=player)
         .select_related("session")
+        .annotate(place_shared=Exists(same_rank))
         .order_by("date", "session_id")
     )
+    for row in standings:
+        row.place = place_label(row.rank, row.place_shared)  # type: ignore[attr-defined]
     rubbers = list(
         RubberResult.objects.filter(player=player)
         .annotate(table_id=F("rubber__table_id"), kind=F("rubber__kind"))

@@ -40,6 +40,13 @@ class PrizeCutForm(forms.Form):
         # The refusal names no value sent.
         field.error_messages["invalid_choice"] = _("Choose one of the players who cut.")
 
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        # Two winners sent: the form would read the last one; a cut has one winner.
+        if hasattr(self.data, "getlist") and len(self.data.getlist("winner")) > 1:
+            self.add_error("winner", _("Choose one player only: one player wins the cut."))
+        return cleaned
+
 
 def _groups(session: Session) -> list[dict[str, Any]]:
     """The shared choices still to be cut, each with its players by name. Three queries."""

@@ -106,6 +106,27 @@ def test_awaiting_and_disputed_deals_with_the_directors_actions(
     assert 'name="next" value="/clubs/riverside/room/"' in tile
 
 
+def test_a_disputed_or_awaiting_deal_shows_the_deal_and_why_it_is_disputed(
+    client: Any, director: Any, club: Any, tonight: Any
+) -> None:
+    tonight.confirm_entries = True
+    tonight.save(update_fields=["confirm_entries"])
+    rubber = tonight.rubbers.get(table__number=1)
+    first, _ = rubber.record_deal(
+        number=1, contract="2H", declarer="S", tricks=8, actor=acting(rubber)
+    )
+    rubber.record_deal(number=2, contract="3C", declarer="W", tricks=9, actor=acting(rubber))
+    first.dispute(
+        actor=acting(first, player=rubber.east), reason="result", note="We took six tricks"
+    )
+    tile = _tile(_room(client, director, club), 1)
+    disputed = tile.split('data-disputed="1"')[1].split("</ul>")[0]
+    assert "2♥ by South, made" in disputed
+    assert "about the result" in disputed and "We took six tricks" in disputed
+    awaiting = tile.split('data-awaiting="1"')[1].split("</p>")[0]
+    assert "3♣ by West, made" in awaiting
+
+
 def test_the_live_part_answers_304_until_a_deal_changes(
     client: Any, director: Any, club: Any, tonight: Any
 ) -> None:
@@ -150,6 +171,18 @@ def test_a_two_player_match_names_its_players_on_the_tile(
     assert "Early leaver" not in tile
 
 
+def test_a_two_player_sessions_heading_names_no_movement(
+    client: Any, director: Any, club: Any, tonight: Any
+) -> None:
+    pair = [add_player(club, "Nell"), add_player(club, "Otto")]
+    two = make_session(club, [pair], kind="bridge_for_two", date=timezone.localdate())
+    html = _room(client, director, club)
+    heading = html.split(f'id="room-session-{two.pk}"')[1].split("</h2>")[0]
+    assert "Bridge for Two" in heading and "Pivot" not in heading
+    heading = html.split(f'id="room-session-{tonight.pk}"')[1].split("</h2>")[0]
+    assert "Pivot" in heading
+
+
 def test_the_times_age_each_minute(client: Any, director: Any, club: Any, tonight: Any) -> None:
     """The live part's ETag holds the minute, and the part asks again each minute even while
     its push stream is up (static/js/backscore.js, data-refresh-ms)."""
@@ -163,3 +196,26 @@ def test_the_times_age_each_minute(client: Any, director: Any, club: Any, tonigh
         'data-refresh-ms="60000"' in html
         and 'data-push-url="/clubs/riverside/console/events/"' in html
     )
+
+
+def test_tonights_sessions_come_before_one_left_running_from_an_earlier_day(
+    client: Any, director: Any, club: Any, tonight: Any
+) -> None:
+    players = [add_player(club, n) for n in ("Jo", "Kim", "Lou", "Max")]
+    stale = make_session(club, [players], date=timezone.localdate() - datetime.timedelta(days=2))
+    html = _room(client, director, club)
+    assert html.index(f'id="room-session-{tonight.pk}"') < html.index(
+        f'id="room-session-{stale.pk}"'
+    )
+    assert [item.stale for item in room_sessions(club)] == [False, True]
+
+
+def test_the_rooms_header_links_as_the_consoles_does(client: Any, director: Any, club: Any) -> None:
+    def nav(path: str) -> list[str]:
+        html = client.get(path).content.decode()
+        header = html.split('<nav class="nav">')[1].split('<span class="spacer">')[0]
+        return re.findall(r'<a href="([^"]+)"', header)
+
+    room = _room(client, director, club) and nav(f"/clubs/{club.slug}/room/")
+    assert room == nav(f"/clubs/{club.slug}/console/")
+    assert f"/clubs/{club.slug}/players/" in room and f"/clubs/{club.slug}/room/" in room

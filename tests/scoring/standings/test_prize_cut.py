@@ -7,6 +7,7 @@ import html
 from typing import Any
 
 import pytest
+from django.conf import settings
 
 from clubs.models import Membership, PrizeCut
 from games.permissions import Actor, NotAllowed
@@ -126,3 +127,29 @@ def test_a_cut_stops_deciding_when_the_tie_changes(api, room, tie, director):
     # Another tie for the same choice (the standings changed): the old cut decides nothing.
     PrizeCut.objects.update(among=f"{first.pk},{second.pk},999999")
     assert [cut for _, _, cut in prizes(api, room)] == ["undecided", "undecided"]
+
+
+def test_two_winners_sent_are_refused_on_the_page_and_by_the_api(client, api, room, tie, director):
+    first, second = sorted(tie, key=lambda p: p.pk)
+    client.force_login(director)
+    answer = client.post(f"/sessions/{room.pk}/prize-cut/", {"winner": [first.pk, second.pk]})
+    assert answer.status_code == 400
+    assert "Choose one player only: one player wins the cut." in answer.content.decode()
+    api.force_authenticate(director)
+    listed = api.post(
+        f"/api/v1/sessions/{room.pk}/prize-cuts", {"winner": [first.pk, second.pk]}, "json"
+    )
+    assert listed.status_code == 400 and "winner" in listed.json()["errors"]
+    assert not PrizeCut.objects.exists()
+
+
+def test_each_radio_sits_inline_with_its_name_as_the_checkboxes_do() -> None:
+    css = (settings.BASE_DIR / "static/css/backscore.css").read_text()
+    assert ".form input[type=checkbox], .form input[type=radio] { width: auto; }" in css
+
+
+def test_the_players_history_writes_a_shared_place_as_the_standings_do(client, tie, director):
+    north, _ = tie
+    client.force_login(director)
+    html = client.get(f"/players/{north.pk}/history/").content.decode()
+    assert 'data-label="Rank">=1</td>' in html
