@@ -136,9 +136,10 @@ function morphConfig(held, heldForms) {
           held.push(node);
           return false;
         }
-        // What the pad said of the taps held (another phone recorded their deal; a deal was
-        // deleted meanwhile) stays while they are held, with its link to the correction.
-        if (node.nodeType === 1 && node.getAttribute("role") === "alert" && heldForms.size > 0) return false;
+        // What the pad said (another phone recorded the deal held, a deal was deleted, the phone
+        // is North's again) stays until the player's next action replaces the pad, as a page's
+        // message does: a change heard meanwhile never takes it away unread.
+        if (node.nodeType === 1 && node.getAttribute("role") === "alert") return false;
         return true;
       },
       // htmx processes only what came in: processing the whole pad re-initialised an element
