@@ -282,13 +282,16 @@ class TableOut(serializers.Serializer[Any]):
     )
     current_rubber = serializers.SerializerMethodField()
     code = serializers.SerializerMethodField(
-        help_text="The table code (/t/<code>), to the session's director only while the session "
-        "runs with codes on (not once reopened for corrections: its codes stay dead); null to "
-        "everyone else."
+        help_text="The table code (/t/<code>), to the session's director only, as the table "
+        "cards carry it: fixed at planning (it opens the table once the session starts) and "
+        "while the session runs with codes on; null once it closed or reopened for corrections "
+        "(its codes stay dead), with codes off, and to everyone else."
     )
 
     def get_code(self, table: Table) -> str | None:
-        if not self.context.get("director") or not table.session.codes_open:
+        session = table.session
+        planned = session.status == Session.Status.PLANNED and session.table_codes
+        if not self.context.get("director") or not (session.codes_open or planned):
             return None
         return table.code
 

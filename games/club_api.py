@@ -104,11 +104,13 @@ def _table(session: Session, number: int) -> Table:
 
 
 def _session_out(pk: int) -> dict[str, Any]:
-    # Read again after the write: a session another director deleted since is missing.
+    """A director's write answered as its GET answers the director: each table's code as the
+    cards carry it (`TableOut.get_code`). Read again after the write: a session another
+    director deleted since is missing."""
     session = session_queryset().filter(pk=pk).first()
     if session is None:
         raise Http404("No such session.")
-    return SessionOut(session).data
+    return SessionOut(session, context={"director": True}).data
 
 
 # --- clubs -------------------------------------------------------------------------------------

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from clubs.models import CODE_ALPHABET, CODE_LENGTH
+from clubs.models import CODE_ALPHABET, CODE_LENGTH, Table
 from games.models import Deal
 from games.sessions import lifecycle
 from tests.conftest import unchanged
+from tests.factories import add_player
 
 TAPS = {"number": 1, "level": "4", "strain": "S", "declarer": "N", "result": "0"}
 
@@ -250,6 +251,30 @@ def test_the_qr_svg_carries_no_text_of_its_url_even_with_a_hostile_host(
     (svg,) = re.findall(r'<svg[^>]*class="segno".*?</svg>', html, flags=re.S)
     assert "evil" not in svg and "/t/" not in svg
     assert set(re.findall(r"<(\w+)", svg)) <= {"svg", "path"}
+
+
+def test_the_api_answers_each_write_with_the_codes_the_cards_carry(api, director, club):
+    """Issue 31 probe 5: planning and starting answered `code: null` while the cards carried the
+    code fixed at planning. Every answer to the director now names it, the same code from
+    planning to start; once closed it is null (the cards say the code no longer opens it)."""
+    players = [p.pk for p in (add_player(club, n) for n in ("Ann", "Bo", "Cy", "Di"))]
+    api.force_authenticate(director)
+    made = api.post(
+        f"/api/v1/clubs/{club.slug}/sessions/",
+        {"date": "2026-11-30", "tables": [{"players": players}]},
+        format="json",
+    )
+    assert made.status_code == 201, made.json()
+    session = made.json()
+    planned = [table["code"] for table in session["tables"]]
+    assert planned == [t.code for t in Table.objects.filter(session_id=session["id"])]
+    assert all(planned)
+    detail = f"/api/v1/sessions/{session['id']}/"
+    assert [t["code"] for t in api.get(detail).json()["tables"]] == planned
+    started = api.post(f"/api/v1/sessions/{session['id']}/start")
+    assert [t["code"] for t in started.json()["tables"]] == planned
+    closed = api.post(f"/api/v1/sessions/{session['id']}/close")
+    assert [t["code"] for t in closed.json()["tables"]] == [None]
 
 
 def test_a_club_export_leaves_the_table_codes_out(running_session):
