@@ -122,7 +122,7 @@ def _setup() -> None:
         date=Session.objects.filter(club=clubs[0]).latest("date").date,
         tables=[players[i : i + 4] for i in range(0, 480, 4)],
     )
-    session_start(session=session)
+    session_start(session=session, anyway=True)
     scoresheet = (
         Rubber.objects.filter(session__club=clubs[0], status="complete")
         .annotate(n=Count("deals"))

@@ -120,7 +120,7 @@ def _setup() -> None:
         date=datetime.date(2026, 12, 1),
         tables=[players[i : i + 4] for i in range(0, 4 * TABLES, 4)],
     )
-    session_start(session=session)
+    session_start(session=session, anyway=True)
     rubbers = list(session.rubbers.select_related("north__user").order_by("table__number"))
     for rubber in rubbers:
         for number, (contract, declarer, tricks) in enumerate(

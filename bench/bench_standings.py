@@ -300,7 +300,7 @@ def _live_session() -> int:
         date=Session.objects.filter(club=club).order_by("-date").values_list("date", flat=True)[0],
         tables=[players[i : i + 4] for i in range(0, 20, 4)],
     )
-    session_start(session=session)
+    session_start(session=session, anyway=True)
     # Three rubbers a table, each ended by games, before the measured deals (a busy evening).
     games = [("4S", "N", 10), ("3NT", "E", 9), ("4H", "S", 10), ("5D", "W", 11)]
     for table in session.tables.all():

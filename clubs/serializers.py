@@ -245,6 +245,14 @@ class SessionIn(RefusesUnknownFields, serializers.Serializer[Any]):
         return [[found[pk] for pk in table["players"]] for table in tables]
 
 
+class SessionStartIn(RefusesUnknownFields, serializers.Serializer[Any]):
+    anyway = serializers.BooleanField(
+        default=False,
+        help_text="Start although a player still sits in a session of another day left running "
+        "(without it: 400 on `tables` naming them). A session of the same day is never overridden.",
+    )
+
+
 class TablePlayerIn(RefusesUnknownFields, serializers.Serializer[Any]):
     player = inputs.IntegerField(
         min_value=1, max_value=MAX_ID, help_text="A player id of the session's club."

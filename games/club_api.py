@@ -40,6 +40,7 @@ from clubs.serializers import (
     SeatingOut,
     SessionIn,
     SessionOut,
+    SessionStartIn,
     SubstituteIn,
     TableChangeOut,
     TableOut,
@@ -332,13 +333,21 @@ class SessionStartView(APIView):
     @extend_schema(
         tags=TAGS_SESSIONS,
         summary="Start a planned session: every table gets its first rubber",
-        request=None,
+        description=(
+            "400 on `tables` naming each player seated in another running session: one of the "
+            "same day always; one of another day left running unless `anyway` is true (the "
+            "session's history then names them). 409 once started."
+        ),
+        request=SessionStartIn,
         responses={200: SessionOut, **WRITE_ERRORS, 409: E409},
     )
     def post(self, request: Request, pk: int) -> Response:
         session = _session(request, pk, director=True)
-        NoBodyIn.check(request.data)
-        lifecycle.session_start(session=session, by=signed_in_user(request))
+        data = SessionStartIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        lifecycle.session_start(
+            session=session, by=signed_in_user(request), anyway=data.validated_data["anyway"]
+        )
         return Response(_session_out(session.pk))
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import Prefetch, Q, prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from clubs.models import Player, PrizeCut, Session
 from clubs.permissions import is_director
 from games import history, rotation
+from games.sessions.lifecycle import STARTED_ANYWAY
 from games.sessions.pages import session_for_page
 from scoring.rules.games import GAMES
 from scoring.rules.ranking import place_label
@@ -43,34 +44,31 @@ def _session_history(session: Session) -> list[dict[str, Any]]:
     for shared prize choices (RULES 6.3), and by whom, as the club names them
     (games.history.entrants: a player's name, or "Director"; never a login). Four queries."""
     records = list(
-        session.history.filter(history_change_reason__in=STATE_CHANGES)
+        session.history.filter(
+            Q(history_change_reason__in=STATE_CHANGES)
+            | Q(history_change_reason__startswith=STARTED_ANYWAY)
+        )
         .order_by("history_date", "history_id")
         .values("history_change_reason", "history_date", "history_user_id")
     )
+    anyway = {pk for r in records for pk in _seated_anyway(r["history_change_reason"])}
     cuts = list(PrizeCut.objects.filter(session=session).select_related("winner"))
     names = history.entrants(
         session.club_id,
         [r["history_user_id"] for r in records] + [cut.by_id for cut in cuts],
     )
     words = {"started": _("Started"), "closed": _("Closed"), "reopened": _("Reopened")}
+    wanted = {pk for cut in cuts for pk in cut.players} | anyway
+    players = dict(Player.objects.filter(pk__in=wanted).values_list("pk", "name")) if wanted else {}
     changes = [
         {
-            "what": words[r["history_change_reason"]],
-            "reason": r["history_change_reason"],
+            "what": _state_words(r["history_change_reason"], words, players),
+            "reason": r["history_change_reason"].partition(" ·")[0],
             "at": r["history_date"],
             "by": history.who(names, r["history_user_id"]).name,
         }
         for r in records
     ]
-    players = (
-        dict(
-            Player.objects.filter(pk__in={pk for cut in cuts for pk in cut.players}).values_list(
-                "pk", "name"
-            )
-        )
-        if cuts
-        else {}
-    )
     changes += [
         {
             "what": _("Cut for the %(place)s choice: %(winner)s won against %(others)s; recorded")
@@ -88,6 +86,23 @@ def _session_history(session: Session) -> list[dict[str, Any]]:
         for cut in cuts
     ]
     return sorted(changes, key=lambda change: change["at"])
+
+
+def _seated_anyway(reason: str) -> list[int]:
+    """The players a start went ahead with although a session of another day left running
+    still seated them (`lifecycle.STARTED_ANYWAY`)."""
+    if not reason.startswith(STARTED_ANYWAY):
+        return []
+    return [int(pk) for pk in reason.removeprefix(STARTED_ANYWAY).split(",") if pk.isdigit()]
+
+
+def _state_words(reason: str, words: dict[str, str], players: dict[int, str]) -> str:
+    seated = _seated_anyway(reason)
+    if not seated:
+        return words[reason]
+    return _(
+        "Started anyway, with %(names)s still seated in a session of another day left running"
+    ) % {"names": ", ".join(players.get(pk, "?") for pk in seated)}
 
 
 def _with_played_rubbers(session: Session, tables: list[TableView]) -> None:

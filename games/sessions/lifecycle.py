@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -19,7 +20,13 @@ from scoring.shared.errors import Conflict
 
 from ..models import Deal, Rubber
 from .planning import check_date, check_tables, seat_tables, tables_with_players
-from .seating import lock_players, queue_refresh, seated_elsewhere
+from .seating import (
+    left_running_seats,
+    left_running_sentence,
+    lock_players,
+    queue_refresh,
+    seated_elsewhere,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -103,8 +110,19 @@ def session_reseat(
     return session
 
 
-def session_start(*, session: Session, by: User | None = None) -> Session:
-    """Start a planned session: every table gets its first rubber, seated by the rotation."""
+#: The change reason of a start that went ahead with players still seated in a session of another
+#: day left running: their ids follow ("started · also seated: 3,8"; the session's page names them).
+STARTED_ANYWAY = "started · also seated: "
+
+
+def session_start(*, session: Session, by: User | None = None, anyway: bool = False) -> Session:
+    """Start a planned session: every table gets its first rubber, seated by the rotation.
+
+    Never a silent double seating (issue 31): a player seated in another running session of the
+    same day is refused outright, and one still seated in a session of another day left running
+    (most likely forgotten) is refused unless the director said to start `anyway`; the history
+    then names them (`STARTED_ANYWAY`). Either refusal is a `ValidationError` on `tables`
+    naming each player, the table and the other session."""
     with transaction.atomic():
         locked = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
         if locked.status != Session.Status.PLANNED:
@@ -119,10 +137,14 @@ def session_start(*, session: Session, by: User | None = None) -> Session:
         )
         lock_players(player_ids)
         if busy := seated_elsewhere(player_ids, session_id=locked.pk, date=locked.date):
-            raise Conflict(" ".join(busy))
+            raise ValidationError({"tables": busy})
+        left = left_running_seats(player_ids, session=locked)
+        if left and not anyway:
+            raise ValidationError({"tables": [left_running_sentence(seat) for seat in left]})
         locked.status = Session.Status.RUNNING
         locked.started_at = timezone.now()
-        _record(locked, "started", by)
+        ids = sorted({seat.player_id for seat in left})
+        _record(locked, STARTED_ANYWAY + ",".join(map(str, ids)) if ids else "started", by)
         locked.save(update_fields=["status", "started_at"])
         for table in locked.tables.prefetch_related("seats__player"):
             Rubber.objects.start_next(table=table)

@@ -79,6 +79,28 @@ def seated_in_running(player_ids: Sequence[int], *, club_id: int) -> list[TableS
     )
 
 
+def left_running_seats(player_ids: Sequence[int], *, session: Session) -> list[TableSeat]:
+    """The seats these players still hold in a session of another day left running (not
+    closed): starting `session` asks first (issue 31), naming each (`left_running_sentence`).
+    A session of the same day holds them outright (`seated_elsewhere`)."""
+    return [
+        seat
+        for seat in seated_in_running(player_ids, club_id=session.club_id)
+        if seat.session_id != session.pk and seat.session.date != session.date
+    ]
+
+
+def left_running_sentence(seat: TableSeat) -> str:
+    return _(
+        "%(name)s still sits at table %(number)d of the session of %(date)s, left running: "
+        "close that session first, or start anyway (the session's history keeps it)."
+    ) % {
+        "name": seat.player.name,
+        "number": seat.table.number,
+        "date": date_format(seat.session.date),
+    }
+
+
 def lock_players(player_ids: Sequence[int]) -> None:
     list(Player.objects.select_for_update().filter(pk__in=player_ids).order_by("pk"))
 

@@ -25,7 +25,7 @@ from games.registry import pages
 from . import lifecycle, table_changes
 from .pages import director_session, next_or, rubber_figures, unconfirmed_deals
 from .planning import form_suggestion, plan_in_words, planned_tables
-from .seating import seated_elsewhere
+from .seating import left_running_seats, seated_elsewhere
 
 #: What each change of the table codes does, asked before it is done (`session_codes`).
 CODE_CHANGES_TO_CONFIRM = ("regenerate", "off")
@@ -77,14 +77,28 @@ def session_codes(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def session_start(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Start a planned session (`lifecycle.session_start`). A player seated in another running
+    session of the day refuses it (the message names them); one still seated in a session of
+    another day left running asks first: a page names them, links that session's close, and
+    "Start anyway" posts again with `anyway`."""
     session = director_session(request, slug, pk)
+    next_url = next_or(request, session.get_absolute_url())
+    anyway = request.POST.get("anyway") == "1"
     try:
-        lifecycle.session_start(session=session, by=signed_in_user(request))
+        lifecycle.session_start(session=session, by=signed_in_user(request), anyway=anyway)
     except Conflict as err:
         messages.error(request, str(err))
+    except ValidationError as err:
+        ids = list(session.table_seats.filter(active=True).values_list("player_id", flat=True))
+        seats = left_running_seats(ids, session=session)
+        if seats and not seated_elsewhere(ids, session_id=session.pk, date=session.date):
+            context = {"session": session, "club": session.club, "seats": seats, "next": next_url}
+            return render(request, "clubs/start_confirm.html", context)
+        for text in err.messages:
+            messages.error(request, text)
     else:
         messages.success(request, _("Session started: every table has its first rubber."))
-    return redirect(next_or(request, session.get_absolute_url()))
+    return redirect(next_url)
 
 
 @login_required

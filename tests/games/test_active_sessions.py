@@ -3,6 +3,7 @@ and links; a player seated in a running session cannot be seated in another (iss
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import pytest
@@ -70,8 +71,8 @@ def test_starting_a_session_whose_player_sits_in_a_running_one_is_refused(
     api.force_authenticate(director)
     with unchanged():
         response = api.post(f"/api/v1/sessions/{clash.pk}/start")
-    assert response.status_code == 409
-    detail = response.json()["detail"]
+    assert response.status_code == 400
+    (detail,) = response.json()["errors"]["tables"]
     assert "North already sits at table 1 of the running session of" in detail
     clash.refresh_from_db()
     assert clash.status == Session.Status.PLANNED
@@ -155,3 +156,55 @@ def test_a_two_player_match_in_play_is_called_a_match(
     html = client.get(f"/clubs/{club.slug}/").content.decode()
     assert words in html
     assert "Rubber 1 in play" not in html and "Rubber 1 in corso" not in html
+
+
+@pytest.fixture
+def left_running(club: Any, table_of_four: dict[str, Any]) -> dict[str, Any]:
+    """North sits in a session of three days ago left running; tonight's planned one names him."""
+    north = table_of_four["north"]
+    old = make_session(club, [list(table_of_four.values())], date=datetime.date(2026, 11, 27))
+    tonight = make_session(
+        club, [[north, *[add_player(club, n) for n in ("X", "Y", "Z")]]], start=False
+    )
+    return {"old": old, "tonight": tonight, "north": north}
+
+
+def test_the_api_asks_before_seating_a_player_of_a_session_left_running(
+    api: Any, director: Any, left_running: dict[str, Any]
+) -> None:
+    """Issue 31 probe 1: a player of a session of another day left running was seated silently.
+    Starting answers 400 naming him and that session, unless told to start `anyway`."""
+    tonight = left_running["tonight"]
+    api.force_authenticate(director)
+    with unchanged():
+        refused = api.post(f"/api/v1/sessions/{tonight.pk}/start")
+    assert refused.status_code == 400
+    (message,) = refused.json()["errors"]["tables"]
+    assert message.startswith(
+        "North still sits at table 1 of the session of Nov. 27, 2026, left running"
+    )
+    assert api.post(f"/api/v1/sessions/{tonight.pk}/start", {"anyway": "maybe"}).status_code == 400
+    started = api.post(f"/api/v1/sessions/{tonight.pk}/start", {"anyway": True}, format="json")
+    assert started.status_code == 200 and started.json()["status"] == "running"
+    reason = tonight.history.order_by("-history_id").first().history_change_reason
+    assert reason == f"started · also seated: {left_running['north'].pk}"
+
+
+def test_the_page_asks_first_then_starts_anyway_and_its_history_says_so(
+    client: Any, director: Any, left_running: dict[str, Any]
+) -> None:
+    tonight, old = left_running["tonight"], left_running["old"]
+    client.force_login(director)
+    url = f"/clubs/riverside/sessions/{tonight.pk}/start/"
+    with unchanged():
+        asked = client.post(url).content.decode()
+    assert "North: table 1 of the session of Nov. 27, 2026" in asked
+    assert f'href="/clubs/riverside/sessions/{old.pk}/close/"' in asked
+    assert 'name="anyway" value="1"' in asked
+    client.post(url, {"anyway": "1"})
+    tonight.refresh_from_db()
+    assert tonight.status == Session.Status.RUNNING
+    page = client.get(tonight.get_absolute_url()).content.decode()
+    assert (
+        "Started anyway, with North still seated in a session of another day left running" in page
+    )

@@ -1,9 +1,9 @@
 """Issue 31 in Chromium, at a laptop's size (1280×800) then a phone's (390×844): a director's
 night of three tables run through the room at a glance. A session left running from an earlier
-day is flagged; planning warns that a ticked player sits there; deals entered through the API
-reach their tiles without a reload (a finished rubber's result stays on its tile); no tile's
-content, and no console table card's rotation, is wider than its box. The room's screenshot in
-docs/ comes from this test."""
+day is flagged; planning warns that a ticked player sits there, and starting asks first; deals
+entered through the API reach their tiles without a reload (a finished rubber's result stays on
+its tile); no tile's content, and no console table card's rotation, is wider than its box. The
+room's screenshot in docs/ comes from this test."""
 
 from __future__ import annotations
 
@@ -68,6 +68,11 @@ def test_a_directors_night_of_three_tables_in_the_room(live_server: Any, browser
     assert warning.get_by_role("link", name="close it…").get_attribute("href") == close
     page.locator("#seat-tables").click()
     page.get_by_role("button", name="Start the session").click()
+    # Starting asks first: Ada would sit in both sessions (never silently, issue 31).
+    asked = page.locator("#start-warning")
+    asked.filter(has_text="Ada: table 1 of the session of").wait_for()
+    assert asked.get_by_role("link", name="close that session…").get_attribute("href") == close
+    page.locator("#start-anyway").click()
     page.locator(".messages").filter(has_text="Session started").wait_for()
     tonight = Session.objects.get(club=club, date=timezone.localdate())
     assert page.evaluate(FITS, ".table-card .scroll-x") == []
