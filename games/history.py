@@ -86,6 +86,9 @@ SAID = {
     "disputed": _("disputed"),
     "ruled": _("ruled it stands"),
     "stood at close": _("stands as recorded: the session closed"),
+    "recorded before confirmation": _(
+        "stands as recorded: entered before the opponents were asked to confirm"
+    ),
     "moved": _("moved here"),
     "changed": _("changed"),
     "deleted": _("deleted"),

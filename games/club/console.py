@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -24,6 +24,7 @@ from clubs.selectors import club_for_reader
 from games.pad import rendered
 from games.push.versions import console_version
 from games.sessions import lifecycle
+from games.sessions.confirming import set_confirmation
 from games.sessions.pages import next_or, unconfirmed_deals
 from games.sessions.planning import form_suggestion, plan_in_words, planned_tables
 from games.sessions.seating import seated_in_running
@@ -158,8 +159,7 @@ def confirmation_setting(request: HttpRequest, slug: str) -> HttpResponse:
         session = club.sessions.filter(pk=small_number(session_id) or 0).first()
         if session is None:
             raise Http404("No such session in this club.")
-        session.confirm_entries = on
-        session.save(update_fields=["confirm_entries"])
+        stood = set_confirmation(club=club, on=on, session=session, by=signed_in_user(request))
         session.club = club
         # What now holds for this session, which the club's setting may still ask for.
         said = (
@@ -168,8 +168,8 @@ def confirmation_setting(request: HttpRequest, slug: str) -> HttpResponse:
             else _("The opponents no longer confirm this session's deals.")
         )
     else:
+        stood = set_confirmation(club=club, on=on, by=signed_in_user(request))
         club.confirm_entries = on
-        club.save(update_fields=["confirm_entries"])
         said = (
             _("The opponents now confirm every deal, in every session.")
             if on
@@ -178,5 +178,11 @@ def confirmation_setting(request: HttpRequest, slug: str) -> HttpResponse:
                 "on its own still does."
             )
         )
+    if stood:
+        said += " " + ngettext(
+            "The %(count)d deal already recorded stands as recorded.",
+            "The %(count)d deals already recorded stand as recorded.",
+            stood,
+        ) % {"count": stood}
     messages.success(request, said)
     return redirect(next_or(request, reverse("clubs:console", args=[club.slug])))

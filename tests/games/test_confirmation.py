@@ -314,3 +314,36 @@ def test_confirmation_round_trip_on_two_phones(live_server, browser, running_ses
     assert deal.confirmed_by == rubber.east
     for context, _page in phones.values():
         context.close()
+
+
+@pytest.mark.parametrize("whole_club", [False, True], ids=["session", "club"])
+def test_deals_recorded_before_confirmation_is_turned_on_stand_as_recorded(
+    client, running_session, director, east, whole_club
+):
+    """Issue 31 probe 2: turned on mid-session, confirmation marked the deals already recorded
+    as awaiting. They stand as recorded (their history says why); the next deal awaits. The
+    pad, the console, the room's tile and the close page agree."""
+    rubber = running_session.rubbers.get()
+    actor = acting(rubber, rubber.north.user)
+    before = rubber.record_deal(number=1, contract="2S", declarer="N", tricks=8, actor=actor)[0]
+    client.force_login(director)
+    said = switch(client, running_session, "on", whole_club=whole_club)
+    assert said.status_code == 302
+    after = rubber.record_deal(number=2, contract="1NT", declarer="N", tricks=7, actor=actor)[0]
+    before.refresh_from_db()
+    assert before.settled and not after.settled
+    assert before.history.latest("history_id").history_change_reason == (
+        "recorded before confirmation"
+    )
+    slug = running_session.club.slug
+    room = client.get(f"/clubs/{slug}/room/").content.decode()
+    assert 'data-awaiting="1"' in room
+    close = client.get(f"/clubs/{slug}/sessions/{running_session.pk}/close/").content.decode()
+    listed = console(client, running_session)
+    for page in (listed, close):
+        assert f'href="{after.get_absolute_url()}"' in page
+        assert f'href="{before.get_absolute_url()}"' not in page
+    client.force_login(east)
+    pad = client.get(f"/rubbers/{rubber.pk}/").content.decode()
+    assert pad.count('<strong class="awaiting">') == 1
+    assert "entered before confirmation was asked: stands as recorded" in pad
