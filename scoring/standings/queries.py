@@ -150,7 +150,9 @@ def _prizes(
             if shared_choice
             else [(holders[choice][0], None)]
         )
-        for player, outcome in order:
+        names = [by_player[player].player.name for player, _outcome in order]
+        undecided = [name for name, (_p, o) in zip(names, order, strict=True) if o == "undecided"]
+        for index, (player, outcome) in enumerate(order):
             r = by_player[player]
             prizes.append(
                 {
@@ -161,6 +163,13 @@ def _prizes(
                     "table": r.table_number,
                     "player": player,
                     "name": r.player.name,
+                    # Who chooses this prize before and after them (a shared choice): the
+                    # prize list says it in words, never by name order.
+                    "before": names[:index] if outcome != "undecided" else [],
+                    "after": names[index + 1 :] if outcome != "undecided" else [],
+                    "sharing": [n for n in undecided if n != r.player.name]
+                    if outcome == "undecided"
+                    else [],
                 }
             )
     return prizes

@@ -43,6 +43,10 @@ def test_the_director_records_the_cut_on_the_page(client, api, room, tie, direct
     first, second = sorted(tie, key=lambda p: p.pk)
     client.force_login(director)
     page = client.get(f"/sessions/{room.pk}/standings/").content.decode()
+    assert (
+        f"shares this choice with {second.name}: a cut at the table decides who chooses first"
+        in html.unescape(page)
+    )
     assert f'href="/sessions/{room.pk}/prize-cut/"' in page
     form = client.get(f"/sessions/{room.pk}/prize-cut/")
     assert form.status_code == 200 and second.name in form.content.decode()
@@ -51,7 +55,16 @@ def test_the_director_records_the_cut_on_the_page(client, api, room, tie, direct
     # The winner of the cut chooses first; the place stays shared.
     assert prizes(api, room) == [("=1", second.pk, "won"), ("=1", first.pk, "lost")]
     page = html.unescape(client.get(f"/sessions/{room.pk}/standings/").content.decode())
-    assert "won the cut: chooses first" in page and "record-cut" not in page
+    # Issue 31 probe 4: who chooses before whom, in plain words (and in Italian).
+    assert f"{second.name} won the cut, chooses first (before {first.name})" in page
+    assert f"{first.name} lost the cut, chooses after {second.name}" in page
+    assert "A place shown as =1 is shared" in page and "record-cut" not in page
+    room.club.language = "it"
+    room.club.save(update_fields=["language"])
+    page = html.unescape(client.get(f"/sessions/{room.pk}/standings/").content.decode())
+    assert f"{second.name} ha vinto l'alzata, sceglie per primo (prima di {first.name})" in page
+    assert f"{first.name} ha perso l'alzata, sceglie dopo {second.name}" in page
+    assert "Un posto indicato come =1 è condiviso" in page
     cut = PrizeCut.objects.get()
     assert (cut.choice, cut.players, cut.winner, cut.by) == (
         1,

@@ -48,8 +48,10 @@ def test_a_tie_decided_by_a_recorded_cut_and_a_players_page_on_a_phone(
     page.locator("#prize-cut-form button[type=submit]").click()
     page.wait_for_url(f"**{standings}")
     first, second = prizes.all_inner_texts()
-    assert first.startswith(f"=1 {south.name}") and "won the cut: chooses first" in first
-    assert second.startswith(f"=1 {north.name}") and "lost the cut" in second
+    assert first.startswith(f"=1 {south.name}")
+    assert f"{south.name} won the cut, chooses first (before {north.name})" in first
+    assert second.startswith(f"=1 {north.name}")
+    assert f"{north.name} lost the cut, chooses after {south.name}" in second
     assert page.locator("#record-cut").count() == 0
     page.goto(f"{live_server.url}{session.get_absolute_url()}")
     cut = page.locator('#session-history li[data-change="cut"]')
