@@ -19,7 +19,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from clubs.forms import ArrivalsForm, LeaverForm
-from clubs.models import Session, Table
+from clubs.models import Player, Session, Table
 from clubs.permissions import signed_in_user
 from games.models import Conflict, Rubber
 from scoring.shared.numbers import small_number
@@ -68,7 +68,10 @@ def table_leaver(request: HttpRequest, slug: str, pk: int, number: int) -> HttpR
     if session.is_two_player:
         raise Http404("Two-player tables keep their pairs.")
     table = _table(session, number)
-    form = LeaverForm(request.POST or None, table=table)
+    present = table.present_players()
+    leaver = _chosen_leaver(request, present)
+    initial = {"leaver": leaver.pk} if leaver else {}
+    form = LeaverForm(request.POST or None, table=table, initial=initial)
     if request.method == "POST" and form.is_valid():
         leaver = form.cleaned_data["leaver"]
         try:
@@ -99,8 +102,7 @@ def table_leaver(request: HttpRequest, slug: str, pk: int, number: int) -> HttpR
             form.add_error(None, str(err))
         else:
             return redirect(_console(session))
-    present = table.present_players()
-    plan = table_changes.replan_for_leaver(table=table, leaver=present[0]) if present else None
+    plan = table_changes.replan_for_leaver(table=table, leaver=leaver) if leaver else None
     return render(
         request,
         "clubs/leaver.html",
@@ -109,12 +111,22 @@ def table_leaver(request: HttpRequest, slug: str, pk: int, number: int) -> HttpR
             "club": session.club,
             "table": table,
             "players": present,
+            # The consequences are said for this leaver, by name (issue 31), and those staying.
+            "leaver": leaver,
+            "staying": [p for p in present if p != leaver],
             "form": form,
             "preview": _rubber_preview(table),
             "plan": plan,
         },
         status=400 if form.errors else 200,
     )
+
+
+def _chosen_leaver(request: HttpRequest, present: list[Player]) -> Player | None:
+    """Whose leaving the page spells out: the player posted, or asked for (`?leaver=<id>`, the
+    page's links), if they sit at the table; else the first in precedence."""
+    asked = small_number(request.POST.get("leaver") or request.GET.get("leaver") or "")
+    return next((p for p in present if p.pk == asked), present[0] if present else None)
 
 
 def _arrival_count(request: HttpRequest) -> int:

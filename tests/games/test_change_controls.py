@@ -4,6 +4,7 @@ the arrivals page opened from a table offers its cut-in first."""
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import pytest
@@ -36,9 +37,17 @@ def test_a_leaver_at_a_table_of_five_may_leave_after_the_rubber(
 ) -> None:
     client.force_login(director)
     url = f"/clubs/{club.slug}/sessions/{table_of_five.pk}/tables/1/leaver/"
-    page = client.get(url).content.decode()
-    assert "The table keeps playing with the 4 players left" in page
+    page = html.unescape(client.get(url).content.decode())
+    # Issue 31 probe 6: the consequences name the players concerned (the first by default).
+    assert "What happens if Ada leaves:" in page
+    assert "The table keeps playing with Ben, Cleo, Dev, Edith: Ada finishes the rubber" in page
+    assert "The substitute takes Ada's place in the order of precedence" in page
+    assert "Ada leaves; table 1 starts its next rubber at once." in page
     edith = club.players.get(name="Edith")
+    assert f'href="?leaver={edith.pk}"' in page
+    page = html.unescape(client.get(url, {"leaver": str(edith.pk)}).content.decode())
+    assert "The table keeps playing with Ada, Ben, Cleo, Dev: Edith finishes the rubber" in page
+    assert f'<option value="{edith.pk}" selected>' in page
     response = client.post(url, {"leaver": edith.pk, "after_rubber": ""})
     assert response.status_code == 302
     seat = table_of_five.table_seats.get(player=edith)
@@ -72,3 +81,16 @@ def test_arrivals_opened_from_a_table_offer_its_cut_in(
             '<option value="cut_in" selected>'
             not in client.get(url, {"table": junk}).content.decode()
         )
+
+
+def test_a_table_that_breaks_up_names_who_goes_where(client: Any, director: Any, club: Any) -> None:
+    """Three tables of four and a leaver: eleven cannot keep three tables, so the leaver's table
+    breaks up and the page says who joins which table."""
+    names = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Fay", "Gus", "Hal", "Ivo", "Jo", "Kit", "Lou")
+    room = [add_player(club, n) for n in names]
+    session = make_session(club, [room[:4], room[4:8], room[8:]], date=timezone.localdate())
+    client.force_login(director)
+    url = f"/clubs/{club.slug}/sessions/{session.pk}/tables/2/leaver/"
+    page = html.unescape(client.get(url, {"leaver": str(room[4].pk)}).content.decode())
+    assert "Eve leaves and table 2 breaks up" in page
+    assert "Fay to table 1" in page and "Gus to table 3" in page and "Hal to table 1" in page
