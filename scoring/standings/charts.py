@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .queries import HistoryPoint
@@ -154,7 +154,7 @@ def line_chart(points: Sequence[Point], *, with_zero: bool = True) -> LineChart 
         upper = [f"{x_of(i)},{y_of(p.high)}" for i, p in enumerate(points) if p.high is not None]
         lower = [f"{x_of(i)},{y_of(p.low)}" for i, p in enumerate(points) if p.low is not None]
         band = " ".join(upper + lower[::-1])
-    tick_values = sorted({top, bottom, *([0.0] if with_zero else [])}, reverse=True)
+    tick_values = _spaced_ticks([top, bottom, *([0.0] if with_zero else [])], y_of)
     return LineChart(
         width=PHONE_WIDTH,
         height=PHONE_HEIGHT,
@@ -165,3 +165,17 @@ def line_chart(points: Sequence[Point], *, with_zero: bool = True) -> LineChart 
         band=band,
         ticks=tuple(Tick(y_of(v), v) for v in tick_values),
     )
+
+
+#: The least room between two tick labels (chart units: 12-unit text and a little space).
+TICK_GAP = 14
+
+
+def _spaced_ticks(values: Sequence[float], y_of: Callable[[float], float]) -> list[float]:
+    """The tick values to label, highest first, none drawn into another: the top and the bottom
+    always (when apart), 0 only with room on both sides."""
+    kept: list[float] = []
+    for value in dict.fromkeys(values):  # in order of priority: top, bottom, 0
+        if all(abs(y_of(value) - y_of(other)) >= TICK_GAP for other in kept):
+            kept.append(value)
+    return sorted(kept, reverse=True)

@@ -8,6 +8,17 @@ from tests.conftest import ROOT
 from tests.scoring.standings.test_player_page import night  # noqa: F401  (the fixture)
 
 SHOTS = ROOT / "docs" / "screenshots"
+#: The pairs of elements (by text) whose boxes overlap.
+OVERLAPS = """(selector) => {
+    const boxes = [...document.querySelectorAll(selector)].map(
+        (el) => [el.textContent, el.getBoundingClientRect()]);
+    const hit = [];
+    boxes.forEach(([a, p], i) => boxes.slice(i + 1).forEach(([b, q]) => {
+        if (p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom)
+            hit.push([a, b]);
+    }));
+    return hit;
+}"""
 
 
 @pytest.mark.browser
@@ -28,9 +39,16 @@ def test_the_player_page_on_a_phone(live_server, browser, night, table_of_four):
         svg = page.locator(f'svg[data-chart="{chart}"]')
         box = svg.bounding_box()
         assert box is not None and 300 <= box["width"] <= 390, chart
-        # Its labels are drawn at a readable size on the phone (at least 10 px high).
+        # Its labels are drawn at a readable size on the phone (at least 10 px high), and
+        # none runs into another (issue 31 probe 3).
         label = svg.locator("text").first.bounding_box()
         assert label is not None and label["height"] >= 10, chart
+        assert page.evaluate(OVERLAPS, f'svg[data-chart="{chart}"] text') == [], chart
+        # Its dates are text under it, within the screen.
+        dates = page.locator(f'[data-chart-dates="{chart}"]')
+        box = dates.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, chart
+        assert dates.inner_text().strip(), chart
     rating = page.locator('svg[data-chart="rating-bridge"]')
     assert rating.locator("polygon.band").count() == 1
     assert rating.locator("circle").count() == night.rubbers.exclude(status="in_play").count()

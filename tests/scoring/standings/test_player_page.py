@@ -4,6 +4,7 @@ record, hundreds and money over time, partnerships, recent rubbers; both languag
 from __future__ import annotations
 
 import datetime
+import itertools
 import re
 
 import pytest
@@ -103,7 +104,7 @@ def test_the_player_page_writes_its_dates_as_every_page_does(
     html = client.get(f"/players/{table_of_four['north'].pk}/").content.decode()
     recent = html[html.index('class="data recent') :]
     assert f"<td>{date}</td>" in recent
-    assert f">{date}</text>" in html  # a chart's first date, under its axis
+    assert f'data-chart-dates="hundreds">{date}</p>' in html  # one night: its date, under it
     assert not re.findall(r"\d{1,2}/\d{1,2}/\d{2,4}", html)
 
 
@@ -201,9 +202,22 @@ def test_the_rating_chart_is_dated_by_the_matches_days(client, club, table_of_fo
         services.standings_refresh(session_id=session.pk)
     ratings.ratings_refresh(club_id=club.pk)
     html = client.get(f"/players/{table_of_four['north'].pk}/").content.decode()
-    chart = html[html.index('data-chart="rating-bridge"') :].split("</svg>")[0]
-    labels = re.findall(r">([^<>]+)</text>", chart)
-    assert labels[-2:] == ["Nov. 2, 2026", "Nov. 16, 2026"]
+    # Under the chart as text that wraps (issue 31 probe 3: two labels drawn in the chart ran
+    # into each other at a phone's width).
+    dates = re.search(r'data-chart-dates="rating-bridge">([^<]+)</p>', html)
+    assert dates is not None and dates.group(1) == "from Nov. 2, 2026 to Nov. 16, 2026"
+
+
+def test_tick_labels_never_run_into_each_other():
+    """0 next to the lowest value is left unlabelled rather than drawn over it."""
+    from scoring.standings.charts import TICK_GAP, Point, line_chart
+
+    close = line_chart([Point(12.0, "a"), Point(-0.5, "b")])
+    assert close is not None and [t.value for t in close.ticks] == [12.0, -0.5]
+    apart = line_chart([Point(12.0, "a"), Point(-6.0, "b")])
+    assert apart is not None and [t.value for t in apart.ticks] == [12.0, 0.0, -6.0]
+    ys = [t.y for t in apart.ticks]
+    assert all(b - a >= TICK_GAP for a, b in itertools.pairwise(ys))
 
 
 def test_a_players_history_keeps_each_game_apart(client, two_games, table_of_four):  # noqa: F811
