@@ -52,6 +52,8 @@ def a11y_pages(director: Any) -> list[A11yPage]:
         )
     scoring_services.standings_refresh(session_id=session.pk)
     planned = make_session(club, [players[1:5]], start=False)
+    # Planned for another day with players still seated tonight: starting it asks first.
+    later = make_session(club, [players[1:5]], start=False, date=datetime.date(2026, 12, 2))
     closed = make_session(club, [players[1:5]], date=datetime.date(2026, 11, 23))
     lifecycle.session_close(session=closed)
     extra = [add_player(club, name) for name in ("Gil Green", "Hal Hart", "Ivy Ince", "Jo Jay")]
@@ -89,6 +91,7 @@ def a11y_pages(director: Any) -> list[A11yPage]:
         A11yPage("misery pad and entry", f"/rubbers/{misery.rubbers.get().pk}/"),
         A11yPage("re-seat planned", f"/clubs/{slug}/sessions/{planned.pk}/seat/"),
         A11yPage("delete planned", f"/clubs/{slug}/sessions/{planned.pk}/delete/"),
+        A11yPage("start, asking first", f"/clubs/{slug}/sessions/{later.pk}/start/"),
         A11yPage("closed session", f"/clubs/{slug}/sessions/{closed.pk}/"),
         A11yPage("reopen", f"/clubs/{slug}/sessions/{closed.pk}/reopen/"),
         A11yPage("standings", f"/sessions/{session.pk}/standings/"),

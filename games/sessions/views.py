@@ -75,14 +75,19 @@ def session_codes(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def session_start(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Start a planned session (`lifecycle.session_start`). A player seated in another running
     session of the day refuses it (the message names them); one still seated in a session of
     another day left running asks first: a page names them, links that session's close, and
-    "Start anyway" posts again with `anyway`."""
+    "Start anyway" posts again with `anyway`. GET: that page, as it stands now."""
     session = director_session(request, slug, pk)
     next_url = next_or(request, session.get_absolute_url())
+    if request.method == "GET":
+        ids = list(session.table_seats.filter(active=True).values_list("player_id", flat=True))
+        seats = left_running_seats(ids, session=session)
+        context = {"session": session, "club": session.club, "seats": seats, "next": next_url}
+        return render(request, "clubs/start_confirm.html", context)
     anyway = request.POST.get("anyway") == "1"
     try:
         lifecycle.session_start(session=session, by=signed_in_user(request), anyway=anyway)

@@ -197,7 +197,9 @@ def test_the_page_asks_first_then_starts_anyway_and_its_history_says_so(
     client.force_login(director)
     url = f"/clubs/riverside/sessions/{tonight.pk}/start/"
     with unchanged():
+        shown = client.get(url).content.decode()
         asked = client.post(url).content.decode()
+    assert 'id="start-warning"' in shown and "North: table 1 of the session of" in shown
     assert "North: table 1 of the session of Nov. 27, 2026" in asked
     assert f'href="/clubs/riverside/sessions/{old.pk}/close/"' in asked
     assert 'name="anyway" value="1"' in asked

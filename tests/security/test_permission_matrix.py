@@ -370,7 +370,7 @@ MATRIX: dict[str, Case] = {
     ),
     "clubs:session_start": Case(
         lambda w: f"/clubs/{w.club.slug}/sessions/{w.planned.pk}/start/",
-        {"POST": (302, 404, 403, 403, 404, 302)},
+        {"GET": (302, 404, 403, 403, 404, 200), "POST": (302, 404, 403, 403, 404, 302)},
     ),
     "clubs:session_close": Case(
         lambda w: f"/clubs/{w.club.slug}/sessions/{w.running.pk}/close/",
