@@ -123,7 +123,7 @@ def test_rules_6_3_a_tie_at_the_top_of_a_table_shares_its_prize_on_the_page(
     assert [(p["place"], p["shared"], p["table"]) for p in data["prizes"]] == [("=1", True, 1)] * 2
     page = html.unescape(client.get(f"/sessions/{room.pk}/standings/").content.decode())
     assert page.count("table winner, shared") == 2
-    assert "a cut at the table, recorded by the director, decides who chooses first" in page
+    assert "A cut at the table decides who of them chooses first; the director records it" in page
 
 
 def test_rules_6_3_the_italian_page_shows_the_same_places_and_marks(client, room, one_rubber):
