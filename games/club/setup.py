@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -18,6 +19,7 @@ from clubs import services as club_services
 from clubs.forms import ClubForm, ClubSettingsForm, PlayerForm
 from clubs.permissions import is_director, signed_in_user
 from clubs.selectors import club_for_reader
+from games.sessions.confirming import set_confirmation
 from scoring.shared.i18n import next_club_page_language
 
 
@@ -26,9 +28,14 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's settings for its directors: house rules by name with a sentence each, the
     stake and currency, the language, public or members only (issue 18)."""
     club = club_for_reader(request.user, slug, director=True)
+    asked = club.confirm_entries  # before the form's validation sets the new value on `club`
     form = ClubSettingsForm(request.POST or None, instance=club)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        with transaction.atomic():
+            if form.cleaned_data["confirm_entries"] and not asked:
+                # As from the console: the deals already recorded stand (issue 31).
+                set_confirmation(club=club, on=True, by=signed_in_user(request))
+            form.save()
         messages.success(request, _("Settings saved. New sessions use them."))
         return redirect("clubs:settings", club.slug)
     return render(

@@ -347,3 +347,30 @@ def test_deals_recorded_before_confirmation_is_turned_on_stand_as_recorded(
     pad = client.get(f"/rubbers/{rubber.pk}/").content.decode()
     assert pad.count('<strong class="awaiting">') == 1
     assert "entered before confirmation was asked: stands as recorded" in pad
+
+
+def test_the_settings_page_turning_confirmation_on_lets_recorded_deals_stand(
+    client, running_session, director
+):
+    """The club's settings page is the other switch: the same rule as the console's."""
+    rubber = running_session.rubbers.get()
+    actor = acting(rubber, rubber.north.user)
+    before = rubber.record_deal(number=1, contract="2S", declarer="N", tricks=8, actor=actor)[0]
+    club = running_session.club
+    client.force_login(director)
+    form = {
+        "name": club.name,
+        "public": "on",
+        "rules_preset": club.rules_preset,
+        "default_stake": "0.50",
+        "currency": "EUR",
+        "language": "en",
+        "confirm_entries": "on",
+        "table_codes": "on",
+    }
+    assert client.post(f"/clubs/{club.slug}/settings/", form).status_code == 302
+    club.refresh_from_db()
+    before.refresh_from_db()
+    assert club.confirm_entries and before.settled
+    after = rubber.record_deal(number=2, contract="1NT", declarer="N", tricks=7, actor=actor)[0]
+    assert not after.settled
