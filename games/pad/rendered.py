@@ -15,6 +15,8 @@ each request (`with_token`)."""
 from __future__ import annotations
 
 import hashlib
+import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import fields
@@ -102,16 +104,64 @@ def live_pad(
     return kept(request, key, "games/_live.html", context)
 
 
+#: How long a request waits for the render another one is making of the same key before it
+#: renders it itself (a render takes tens of milliseconds; one that failed leaves no answer).
+WAIT_SECONDS = 2.0
+_POLL_SECONDS = 0.01
+_making: dict[str, threading.Lock] = {}
+_making_lock = threading.Lock()
+
+
 def kept(
     request: HttpRequest, key: str, template: str, context: Callable[[], dict[str, Any]]
 ) -> str:
     """`template` rendered from `context()` for this request, kept under `key` (which must hold
-    all the render depends on but the CSRF token) and reused while the key is the same."""
+    all the render depends on but the CSRF token) and reused while the key is the same.
+
+    The phones told of a change fetch their pads at the same moment: the requests for one key
+    render it once between them (`_made_once`), not each."""
     html = cache.get(key)
     if html is None:
-        html = render_to_string(template, {**context(), "csrf_token": CSRF_MARK}, request)
-        cache.set(key, html, KEEP_SECONDS)
+
+        def render() -> str:
+            made = render_to_string(template, {**context(), "csrf_token": CSRF_MARK}, request)
+            cache.set(key, made, KEEP_SECONDS)
+            return made
+
+        html = _made_once(key, render)
     return with_token(request, html)
+
+
+def _made_once(key: str, render: Callable[[], str]) -> str:
+    """What `render` makes of `key`, made by one request at a time: in this process, the others
+    wait on its lock; across processes, the one that takes the key's mark in the cache renders
+    while the others wait (at most WAIT_SECONDS) for its answer, then find it kept. With the
+    cache down, each renders its own."""
+    with _making_lock:
+        lock = _making.setdefault(key, threading.Lock())
+    try:
+        with lock:
+            html = cache.get(key)
+            if html is not None:
+                return str(html)
+            mark = key + ":making"
+            taken = cache.add(mark, 1, WAIT_SECONDS * 2)
+            if taken or taken is None:  # None: the cache is down (django-redis says nothing)
+                try:
+                    return render()
+                finally:
+                    cache.delete(mark)
+            deadline = time.monotonic() + WAIT_SECONDS
+            while time.monotonic() < deadline:
+                time.sleep(_POLL_SECONDS)
+                html = cache.get(key)
+                if html is not None:
+                    return str(html)
+            return render()
+    finally:
+        with _making_lock:
+            if _making.get(key) is lock and not lock.locked():
+                del _making[key]
 
 
 # --- the deal buttons of an unbound form, once per process --------------------------------------

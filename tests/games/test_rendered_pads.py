@@ -250,3 +250,38 @@ def test_a_table_card_is_kept_by_everything_it_shows():
         context(status="planned"),
     ):
         assert rendered.card_key(changed) != key
+
+
+def test_requests_for_one_pad_at_the_same_moment_render_it_once(rf):
+    import threading
+
+    renders = []
+
+    def context():
+        renders.append(1)
+        threading.Event().wait(0.05)  # a render's time, while the other requests arrive
+        return {"rubber": None}
+
+    def fetch(found):
+        found.append(rendered.kept(rf.get("/"), "pad:test:once", "games/_race.html", context))
+
+    found: list[str] = []
+    threads = [threading.Thread(target=fetch, args=(found,)) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(renders) == 1 and len(found) == 4 and len(set(found)) == 1
+
+
+def test_a_render_made_by_another_process_is_waited_for(rf):
+    import threading
+
+    key = "pad:test:elsewhere"
+    cache.add(key + ":making", 1, 5)  # another process is rendering it
+    threading.Timer(0.05, lambda: cache.set(key, "<p>made elsewhere</p>", 60)).start()
+
+    def context():
+        raise AssertionError("rendered again")
+
+    assert rendered.kept(rf.get("/"), key, "games/_race.html", context) == "<p>made elsewhere</p>"
