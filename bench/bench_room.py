@@ -22,12 +22,17 @@ compressed 4×, which the figures say: more deals in the run, for a p95 sooner. 
 (streams or polls with nothing changing) and the cost per deal are also given apart, so the
 room at its real pace follows from them.
 
+Each deal marks its session's standings stale and queues their refresh on Celery, which in
+production a worker runs (docs/deploy.md): the run starts one Celery worker on the run's Redis,
+as deployed, so that the refresh is done and its CPU counted, not left in the queue.
+
 Measured, per mode: the server's CPU, read from /proc (user + system time) of the gunicorn
-master and workers, the PostgreSQL backends of the scratch database and the run's Redis
-server, over the run; the time from each deal's 201 to each other client's new pad (the first
-200 a watcher of that rubber got after the deal was sent; the phones of its table and the
-console), p50/p95/max; for push, the memory of the web workers per idle stream (their
-proportional set size, before and after ``--idle`` more streams are opened and held).
+master and workers, the PostgreSQL backends of the scratch database, the Celery worker and the
+run's Redis server, over the run (each also given apart); the time from each deal's 201 to
+each other client's new pad (the first 200 a watcher of that rubber got after the deal was
+sent; the phones of its table and the console), p50/p95/max; for push, the memory of the web
+workers per idle stream (their proportional set size, before and after ``--idle`` more streams
+are opened and held).
 
 Writes the "A room on push and on the poll" section of docs/benchmarks.md and the run's figures
 to /tmp/bench-room.json (``BENCH_ROOM_JSON``); ``--rewrite`` writes the section again from them.
@@ -102,11 +107,16 @@ def _pss_kb(pid: int) -> int:
     return 0
 
 
-def server_cpu(master: int, redis: int) -> ServerCpu:
-    """The web processes ("web"), the database's backends ("db") and the run's Redis
-    ("redis"), sampled every 0.5 s."""
+def server_cpu(master: int, redis: int, worker: int) -> ServerCpu:
+    """The web processes ("web"), the database's backends ("db"), the Celery worker that
+    refreshes the standings ("worker") and the run's Redis ("redis"), sampled every 0.5 s."""
     return ServerCpu(
-        lambda: {"web": {master, *children(master)}, "db": backends(DB), "redis": {redis}},
+        lambda: {
+            "web": {master, *children(master)},
+            "db": backends(DB),
+            "worker": {worker, *children(worker)},
+            "redis": {redis},
+        },
         interval=0.5,
     )
 
@@ -251,9 +261,14 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 async def run_mode(
-    mode: str, info: dict[str, Any], args: argparse.Namespace, master: int, redis: int
+    mode: str,
+    info: dict[str, Any],
+    args: argparse.Namespace,
+    master: int,
+    redis: int,
+    worker: int,
 ) -> dict[str, Any]:
-    cpu = server_cpu(master, redis)
+    cpu = server_cpu(master, redis, worker)
     clients = [
         Client(live, events, cookie, rubber) for live, events, cookie, rubber in info["clients"]
     ]
@@ -423,6 +438,23 @@ def one_mode(mode: str, url: str, args: argparse.Namespace, redis_pid: int) -> d
         ]
     psql("ANALYZE", DB)
     _free(PORT)
+    worker = subprocess.Popen(
+        [
+            PYTHON,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo",
+            "--loglevel=WARNING",
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        cwd=ROOT,
+        env=django_env(url, **SERVER_ENV),
+        stdout=subprocess.DEVNULL,
+    )
     server = subprocess.Popen(
         [
             str(Path(PYTHON).parent / "gunicorn"),
@@ -442,13 +474,14 @@ def one_mode(mode: str, url: str, args: argparse.Namespace, redis_pid: int) -> d
     try:
         _wait_up()
         time.sleep(2)
-        result = asyncio.run(run_mode(mode, info, args, server.pid, redis_pid))
+        result = asyncio.run(run_mode(mode, info, args, server.pid, redis_pid, worker.pid))
     finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        for process in (server, worker):
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
     print(f"  {mode}: {json.dumps(result)}", flush=True)
     return result
 
@@ -535,8 +568,9 @@ def write(saved: dict[str, Any]) -> None:
         "not). config/gunicorn.py's 2 uvicorn workers, DEBUG off, PostgreSQL, a Redis server of "
         f"the run's own; {TABLES} tables of four and the console: {4 * TABLES + 1} clients, "
         f"each fetching its pad as a page does (push: on each event; poll: every "
-        f"{POLL_SECONDS:g} s). {pace} Server CPU: the web processes, the database's backends "
-        "and Redis together, from /proc. Delivery: from a deal's 201 to each other client's "
+        f"{POLL_SECONDS:g} s). {pace} Server CPU: the web processes, the database's backends, "
+        "the Celery worker that refreshes the standings after each deal and Redis together, "
+        "from /proc. Delivery: from a deal's 201 to each other client's "
         "new pad (its four phones and the console).",
         "",
         "| mode | deals | deliveries (missed) | p50 | p95 | max | idle: CPU of one core | "
@@ -561,14 +595,16 @@ def write(saved: dict[str, Any]) -> None:
         mem, room, idle = r["memory"], r["room"], r["idle"]
         beyond = {  # each part's CPU beyond its idle rate, per deal
             name: max(0.0, room[name] - idle[name] / idle["wall"] * room["wall"]) / r["deals"]
-            for name in ("web", "db", "redis")
+            for name in ("web", "db", "worker", "redis")
+            if name in room
         }
         split = ", ".join(f"{name} {used * 1000:.0f} ms" for name, used in beyond.items())
         lines.append(
             f"- {r['mode']}: at a room's real pace (a deal every {REAL_DEAL_EVERY:g} s) the "
             f"server needs the idle share plus the CPU per deal every {REAL_DEAL_EVERY:g} s: "
             f"**{r['real_pace_share']:.2%} of one core** (idle {idle['share']:.2%}: web "
-            f"{idle['web']:.2f} s, PostgreSQL {idle['db']:.2f} s, Redis {idle['redis']:.2f} s "
+            f"{idle['web']:.2f} s, PostgreSQL {idle['db']:.2f} s, Celery worker "
+            f"{idle.get('worker', 0.0):.2f} s, Redis {idle['redis']:.2f} s "
             f"over {idle['wall']:.0f} s; each deal's CPU beyond it: {split}). Answers other than "
             f"200/304: {r['other_answers']}; deals refused: {r['bad_posts']}."
             + (

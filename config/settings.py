@@ -145,7 +145,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # still read it (a change checks at once), its heartbeat, and the base of the reconnection
 # delay it tells clients (each event adds a random jitter up to as much again).
 PUSH_RECHECK_SECONDS = env.float("PUSH_RECHECK_SECONDS", default=300.0)
-PUSH_HEARTBEAT_SECONDS = env.float("PUSH_HEARTBEAT_SECONDS", default=15.0)
+PUSH_HEARTBEAT_SECONDS = env.float("PUSH_HEARTBEAT_SECONDS", default=25.0)
 PUSH_RETRY_MS = env.int("PUSH_RETRY_MS", default=2000)
 
 REDIS_URL = env.str("REDIS_URL", default="")

@@ -17,7 +17,7 @@ from clubs.models import Player, Session, Table, is_prefetched
 from games import registry, rotation
 from games.club_api import table_queryset
 from games.display import two_player_order
-from games.models import Rubber
+from games.models import Deal, Rubber
 from games.sessions.ahead import round_robin_opponents, table_rotation
 from games.sessions.pages import reverse_or_none
 
@@ -200,7 +200,10 @@ def _last_deal(table: Table, names: dict[int, str]) -> str | None:
     live = getattr(table, "live_rubbers", None)
     if not live:
         return None
-    deals = sorted(live[0].deals.all(), key=lambda d: d.number)
+    # Its last deal alone, as `tables_with_rubbers` reads it; else all, and the last of them.
+    deals = getattr(live[0], "last_deals", None)
+    if deals is None:
+        deals = sorted(live[0].deals.all(), key=lambda d: d.number)
     if not deals:
         return None
     return _("Deal %(number)s: %(deal)s") % {
@@ -227,8 +230,11 @@ def _next_opponents(
 
 
 def tables_with_rubbers() -> QuerySet[Table]:
-    """Tables with their seats, every rubber in order and the one in play with its deals: what
-    ``_tables`` reads, in a fixed number of queries however many tables there are."""
+    """Tables with their seats, every rubber in order and the one in play with its last deal
+    (`last_deals`, one at most: the console shows no other, and reading all of a room's deals
+    was most of its render): what ``table_views`` reads, in a fixed number of queries however
+    many tables there are."""
+    last = Deal.objects.order_by("-number")
     return (
         table_queryset()
         .order_by("number")
@@ -238,7 +244,9 @@ def tables_with_rubbers() -> QuerySet[Table]:
             ),
             Prefetch(
                 "rubbers",
-                queryset=Rubber.objects.in_play().prefetch_related("deals"),
+                queryset=Rubber.objects.in_play().prefetch_related(
+                    Prefetch("deals", queryset=last[:1], to_attr="last_deals")
+                ),
                 to_attr="live_rubbers",
             ),
         )

@@ -222,8 +222,11 @@ def _entry(
     }
 
 
-def _confirmations(facts: _Facts, viewer: Viewer, rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """The deals awaiting the viewer's confirmation, here and at the end of the previous rubber."""
+def _confirmations(
+    facts: _Facts, viewer: Viewer, rows: list[dict[str, Any]], before: list[Deal] | None
+) -> dict[str, Any]:
+    """The deals awaiting the viewer's confirmation, here and at the end of the previous rubber
+    (`before`, when read already: `awaiting_before`)."""
     waiting = [deal for deal, row in zip(facts.deals, rows, strict=True) if row["can_confirm"]]
     return {
         "confirm_entries": facts.confirm_entries,
@@ -232,7 +235,7 @@ def _confirmations(facts: _Facts, viewer: Viewer, rows: list[dict[str, Any]]) ->
         "awaiting_seen": [f"{deal.pk}:{deal.version}" for deal in waiting],
         "dispute_reasons": DisputeReason.choices,
         "dispute_note_max": DISPUTE_NOTE_MAX,
-        "awaiting_before": _awaiting_before(facts.rubber, viewer) if facts.confirm_entries else [],
+        "awaiting_before": awaiting_before(facts.rubber, viewer) if before is None else before,
     }
 
 
@@ -247,11 +250,12 @@ def pad_context(
     notice_deal: int | None = None,
     moved_to: int | None = None,
     deleting: int | None = None,
+    before: list[Deal] | None = None,
 ) -> dict[str, Any]:
     """What the pad shows. `notice_deal` links the notice to that deal's correction; `moved_to`
     tells the poll to move a form's taps to that deal number (a deal was deleted since they
     were tapped); `deleting` is the id of a deal whose deletion is asked (without JavaScript:
-    the question in its correction panel)."""
+    the question in its correction panel); `before`: `awaiting_before`, when read already."""
     facts = _facts(rubber, viewer)
     rows = _rows(facts, viewer, corrections or {}, deleting)
     entry = _entry(facts, viewer, entry_form, notice_deal)
@@ -272,7 +276,7 @@ def pad_context(
         **_seating(rubber),
         **entry,
         "next_rubber": next_rubber,
-        **_confirmations(facts, viewer, rows),
+        **_confirmations(facts, viewer, rows, before),
         "error": error,
         "notice": notice,
         "notice_deal": notice_deal,
@@ -298,10 +302,11 @@ def _deleted(histories: dict[int, list[dict[str, Any]]], kept: set[int]) -> list
     return sorted(found, key=lambda entry: entry["at"])
 
 
-def _awaiting_before(rubber: Rubber, viewer: Viewer) -> list[Deal]:
+def awaiting_before(rubber: Rubber, viewer: Viewer) -> list[Deal]:
     """Deals of the table's previous rubber that await the viewer's confirmation: its last deal
-    is confirmed as everyone moves on to this one (one query)."""
-    if rubber.session.is_closed:
+    is confirmed as everyone moves on to this one (one query, where the session asks
+    confirmation). The one thing a pad shows of the person who looks (games.pad.rendered)."""
+    if not rubber.session.asks_confirmation or rubber.session.is_closed:
         return []
     if viewer.player is not None:
         player_id: int | None = viewer.player.pk

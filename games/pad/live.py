@@ -17,7 +17,7 @@ from scoring.shared.numbers import small_number
 
 from ..codes import tokens
 from ..selectors import rubber_for_request, rubber_version_for_request
-from .context import pad_context
+from .context import awaiting_before, pad_context
 from .notices import already_entered, deleted_since
 from .rendered import live_pad
 from .views import tells_code_changed
@@ -68,14 +68,17 @@ def rubber_live(request: HttpRequest, pk: int) -> HttpResponse:
             following = len(rubber.ordered_deals()) + 1
             context = pad_context(rubber, viewer, notice=moved, moved_to=following)
         else:
-            # The pad as every request with this state, viewer and language sees it: rendered
-            # once, then kept (games.pad.rendered).
-            return _tagged(
-                HttpResponse(
-                    live_pad(request, (pk, *state), viewer, lambda: pad_context(rubber, viewer))
-                ),
-                etag,
+            # The pad as every request with this state, what it shows of its viewer and language
+            # sees it: rendered once, then kept (games.pad.rendered).
+            before = awaiting_before(rubber, viewer)
+            html = live_pad(
+                request,
+                (pk, *state),
+                viewer,
+                lambda: pad_context(rubber, viewer, before=before),
+                before,
             )
+            return _tagged(HttpResponse(html), etag)
         response = render(request, "games/_live.html", context)
     return _tagged(response, etag)
 

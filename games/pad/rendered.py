@@ -4,9 +4,10 @@ unbound entry form, which are the same for every pad of a game, once per process
 (`deal_fields`).
 
 A pad is a function of the rubber's declared state (games.models.state.FACTS, the version that
-says "changed"), of who looks (`viewer_key`: every field of the Viewer, their login and player
-by id) and of the language; the key holds all three, so two viewers with different rights
-never share an answer (tests/games/test_rendered_pads.py). The state is read before the rubber
+says "changed"), of what it shows of who looks (`viewer_key`: their rights, their side, the
+deals awaiting them; all of a table-code phone) and of the language; the key holds all three,
+so two viewers with different rights never share an answer, while the two players of a side
+share one render (tests/games/test_rendered_pads.py). The state is read before the rubber
 is, so what is kept under a state is never older than it: a new state is a new key, never a
 stale answer. The CSRF token, which is the request's own, is kept as a mark and put back for
 each request (`with_token`)."""
@@ -14,6 +15,8 @@ each request (`with_token`)."""
 from __future__ import annotations
 
 import hashlib
+import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import fields
@@ -32,25 +35,51 @@ from ..permissions import Viewer
 CSRF_MARK = "csrf-token-of-this-request-7f3a9c"
 #: How long a kept pad lives: a version is read by its phones within seconds of the change.
 KEEP_SECONDS = 600
-_VERSION = "1"  # raised when what a key holds changes shape
+_VERSION = "2"  # raised when what a key holds changes shape
 
 
-def viewer_key(viewer: Viewer) -> tuple[Any, ...]:
-    """Everything a pad may show of who looks: each field of the Viewer, models by their id."""
-    values = []
+#: The Viewer's fields a signed-in viewer's pad is kept by as they are; the others are asked
+#: what they change on the pad (`viewer_key`).
+_PERSON = frozenset({"user", "player", "seat"})
+
+
+def viewer_key(viewer: Viewer, awaiting_before: Any = ()) -> tuple[Any, ...]:
+    """Everything a pad may show of who looks, so that viewers who see the same pad share it.
+
+    A signed-in viewer's pad (no table code) depends on whether they are signed in, not on who
+    they are, and on their seat only through its side (`_rights` asks a seat which side it is
+    on; the entry form, the columns and the offline figures are their side's); the one thing it
+    shows of the person is the deals of the table's previous rubber awaiting their confirmation
+    (`awaiting_before`, their (id, version), which the key holds instead of the player). So the
+    two players of a side share one render, while a viewer whose rights differ (their side,
+    seated or not, sitting out, their role, a reopened session) gets their own. Any other field
+    of the Viewer is in the key as it is, as is every field of a phone holding the table's
+    code, whose pad names it and its seat."""
+    values: list[tuple[str, Any]] = []
     for field in fields(viewer):
         value = getattr(viewer, field.name)
+        if field.name in _PERSON and not viewer.by_code:
+            continue
         if field.name == "user":
             value = value.pk if value is not None and value.is_authenticated else None
         elif hasattr(value, "pk"):
             value = value.pk
         values.append((field.name, value))
+    if not viewer.by_code:
+        user = viewer.user
+        values += [
+            ("signed_in", user is not None and user.is_authenticated),
+            ("seated", viewer.seat is not None),
+            ("side", viewer.we_side),
+            ("awaiting_before", tuple((deal.pk, deal.version) for deal in awaiting_before)),
+        ]
     return tuple(values)
 
 
-def pad_key(state: tuple[Any, ...], viewer: Viewer) -> str:
-    """The cache key of a pad: the rubber's state, who looks, the language spoken."""
-    made = repr((state, viewer_key(viewer), get_language()))
+def pad_key(state: tuple[Any, ...], viewer: Viewer, awaiting_before: Any = ()) -> str:
+    """The cache key of a pad: the rubber's state, what its viewer sees of themselves
+    (`viewer_key`), the language spoken."""
+    made = repr((state, viewer_key(viewer, awaiting_before), get_language()))
     return f"pad:{_VERSION}:" + hashlib.sha256(made.encode()).hexdigest()
 
 
@@ -66,22 +95,73 @@ def live_pad(
     state: tuple[Any, ...],
     viewer: Viewer,
     context: Callable[[], dict[str, Any]],
+    awaiting_before: Any = (),
 ) -> str:
     """The live pad's HTML (games/_live.html) for this `state` (the rubber's id first, then its
-    `answer_state`) and viewer: kept, or rendered from `context()` and kept."""
-    return kept(request, pad_key(state, viewer), "games/_live.html", context)
+    `answer_state`), viewer and the previous rubber's deals awaiting them: kept, or rendered
+    from `context()` and kept."""
+    key = pad_key(state, viewer, awaiting_before)
+    return kept(request, key, "games/_live.html", context)
+
+
+#: How long a request waits for the render another one is making of the same key before it
+#: renders it itself (a render takes tens of milliseconds; one that failed leaves no answer).
+WAIT_SECONDS = 2.0
+_POLL_SECONDS = 0.01
+_making: dict[str, threading.Lock] = {}
+_making_lock = threading.Lock()
 
 
 def kept(
     request: HttpRequest, key: str, template: str, context: Callable[[], dict[str, Any]]
 ) -> str:
     """`template` rendered from `context()` for this request, kept under `key` (which must hold
-    all the render depends on but the CSRF token) and reused while the key is the same."""
+    all the render depends on but the CSRF token) and reused while the key is the same.
+
+    The phones told of a change fetch their pads at the same moment: the requests for one key
+    render it once between them (`_made_once`), not each."""
     html = cache.get(key)
     if html is None:
-        html = render_to_string(template, {**context(), "csrf_token": CSRF_MARK}, request)
-        cache.set(key, html, KEEP_SECONDS)
+
+        def render() -> str:
+            made = render_to_string(template, {**context(), "csrf_token": CSRF_MARK}, request)
+            cache.set(key, made, KEEP_SECONDS)
+            return made
+
+        html = _made_once(key, render)
     return with_token(request, html)
+
+
+def _made_once(key: str, render: Callable[[], str]) -> str:
+    """What `render` makes of `key`, made by one request at a time: in this process, the others
+    wait on its lock; across processes, the one that takes the key's mark in the cache renders
+    while the others wait (at most WAIT_SECONDS) for its answer, then find it kept. With the
+    cache down, each renders its own."""
+    with _making_lock:
+        lock = _making.setdefault(key, threading.Lock())
+    try:
+        with lock:
+            html = cache.get(key)
+            if html is not None:
+                return str(html)
+            mark = key + ":making"
+            taken = cache.add(mark, 1, WAIT_SECONDS * 2)
+            if taken or taken is None:  # None: the cache is down (django-redis says nothing)
+                try:
+                    return render()
+                finally:
+                    cache.delete(mark)
+            deadline = time.monotonic() + WAIT_SECONDS
+            while time.monotonic() < deadline:
+                time.sleep(_POLL_SECONDS)
+                html = cache.get(key)
+                if html is not None:
+                    return str(html)
+            return render()
+    finally:
+        with _making_lock:
+            if _making.get(key) is lock and not lock.locked():
+                del _making[key]
 
 
 # --- the deal buttons of an unbound form, once per process --------------------------------------
@@ -108,12 +188,20 @@ class _Kept:
 _FIELDS = _Kept(256)
 
 
+#: The fields an entry form renders apart from its buttons (`{{ form.number }}` in
+#: games/_entry.html): the deal's number, which is not among the buttons and changes with each
+#: deal, so that the buttons kept for one deal serve the next.
+APART = frozenset({"number"})
+
+
 def form_key(form: Any) -> str:
     """What an unbound form's buttons are made of: its class, prefix, and each field's label,
     choices, initial value, widget and its attributes, whether it is required or disabled and
-    its help, in the language spoken."""
+    its help, in the language spoken; the fields rendered apart (`APART`) left out."""
     parts: list[Any] = [type(form).__qualname__, form.prefix, form.auto_id, get_language()]
     for name, field in form.fields.items():
+        if name in APART:
+            continue
         choices = [(str(v), str(label)) for v, label in getattr(field, "choices", ())]
         parts.append(
             (

@@ -1,9 +1,12 @@
 /* The push channel's client (games/push, docs/deploy.md): the element with data-push-url (a
  * pad's live part, the director's console) opens a Server-Sent-Events stream there. Each
- * "changed" event, and each (re)opening of the stream, is told to the page as
+ * "changed" event is told to the page as
  *   document.dispatchEvent(new CustomEvent("backscore:changed", {detail: {version}}))
- * which fetches the new page part once (static/js/backscore.js): a reconnect refetches, so a
- * change made while the stream was down is never missed. document.documentElement.dataset.push
+ * which fetches the new page part once (static/js/backscore.js). A stream opened again sends
+ * the version last heard as ?last= (the server's Last-Event-ID, games/push/views.py): the server
+ * sends "changed" at once if the version moved meanwhile, so a change made while the stream was
+ * down is never missed, and nothing if it has not, so a restart does not make every phone fetch
+ * its pad again. document.documentElement.dataset.push
  * says "up" while the stream is open, "down" while it is not (the page polls then), "off" once
  * the server said the session closed (no stream to come back to).
  * A lost stream comes back after a jittered exponential back-off (1 s doubling to 60 s, each
@@ -13,6 +16,7 @@
   var root = document.documentElement;
   var source = null;
   var url = null;
+  var last = "";
   var failures = 0;
   var timer = null;
 
@@ -43,15 +47,19 @@
       root.dataset.push = "down";
       return;
     }
-    url = holder.getAttribute("data-push-url");
+    var found = holder.getAttribute("data-push-url");
+    if (found !== url) last = "";  // another stream (another rubber): nothing heard of it yet
+    url = found;
     close();
-    source = new EventSource(url);
+    var resume = last ? (url.indexOf("?") < 0 ? "?" : "&") + "last=" + encodeURIComponent(last) : "";
+    source = new EventSource(url + resume);
     source.addEventListener("open", function () {
       failures = 0;
       root.dataset.push = "up";
     });
     source.addEventListener("changed", function (event) {
       root.dataset.push = "up";
+      last = event.lastEventId || event.data || "";
       tell(event.data);
     });
     source.addEventListener("closed", function () {

@@ -67,6 +67,57 @@ def test_two_viewers_with_different_rights_get_their_own_pad(
     assert awaiting in live(signed_in(east), rubber)
 
 
+def test_the_two_players_of_a_side_share_one_render(
+    monkeypatch, running_session, north, south, east, west
+):
+    renders = []
+    real = rendered.render_to_string
+
+    def counted(template, *args, **kwargs):
+        renders.append(template)
+        return real(template, *args, **kwargs)
+
+    monkeypatch.setattr(rendered, "render_to_string", counted)
+    rubber = running_session.rubbers.get()
+    enter_deal(rubber)
+    pads = {user: live(signed_in(user), rubber) for user in (north, south, east, west)}
+    # One render for North and South, one for East and West: each side's pad is its own.
+    assert renders.count("games/_live.html") == 2
+    assert 'name="declarer"' in pads[south] and pads[south].count("We") == pads[north].count("We")
+    assert rendered.CSRF_MARK not in pads[south]
+
+
+def test_what_a_pad_shows_of_its_viewer_keeps_viewers_apart(running_session, north, south):
+    from games.permissions import Viewer
+
+    rubber = running_session.rubbers.get()
+    deal = enter_deal(rubber)
+    rubber.fetch_players()
+    seats = rubber.seats
+    players = {north: seats["N"], south: seats["S"]}
+    at_n = Viewer(user=north, role="player", player=players[north], seat="N")
+    at_s = Viewer(user=south, role="player", player=players[south], seat="S")
+    key = rendered.viewer_key
+    assert key(at_n) == key(at_s)
+    apart = [
+        Viewer(user=south, role="player", player=players[south], seat="E"),  # the other side
+        Viewer(user=south, role="player", player=players[south], seat=None, at_table=True),
+        Viewer(user=south, role="director", player=players[south], seat="S"),
+        Viewer(user=south, role="player", player=players[south], seat="S", reopened=True),
+        Viewer(user=None, role=None, player=None, seat=None),
+    ]
+    for other in apart:
+        assert key(other) != key(at_n)
+    # A deal of the previous rubber awaiting one partner's confirmation is theirs alone.
+    assert key(at_s, [deal]) != key(at_n)
+    # A phone holding the table's code is kept by every field: its pad names it and its seat.
+    by_code = [
+        Viewer(user=None, role=None, player=seats[seat], seat=seat, by_code=True, code="c")
+        for seat in "NS"
+    ]
+    assert key(by_code[0]) != key(by_code[1])
+
+
 def test_a_new_version_is_never_answered_from_an_older_one(running_session, north):
     rubber = running_session.rubbers.get()
     phone = signed_in(north)
@@ -138,6 +189,16 @@ def test_the_deal_buttons_of_an_unbound_form_are_kept_and_unchanged():
     assert rendered.deal_fields(bound, "games/_deal_fields.html") is not kept
 
 
+def test_the_deal_buttons_kept_for_one_deal_serve_the_next():
+    # The deal's number is rendered apart ({{ form.number }}): a new deal renders no buttons.
+    first = DealEntryForm(we_side="NS", controls=frozenset(), initial={"number": 4})
+    kept = rendered.deal_fields(first, "games/_deal_fields.html")
+    assert 'name="number"' not in kept
+    following = DealEntryForm(we_side="NS", controls=frozenset(), initial={"number": 5})
+    assert rendered.deal_fields(following, "games/_deal_fields.html") is kept
+    assert kept == render_to_string("games/_deal_fields.html", {"form": following})
+
+
 def test_a_console_table_card_changes_with_what_it_shows(client, running_session, director):
     client.force_login(director)
     url = f"/clubs/{running_session.club.slug}/console/live/"
@@ -189,3 +250,38 @@ def test_a_table_card_is_kept_by_everything_it_shows():
         context(status="planned"),
     ):
         assert rendered.card_key(changed) != key
+
+
+def test_requests_for_one_pad_at_the_same_moment_render_it_once(rf):
+    import threading
+
+    renders = []
+
+    def context():
+        renders.append(1)
+        threading.Event().wait(0.05)  # a render's time, while the other requests arrive
+        return {"rubber": None}
+
+    def fetch(found):
+        found.append(rendered.kept(rf.get("/"), "pad:test:once", "games/_race.html", context))
+
+    found: list[str] = []
+    threads = [threading.Thread(target=fetch, args=(found,)) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(renders) == 1 and len(found) == 4 and len(set(found)) == 1
+
+
+def test_a_render_made_by_another_process_is_waited_for(rf):
+    import threading
+
+    key = "pad:test:elsewhere"
+    cache.add(key + ":making", 1, 5)  # another process is rendering it
+    threading.Timer(0.05, lambda: cache.set(key, "<p>made elsewhere</p>", 60)).start()
+
+    def context():
+        raise AssertionError("rendered again")
+
+    assert rendered.kept(rf.get("/"), key, "games/_race.html", context) == "<p>made elsewhere</p>"
