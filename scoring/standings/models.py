@@ -176,6 +176,17 @@ class RatingStep(models.Model):
         return f"{self.player_id} after rubber {self.rubber_id}: {self.ordinal:.2f}"
 
 
+#: The foreign keys of the rows the standings' refresh and rebuild derive from the deals
+#: (``RubberResult``, ``SessionStanding``, ``SessionPayment``): no constraint in the database and
+#: no index of their own where a composite index of the model starts with the column. Django
+#: still cascades deletes (``on_delete`` is Django's, never the database's), and a computation
+#: stores rows only after locking the session's ``SessionStandingsState`` row, which deleting the
+#: session deletes first, so no row outlives what it names. Checking ~112,000 rows' ten
+#: foreign keys at the commit of the rebuild and keeping their single-column indexes was most of
+#: PostgreSQL's work in it (docs/benchmarks.md, "Issue 33: the nightly rebuild in bulk").
+_DERIVED: dict[str, Any] = {"db_constraint": False, "db_index": False}
+
+
 class RubberResult(models.Model):
     """One player's result in one rubber, as the engine scored it (RULES 4.1).
 
@@ -183,10 +194,18 @@ class RubberResult(models.Model):
     in no total, rank or money until it ends (docs/standings.md).
     """
 
-    rubber = models.ForeignKey("games.Rubber", on_delete=models.CASCADE, related_name="results")
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="rubber_results")
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rubber_results")
+    # Derived rows, rewritten by the nightly rebuild: no foreign-key constraint in the database
+    # and no index a composite one below already starts with (``_DERIVED``, docs/standings.md).
+    rubber = models.ForeignKey(
+        "games.Rubber", on_delete=models.CASCADE, related_name="results", **_DERIVED
+    )
+    session = models.ForeignKey(
+        Session, on_delete=models.CASCADE, related_name="rubber_results", **_DERIVED
+    )
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_constraint=False)
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="rubber_results", **_DERIVED
+    )
     date = models.DateField(help_text="The session's date (kept here for the history queries).")
     table_number = models.PositiveSmallIntegerField()
     rubber_number = models.PositiveSmallIntegerField()
@@ -286,9 +305,13 @@ class SessionStandingQuerySet(models.QuerySet["SessionStanding"]):
 class SessionStanding(models.Model):
     """One player's standing in one session: totals of ended rubbers, rank, table and prize."""
 
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="standings")
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
+    session = models.ForeignKey(
+        Session, on_delete=models.CASCADE, related_name="standings", **_DERIVED
+    )
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", **_DERIVED)
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="standings", **_DERIVED
+    )
     date = models.DateField(help_text="The session's date (kept here for the leaderboard).")
     rank = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Place in the room; none for a player who played no deal."
@@ -324,10 +347,16 @@ class SessionStanding(models.Model):
 class SessionPayment(models.Model):
     """One payment of a session's settlement (RULES 4.2), in the order settle() gave it."""
 
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="payments")
+    session = models.ForeignKey(
+        Session, on_delete=models.CASCADE, related_name="payments", **_DERIVED
+    )
     position = models.PositiveSmallIntegerField()
-    payer = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    payee = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    payer = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    payee = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
     amount = models.DecimalField(max_digits=12, decimal_places=2)
 
     class Meta:
