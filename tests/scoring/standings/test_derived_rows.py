@@ -10,10 +10,16 @@ from decimal import Decimal
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from clubs.models import Session
 from scoring.standings import services
-from scoring.standings.models import RubberResult, SessionPayment, SessionStanding
+from scoring.standings.models import (
+    RubberResult,
+    SessionPayment,
+    SessionStanding,
+    SessionStandingsState,
+)
 from tests.factories import make_session
 from tests.scoring.standings.conftest import win_rubber
 
@@ -47,3 +53,19 @@ def test_deleting_a_session_deletes_its_derived_rows_and_no_others(
     assert all(_counts(session=other))
     Session.objects.get(pk=other.pk).delete()
     assert [model.objects.count() for model in DERIVED] == [0, 0, 0]
+
+
+@pytest.mark.django_db
+def test_deleting_a_session_deletes_its_state_row_before_its_derived_rows(club, room, director):
+    """The state row's lock is what a refresh stores under: deleted first, a refresh storing
+    meanwhile has finished (its rows are then deleted too) or will store nothing."""
+    win_rubber(room.rubbers.order_by("pk").first(), "NS", by=director)
+    services.standings_refresh(session_id=room.pk)
+    with CaptureQueriesContext(connection) as queries:
+        room.delete()
+    deletes = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("DELETE")]
+    first = next(i for i, sql in enumerate(deletes) if "scoring_sessionstandingsstate" in sql)
+    for model in DERIVED:
+        table = f'"{model._meta.db_table}"'
+        assert first < min(i for i, sql in enumerate(deletes) if f"FROM {table}" in sql)
+    assert SessionStandingsState.objects.filter(pk=room.pk).exists() is False
