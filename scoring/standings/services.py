@@ -31,6 +31,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
@@ -257,15 +258,18 @@ def _insert(model: Any, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -
     ):
         # The columns' types told up front: psycopg then dumps each value by its column's
         # type instead of looking its Python type up (about 40% less Python for these rows).
-        copy.set_types([_column_type(f) for f in fields])
+        copy.set_types(_column_types(model, columns))
         for row in rows:
             copy.write_row(row)
 
 
-def _column_type(field: Any) -> str:
-    """A column's PostgreSQL type name as psycopg knows it ("numeric(12, 2)" as "numeric")."""
-    kind = field.rel_db_type(connection) if field.is_relation else field.db_type(connection)
-    return str(kind).split("(")[0].strip()
+@lru_cache(maxsize=16)
+def _column_types(model: Any, columns: tuple[str, ...]) -> list[str]:
+    """The columns' PostgreSQL type names as psycopg knows them ("numeric(12, 2)" as "numeric"),
+    worked out once: Django's ``db_type`` costs more than a refresh's few rows."""
+    fields = [model._meta.get_field(c) for c in columns]
+    kinds = [f.rel_db_type(connection) if f.is_relation else f.db_type(connection) for f in fields]
+    return [str(kind).split("(")[0].strip() for kind in kinds]
 
 
 def standings_rebuild_all(*, chunk: int | None = None) -> dict[str, Any]:
