@@ -176,15 +176,15 @@ class RatingStep(models.Model):
         return f"{self.player_id} after rubber {self.rubber_id}: {self.ordinal:.2f}"
 
 
-#: The foreign keys of the rows the standings' refresh and rebuild derive from the deals
-#: (``RubberResult``, ``SessionStanding``, ``SessionPayment``): no constraint in the database and
-#: no index of their own where a composite index of the model starts with the column. Django
-#: still cascades deletes (``on_delete`` is Django's, never the database's), and a computation
-#: stores rows only after locking the session's ``SessionStandingsState`` row, which deleting the
-#: session deletes first, so no row outlives what it names. Checking ~112,000 rows' ten
-#: foreign keys at the commit of the rebuild and keeping their single-column indexes was most of
-#: PostgreSQL's work in it (docs/benchmarks.md, "Issue 33: the nightly rebuild in bulk").
-_DERIVED: dict[str, Any] = {"db_constraint": False, "db_index": False}
+# The foreign keys of the rows the standings' refresh and rebuild derive from the deals
+# (``RubberResult``, ``SessionStanding``, ``SessionPayment``): no constraint in the database
+# (``db_constraint=False``) and no index of their own (``db_index=False``) where a composite
+# index of the model starts with the column. Django still cascades deletes (``on_delete`` is
+# Django's, never the database's), and a computation stores rows only while it holds the lock of
+# the session's ``SessionStandingsState`` row, which deleting the session deletes first
+# (``apps._forget_state``), so no row outlives its session. Checking ~112,000 rows' ten foreign
+# keys at the commit of the rebuild and keeping their single-column indexes was most of
+# PostgreSQL's work in it (docs/benchmarks.md, "Issue 33: the nightly rebuild in bulk").
 
 
 class RubberResult(models.Model):
@@ -195,16 +195,28 @@ class RubberResult(models.Model):
     """
 
     # Derived rows, rewritten by the nightly rebuild: no foreign-key constraint in the database
-    # and no index a composite one below already starts with (``_DERIVED``, docs/standings.md).
+    # and no index a composite one below already starts with (above, docs/standings.md).
     rubber = models.ForeignKey(
-        "games.Rubber", on_delete=models.CASCADE, related_name="results", **_DERIVED
+        "games.Rubber",
+        on_delete=models.CASCADE,
+        related_name="results",
+        db_constraint=False,
+        db_index=False,
     )
     session = models.ForeignKey(
-        Session, on_delete=models.CASCADE, related_name="rubber_results", **_DERIVED
+        Session,
+        on_delete=models.CASCADE,
+        related_name="rubber_results",
+        db_constraint=False,
+        db_index=False,
     )
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_constraint=False)
     player = models.ForeignKey(
-        Player, on_delete=models.CASCADE, related_name="rubber_results", **_DERIVED
+        Player,
+        on_delete=models.CASCADE,
+        related_name="rubber_results",
+        db_constraint=False,
+        db_index=False,
     )
     date = models.DateField(help_text="The session's date (kept here for the history queries).")
     table_number = models.PositiveSmallIntegerField()
@@ -306,11 +318,21 @@ class SessionStanding(models.Model):
     """One player's standing in one session: totals of ended rubbers, rank, table and prize."""
 
     session = models.ForeignKey(
-        Session, on_delete=models.CASCADE, related_name="standings", **_DERIVED
+        Session,
+        on_delete=models.CASCADE,
+        related_name="standings",
+        db_constraint=False,
+        db_index=False,
     )
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", **_DERIVED)
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
+    )
     player = models.ForeignKey(
-        Player, on_delete=models.CASCADE, related_name="standings", **_DERIVED
+        Player,
+        on_delete=models.CASCADE,
+        related_name="standings",
+        db_constraint=False,
+        db_index=False,
     )
     date = models.DateField(help_text="The session's date (kept here for the leaderboard).")
     rank = models.PositiveSmallIntegerField(
@@ -348,7 +370,11 @@ class SessionPayment(models.Model):
     """One payment of a session's settlement (RULES 4.2), in the order settle() gave it."""
 
     session = models.ForeignKey(
-        Session, on_delete=models.CASCADE, related_name="payments", **_DERIVED
+        Session,
+        on_delete=models.CASCADE,
+        related_name="payments",
+        db_constraint=False,
+        db_index=False,
     )
     position = models.PositiveSmallIntegerField()
     payer = models.ForeignKey(
