@@ -4,7 +4,7 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import task_postrun, task_prerun, worker_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -26,3 +26,16 @@ def close_old_connections(task: Any = None, **kwargs: Any) -> None:
 
 task_prerun.connect(close_old_connections)
 task_postrun.connect(close_old_connections)
+
+
+def build_scoring_tables(**kwargs: Any) -> None:
+    """Build the scoring engine's tables (~0.3 s, once per process) in the worker's main
+    process, before its pool forks: every pool process inherits them instead of building its
+    own at its first task (the nightly rebuild's chunks, fanned out, each paid them; gunicorn's
+    workers build theirs at start the same way, config/gunicorn.py)."""
+    from scoring.rules.rubber import rubber_table
+
+    rubber_table()
+
+
+worker_init.connect(build_scoring_tables)

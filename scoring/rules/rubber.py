@@ -107,12 +107,14 @@ def _rows(table: Sequence[RubberEntry]) -> _Rows:
         first, second, third = (*stubs[:3], None, None, None)[:3]
         return (below_side, below_points, total_ns, total_ew, first, second, third, stubs[3:])
 
+    def shared_row(entry: RubberEntry) -> _Row:
+        made = shared.get(id(entry))
+        if made is None:
+            made = shared[id(entry)] = row(entry)
+        return made
+
     return tuple(
-        tuple(
-            shared.setdefault(id(entries[i]), row(entries[i]))
-            for i in range(state, len(entries), 4)
-        )
-        for state in range(4)
+        tuple(shared_row(entries[i]) for i in range(state, len(entries), 4)) for state in range(4)
     )
 
 
@@ -148,6 +150,9 @@ def _bridge_tables(
     stubs: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 
     def share(stub: tuple[Any, ...]) -> tuple[Any, ...]:
+        shared = stubs.get(stub)  # the key ``values`` below, equal to the stub, made before
+        if shared is not None:
+            return shared
         # Only exact ints are shared: True == 1 must not turn a count into a bool.
         values = tuple(numbers.setdefault(v, v) if type(v) is int else v for v in stub)
         return stubs.setdefault(values, values)

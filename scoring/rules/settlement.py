@@ -17,6 +17,8 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
+from functools import cache
+from itertools import groupby
 from typing import Any, Generic, Protocol, TypeVar
 
 from scoring.rules.errors import ScoringError
@@ -213,18 +215,22 @@ class _Search:
         self.smallest = 2 if any(-value in present for value in present) else 3
         self.creditors = sum(1 << i for i, value in enumerate(values) if value > 0)
         low = n // 2
-        by_sum_size: dict[tuple[int, int], list[int]] = {}
-        for mask, total in enumerate(_subset_sums(values[:low])):
-            by_sum_size.setdefault((total, mask.bit_count()), []).append(mask)
+        # Each low-half subset by (sum, size) as one int (sum * 32 + size: a size is at most
+        # 10), its masks sorted by it (a stable sort: ascending masks within), grouped: sorting
+        # and grouping run in C, Python loops only over the distinct (sum, size) pairs.
+        sums = _subset_sums(values[:low])
+        keys = [total * 32 + size for total, size in zip(sums, _sizes(low), strict=True)]
         #: lows[total]: the low-half subsets summing to ``total``, as (size, masks) by size.
         lows: dict[int, list[tuple[int, list[int]]]] = {}
-        for (total, size), masks in sorted(by_sum_size.items()):
-            lows.setdefault(total, []).append((size, masks))
-        # (high-half subset, the low halves completing it to zero, its size, its highest member)
+        for key, masks in groupby(sorted(range(len(keys)), key=keys.__getitem__), keys.__getitem__):
+            lows.setdefault(key >> 5, []).append((key & 31, list(masks)))
+        # (high-half subset, the low halves completing it to zero, its size, its highest
+        # member), smallest first: ``make`` stops at the first too large.
+        highs = _subset_sums(values[low:])
         self.halves = [
-            (mask << low, lows[-total], mask.bit_count(), mask.bit_length() + low - 1)
-            for mask, total in enumerate(_subset_sums(values[low:]))
-            if mask and -total in lows
+            (mask << low, lows[-highs[mask]], mask.bit_count(), mask.bit_length() + low - 1)
+            for mask in _by_size(n - low)
+            if mask and -highs[mask] in lows
         ]
         self.low_only = [mask for _, masks in lows.get(0, []) for mask in masks if mask]
         #: filed[i, k]: the zero-sum subsets of size ``k`` whose highest member is value ``i``.
@@ -251,6 +257,8 @@ class _Search:
             if first <= mask.bit_count() <= largest:
                 filed.setdefault((mask.bit_length() - 1, mask.bit_count()), []).append(mask)
         for high, lows, size, top in self.halves:
+            if size > largest:
+                break
             for low_size, masks in lows:
                 total = size + low_size
                 if total > largest:
@@ -286,6 +294,18 @@ class _Search:
                 return True
         known[1] = count
         return False
+
+
+@cache
+def _sizes(count: int) -> list[int]:
+    """The number of members of each subset of ``count`` values, indexed by its bit mask."""
+    return [mask.bit_count() for mask in range(1 << count)]
+
+
+@cache
+def _by_size(count: int) -> list[int]:
+    """The bit masks of the subsets of ``count`` values, smallest subsets first."""
+    return sorted(range(1 << count), key=_sizes(count).__getitem__)
 
 
 def _subset_sums(values: list[int]) -> list[int]:

@@ -359,13 +359,18 @@ def _compute_session(
     all_names: dict[int, str],
     score: Score,
 ) -> Computed:
+    """Long because it is the computation's loop over a session's rubbers, one frame for all of
+    them (the nightly rebuild runs it for every rubber): each rubber's result rows, and each
+    player's tally of ended rubbers (``totals``) or of the rubber in play (``running``)."""
     in_play, unfinished = "in_play", "unfinished"  # games.models.Rubber.Status
     session_id, club_id, date = session.pk, session.club_id, session.date
     stake = session.stake_per_hundred
     computed = Computed(session_id=session_id, club_id=club_id)
-    totals: dict[int, dict[str, int]] = {pid: _zero() for pid in names}
-    running: dict[int, dict[str, int]] = {}
+    append = computed.results.append
+    totals: dict[int, list[int]] = {pid: [0, 0, 0, 0, 0] for pid in names}
+    running: dict[int, list[int]] = {}
     last_rules, options = None, None
+    money_of = _rubber_money(stake)
     for rubber_id, _, table, number, kind, status, rules, *seat_ids in rubbers:
         rows = deals.get(rubber_id)
         if not rows:
@@ -373,20 +378,27 @@ def _compute_session(
         if rules != last_rules or options is None:  # a session's rubbers share their rules
             last_rules = rules
             options = _options(rules) if isinstance(rules, str) else _house_rules(rules)
-        seats = _seats(kind, seat_ids)
         result = score(kind, rows, status == unfinished, options)
         provisional = status == in_play
-        places = {pid: sheets.PLACE_OF_SEAT[seat] for seat, pid in seats.items()}
-        hundreds = {pid: result.hundreds[place] for pid, place in places.items()}
-        money = player_money(hundreds, stake)
+        # (seat, place, player): N and E at a table of two, all four otherwise.
+        seated = list(zip(_SEATINGS[sheets.is_two_player(kind)], seat_ids, strict=False))
+        hundreds = {pid: result.hundreds[place] for (_, place), pid in seated}
+        money = money_of(hundreds)
         bucket = running if provisional else totals
-        for seat, pid in seats.items():
-            place = places[pid]
-            names.setdefault(pid, all_names[pid])
-            seat_table.setdefault(pid, table)
-            won = result.winner == place
-            points, net = result.totals[place], result.net[place]
-            computed.results.append(
+        winner, sides_points, sides_net, deal_count = (
+            result.winner,
+            result.totals,
+            result.net,
+            len(rows),
+        )
+        for (seat, place), pid in seated:
+            if pid not in names:
+                names[pid] = all_names[pid]
+            if pid not in seat_table:
+                seat_table[pid] = table
+            won = winner == place
+            points, net, count = sides_points[place], sides_net[place], hundreds[pid]
+            append(
                 (
                     rubber_id,
                     pid,
@@ -397,48 +409,67 @@ def _compute_session(
                     _SIDES[place],
                     status,
                     provisional,
-                    len(rows),
+                    deal_count,
                     points,
                     net,
-                    hundreds[pid],
+                    count,
                     won,
                     money[pid],
                 )
             )
-            _count(bucket.setdefault(pid, _zero()), won, points, net, hundreds[pid])
-            totals.setdefault(pid, _zero())
+            tally = bucket.get(pid)
+            if tally is None:
+                tally = bucket[pid] = [0, 0, 0, 0, 0]
+            tally[0] += 1
+            tally[1] += won
+            tally[2] += points
+            tally[3] += net
+            tally[4] += count
+            if pid not in totals:
+                totals[pid] = [0, 0, 0, 0, 0]
     _add_standings(computed, session, totals, running, seat_table)
     return computed
 
 
-def _seats(kind: str, seat_ids: list[int | None]) -> dict[str, Any]:
-    """A rubber's players by seat: N and E at a table of two, all four otherwise."""
-    seats = {"N": seat_ids[0], "E": seat_ids[1]}
-    if not sheets.is_two_player(kind):
-        seats.update(S=seat_ids[2], W=seat_ids[3])
-    return seats
+#: The seats of a rubber and their places (0 NS or player 0, 1 EW or player 1), by whether its
+#: game is for two (``sheets.PLACE_OF_SEAT``).
+_SEATINGS = {
+    two: tuple((seat, sheets.PLACE_OF_SEAT[seat]) for seat in ("NE" if two else "NESW"))
+    for two in (False, True)
+}
 
 
-def _count(tally: dict[str, int], won: bool, points: int, net: int, hundreds: int) -> None:
-    """Add a rubber's result to a player's tally."""
-    tally["rubbers"] += 1
-    tally["won"] += won
-    tally["points"] += points
-    tally["net"] += net
-    tally["hundreds"] += hundreds
+def _rubber_money(stake: Decimal) -> Callable[[dict[int, int]], dict[int, Decimal]]:
+    """``player_money`` at this stake, for a session's rubbers. With a stake in whole cents a
+    player's money depends only on their own hundreds, so it is remembered by the rubber's
+    hundreds; in fractions of a cent, the cents rounding leaves are shared out by player key
+    (``player_money``), so it is computed for every rubber."""
+    if not stake.is_finite() or (stake * 100) % 1:
+        return lambda hundreds: player_money(hundreds, stake)
+    known: dict[tuple[int, ...], tuple[Decimal, ...]] = {}
+
+    def money(hundreds: dict[int, int]) -> dict[int, Decimal]:
+        values = tuple(hundreds.values())
+        amounts = known.get(values)
+        if amounts is None:
+            amounts = known[values] = tuple(player_money(hundreds, stake).values())
+        return dict(zip(hundreds, amounts, strict=True))
+
+    return money
 
 
 def _add_standings(
     computed: Computed,
     session: _SessionRow,
-    totals: dict[int, dict[str, int]],
-    running: dict[int, dict[str, int]],
+    totals: dict[int, list[int]],
+    running: dict[int, list[int]],
     seat_table: dict[int, int],
 ) -> None:
     """The session's standing rows (ranked, RULES 6) and payments (settled) from each player's
-    totals of ended rubbers and running score in the rubbers in play."""
+    tally (rubbers, won, points, net, hundreds) of ended rubbers and of the rubbers in play."""
     date, stake = session.date, session.stake_per_hundred
-    session_money = player_money({pid: t["hundreds"] for pid, t in totals.items()}, stake)
+    hundreds_final = {pid: t[4] for pid, t in totals.items()}
+    session_money = player_money(hundreds_final, stake)
     # RULES 6.3: a player with no result row (no deal in any rubber, ended or in play) is
     # listed apart, unranked.
     played = {row[1] for row in computed.results}
@@ -446,39 +477,32 @@ def _add_standings(
         Entry(
             player=pid,
             table=seat_table.get(pid),
-            rubbers=t["rubbers"],
-            points=t["points"],
-            net=t["net"],
-            hundreds=t["hundreds"],
+            rubbers=t[0],
+            points=t[2],
+            net=t[3],
+            hundreds=t[4],
             played=pid in played,
         )
         for pid, t in totals.items()
     ]
+    append = computed.standings.append
     for placing in rank_entries(entries, _ranking(session.rules)):  # type: ignore[arg-type]
-        t = totals[placing.player]
-        now = running.get(placing.player)
-        computed.standings.append(
+        player = placing.player
+        t = totals[player]
+        now = running.get(player)
+        append(
             (
-                placing.player,
+                player,
                 date,
                 placing.rank,
-                seat_table.get(placing.player),
+                seat_table.get(player),
                 placing.table_rank,
                 placing.prize_choice,
-                t["rubbers"],
-                t["won"],
-                t["points"],
-                t["net"],
-                t["hundreds"],
-                session_money[placing.player],
-                now["points"] if now else None,
-                now["hundreds"] if now else None,
+                *t,
+                session_money[player],
+                now[2] if now else None,
+                now[4] if now else None,
             )
         )
-    hundreds_final = {pid: t["hundreds"] for pid, t in totals.items()}
     for position, payment in enumerate(settle(hundreds_final, stake), start=1):
         computed.payments.append((position, payment.payer, payment.payee, payment.amount))
-
-
-def _zero() -> dict[str, int]:
-    return {"rubbers": 0, "won": 0, "points": 0, "net": 0, "hundreds": 0}

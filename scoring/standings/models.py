@@ -176,6 +176,17 @@ class RatingStep(models.Model):
         return f"{self.player_id} after rubber {self.rubber_id}: {self.ordinal:.2f}"
 
 
+# The foreign keys of the rows the standings' refresh and rebuild derive from the deals
+# (``RubberResult``, ``SessionStanding``, ``SessionPayment``): no constraint in the database
+# (``db_constraint=False``) and no index of their own (``db_index=False``) where a composite
+# index of the model starts with the column. Django still cascades deletes (``on_delete`` is
+# Django's, never the database's), and a computation stores rows only while it holds the lock of
+# the session's ``SessionStandingsState`` row, which deleting the session deletes first
+# (``apps._forget_state``), so no row outlives its session. Checking ~112,000 rows' ten foreign
+# keys at the commit of the rebuild and keeping their single-column indexes was most of
+# PostgreSQL's work in it (docs/benchmarks.md, "Issue 33: the nightly rebuild in bulk").
+
+
 class RubberResult(models.Model):
     """One player's result in one rubber, as the engine scored it (RULES 4.1).
 
@@ -183,10 +194,30 @@ class RubberResult(models.Model):
     in no total, rank or money until it ends (docs/standings.md).
     """
 
-    rubber = models.ForeignKey("games.Rubber", on_delete=models.CASCADE, related_name="results")
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="rubber_results")
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rubber_results")
+    # Derived rows, rewritten by the nightly rebuild: no foreign-key constraint in the database
+    # and no index a composite one below already starts with (above, docs/standings.md).
+    rubber = models.ForeignKey(
+        "games.Rubber",
+        on_delete=models.CASCADE,
+        related_name="results",
+        db_constraint=False,
+        db_index=False,
+    )
+    session = models.ForeignKey(
+        Session,
+        on_delete=models.CASCADE,
+        related_name="rubber_results",
+        db_constraint=False,
+        db_index=False,
+    )
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_constraint=False)
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.CASCADE,
+        related_name="rubber_results",
+        db_constraint=False,
+        db_index=False,
+    )
     date = models.DateField(help_text="The session's date (kept here for the history queries).")
     table_number = models.PositiveSmallIntegerField()
     rubber_number = models.PositiveSmallIntegerField()
@@ -286,9 +317,23 @@ class SessionStandingQuerySet(models.QuerySet["SessionStanding"]):
 class SessionStanding(models.Model):
     """One player's standing in one session: totals of ended rubbers, rank, table and prize."""
 
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="standings")
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
+    session = models.ForeignKey(
+        Session,
+        on_delete=models.CASCADE,
+        related_name="standings",
+        db_constraint=False,
+        db_index=False,
+    )
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
+    )
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.CASCADE,
+        related_name="standings",
+        db_constraint=False,
+        db_index=False,
+    )
     date = models.DateField(help_text="The session's date (kept here for the leaderboard).")
     rank = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Place in the room; none for a player who played no deal."
@@ -324,10 +369,20 @@ class SessionStanding(models.Model):
 class SessionPayment(models.Model):
     """One payment of a session's settlement (RULES 4.2), in the order settle() gave it."""
 
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="payments")
+    session = models.ForeignKey(
+        Session,
+        on_delete=models.CASCADE,
+        related_name="payments",
+        db_constraint=False,
+        db_index=False,
+    )
     position = models.PositiveSmallIntegerField()
-    payer = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    payee = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    payer = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    payee = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
     amount = models.DecimalField(max_digits=12, decimal_places=2)
 
     class Meta:
