@@ -56,8 +56,10 @@ from common import (
     write_section,
 )
 
-DB = "backscore_bench_http"
-PORT = 8765
+#: The scratch database, the port and the Redis database: the defaults, or the environment's
+#: (two engineers' runs on one machine apart).
+DB = os.environ.get("BENCH_HTTP_DB", "backscore_bench_http")
+PORT = int(os.environ.get("BENCH_HTTP_PORT", "8765"))
 SECTION = "HTTP on loopback (gunicorn, PostgreSQL, wrk)"
 TARGETS = {"leaderboard": 0.5, "scoresheet": 0.3, "post": 0.1}
 P99_POST_MS = 100.0
@@ -70,7 +72,7 @@ SERVER_ENV = {
     "SECRET_KEY": "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
     "SECURE_SSL_REDIRECT": "false",
     "ALLOWED_HOSTS": "127.0.0.1,localhost",
-    "REDIS_URL": "redis://127.0.0.1:6379/14",
+    "REDIS_URL": os.environ.get("BENCH_HTTP_REDIS", "redis://127.0.0.1:6379/14"),
     "CONN_MAX_AGE": "60",
     # One director's token posts every deal: the per-user write throttle (600/min) is lifted.
     "THROTTLE_WRITES": "off",

@@ -37,6 +37,7 @@ from .locks import (
     noted,
     queue_refresh,
 )
+from .rows import deals_of, lock_for_entry
 from .state import answer_state
 from .summary import reopen_refusal
 from .values import MAX_ID, SEAT_FIELDS, DealFields, NumberGap, RubberStatus
@@ -364,13 +365,9 @@ class Rubber(models.Model):
             # Lock the rubber row only (not the joined session: that serialised every write of the
             # evening and deadlocked with corrections), and without its key, so new rows that
             # reference it (deals, the next rubber) never wait on it (docs/standings.md).
-            # With its seated players, joined, for the answer (no read after the write).
-            rubber = (
-                Rubber.objects.select_for_update(of=("self",), no_key=True)
-                .select_related("session", "table", *SEAT_FIELDS.values())
-                .filter(pk=self.pk)
-                .first()
-            )
+            # With its seated players, joined, for the answer (no read after the write); in SQL
+            # built once (games/models/rows.py).
+            rubber = lock_for_entry(self.pk)
             if rubber is None:
                 if closed_meanwhile(self.session_id):
                     # Withdrawn, empty, by the close this entry waited for.
@@ -384,8 +381,9 @@ class Rubber(models.Model):
                     )
                 )
             check_reopened_writer(rubber.session, entered_by)
-            # With who entered them: the answer shows the rubber as written (games/api.py).
-            deals = list(rubber.deals.select_related("entered_by").order_by("number"))
+            # Read as rows made into deals (games/models/rows.py); who entered them is named by
+            # their ids (games/api.py).
+            deals = deals_of(rubber)
             existing = next((d for d in deals if d.number == number), None)
             if existing is not None:
                 if existing.fields() == fields:
