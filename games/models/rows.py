@@ -18,6 +18,10 @@ from functools import cache
 from typing import Any, TypeVar
 
 from django.db import connection, models
+from django.db.models.signals import post_save, pre_save
+from django.utils import timezone
+from simple_history.models import HistoricalRecords
+from simple_history.utils import get_change_reason_from_object
 
 from clubs.models import Player, Session, Table
 
@@ -135,3 +139,73 @@ def deals_of(rubber: Any) -> list[Any]:
     for deal in deals:
         deal._state.fields_cache["rubber"] = rubber
     return deals
+
+
+#: The history record's own columns, after the deal's mirrored ones (django-simple-history).
+_HISTORY_OWN = ("history_date", "history_change_reason", "history_type", "history_user_id")
+
+
+@cache
+def _insert_sql() -> tuple[list[Any], str]:
+    from .deal import Deal
+
+    fields = [f for f in Deal._meta.concrete_fields if not f.primary_key]
+    column = {f.attname: f.column for f in Deal._meta.concrete_fields}
+    history = Deal.history.model._meta  # type: ignore[attr-defined]
+    mirrored = [
+        f.attname for f in history.concrete_fields if f.attname in column and not f.primary_key
+    ]
+    targets = ", ".join(f'"{history.get_field(n).column}"' for n in (*mirrored, *_HISTORY_OWN))
+    sources = ", ".join(f'd."{column[n]}"' for n in mirrored)
+    own = ", ".join(f'"{f.column}"' for f in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    table = Deal._meta.db_table
+    insert = f'INSERT INTO "{table}" ({own}) VALUES ({marks}) RETURNING *'  # noqa: S608  # nosec
+    into = f'"{history.db_table}" ({targets})'
+    sql = f"WITH d AS ({insert}) INSERT INTO {into} SELECT {sources}, "  # nosec
+    sql += "%s, %s, %s, %s FROM d"
+    sql += f' RETURNING "{column["id"]}"'
+    return fields, sql
+
+
+def _history_user_id(deal: Any) -> int | None:
+    """Who the history record names, as django-simple-history picks them (its
+    `get_history_user`): the user the write noted, else the request's signed-in user."""
+    try:
+        user = deal._history_user
+    except AttributeError:
+        request = getattr(HistoricalRecords.context, "request", None)
+        user = getattr(request, "user", None)
+        if user is not None and not user.is_authenticated:
+            user = None
+    return None if user is None else user.pk
+
+
+def insert_with_history(deal: Any) -> None:
+    """Save a new deal and its history record ("+") in one statement on PostgreSQL (elsewhere
+    `save()`, two). As `save()` does: `pre_save` and `post_save` sent (the push's hook runs),
+    the instance then stored; django-simple-history's own receiver skips it (this statement
+    wrote its record, with the date, user and reason that receiver would write; the
+    historical record's signals have no receiver here)."""
+    from .deal import Deal
+
+    if connection.vendor != "postgresql":
+        deal.save()
+        return
+    using = connection.alias
+    fields, sql = _insert_sql()
+    pre_save.send(sender=Deal, instance=deal, raw=False, using=using, update_fields=None)
+    values = [f.get_db_prep_save(f.pre_save(deal, True), connection) for f in fields]
+    history_date = getattr(deal, "_history_date", None) or timezone.now()
+    reason = get_change_reason_from_object(deal)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*values, history_date, reason, "+", _history_user_id(deal)])
+        (deal.pk,) = cursor.fetchone()
+    deal._state.adding, deal._state.db = False, using
+    deal.skip_history_when_saving = True
+    try:
+        post_save.send(
+            sender=Deal, instance=deal, created=True, update_fields=None, raw=False, using=using
+        )
+    finally:
+        del deal.skip_history_when_saving

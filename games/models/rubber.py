@@ -37,7 +37,7 @@ from .locks import (
     noted,
     queue_refresh,
 )
-from .rows import deals_of, lock_for_entry
+from .rows import deals_of, insert_with_history, lock_for_entry
 from .state import answer_state
 from .summary import reopen_refusal
 from .values import MAX_ID, SEAT_FIELDS, DealFields, NumberGap, RubberStatus
@@ -408,7 +408,7 @@ class Rubber(models.Model):
             deal._written(rubber, entered_by, actor.seat or "", actor.phone)
             sheet = rubber._rescore([*deals, deal])
             deal._note(noted("entered"), entered_by)
-            deal.save()
+            insert_with_history(deal)  # the deal and its history in one statement
             rubber._apply_completion(sheet)
         queue_refresh(rubber.session_id)
         rubber._keep_deals([*deals, deal])
