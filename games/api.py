@@ -190,8 +190,10 @@ class RubberDeals(APIView):
             deal, created = rubber.record_deal(**serializer.to_record_kwargs(), actor=actor)
         # Answered from the rubber as record_deal wrote it (no second read; docs/benchmarks.md).
         code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
-        # A director with no player here, as the entry check read them (no query for the name).
-        given = history.director_entrant(user.pk, rubber.viewer_role, rubber.viewer_player_id)
+        # A director with no player here, as the entry check read them (no query for the name;
+        # `viewer_player_id` is its EntryCheck's).
+        player_id = getattr(rubber, "viewer_player_id", None)
+        given = history.director_entrant(user.pk, actor.role, player_id)
         return _written(deal, deal.rubber, code, given)
 
 

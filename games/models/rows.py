@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from django.db import connection, models
 from django.db.models.signals import post_save, pre_save
@@ -49,9 +49,8 @@ class Columns:
             found = []
             for i, field in enumerate(self.fields):
                 col = field.get_col(self.model._meta.db_table)
-                convert = connection.ops.get_db_converters(col) + field.get_db_converters(
-                    connection
-                )
+                convert = connection.ops.get_db_converters(col)
+                convert += field.get_db_converters(connection)  # type: ignore[attr-defined]
                 if convert:
                     found.append((i, convert, col))
             self._converters = found
@@ -68,10 +67,10 @@ class Columns:
 
 
 @cache
-def _lock_columns(locks: bool) -> tuple[Columns, Columns, Columns, Columns, str]:
-    from .rubber import Rubber
-
-    rubber, session = Columns(Rubber, "r"), Columns(Session, "s")
+def _lock_columns(
+    model: type[models.Model], locks: bool
+) -> tuple[Columns, Columns, Columns, Columns, str]:
+    rubber, session = Columns(model, "r"), Columns(Session, "s")
     table, player = Columns(Table, "t"), Columns(Player, "p")
     seats = ", ".join(f'r."{SEAT_FIELDS[seat]}_id"' for seat in SEAT_FIELDS)
     # The models' own column names, no input: the rubber's id is a parameter.
@@ -88,12 +87,13 @@ def _lock_columns(locks: bool) -> tuple[Columns, Columns, Columns, Columns, str]
     return rubber, session, table, player, sql
 
 
-def lock_for_entry(pk: int) -> Any:
-    """The rubber `pk` locked without its key (as `select_for_update(of=("self",),
-    no_key=True)`), with its session, table and seated players cached on it as `select_related`
-    caches them; None if it is gone. One statement, one row per seated player."""
+def lock_for_entry(model: type[models.Model], pk: int) -> Any:
+    """The rubber `pk` (`model`: games.models.Rubber) locked without its key (as
+    `select_for_update(of=("self",), no_key=True)`), with its session, table and seated players
+    cached on it as `select_related` caches them; None if it is gone. One statement, one row per
+    seated player."""
     rubber_cols, session_cols, table_cols, player_cols, sql = _lock_columns(
-        connection.features.has_select_for_no_key_update
+        model, connection.features.has_select_for_no_key_update
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [pk])
@@ -120,18 +120,17 @@ def lock_for_entry(pk: int) -> Any:
 
 
 @cache
-def _deal_columns() -> tuple[Columns, str]:
-    from .deal import Deal
-
-    deal = Columns(Deal, "d")
+def _deal_columns(model: type[models.Model]) -> tuple[Columns, str]:
+    deal = Columns(model, "d")
     sql = f'SELECT {deal.sql} FROM "games_deal" d WHERE d."rubber_id" = %s'  # noqa: S608  # nosec B608
     sql += ' ORDER BY d."number"'
     return deal, sql
 
 
-def deals_of(rubber: Any) -> list[Any]:
-    """The rubber's deals by number, each holding the rubber as its related manager's would."""
-    columns, sql = _deal_columns()
+def deals_of(model: type[models.Model], rubber: Any) -> list[Any]:
+    """The rubber's deals (`model`: games.models.Deal) by number, each holding the rubber as
+    its related manager's would."""
+    columns, sql = _deal_columns(model)
     with connection.cursor() as cursor:
         cursor.execute(sql, [rubber.pk])
         rows = cursor.fetchall()
@@ -146,12 +145,10 @@ _HISTORY_OWN = ("history_date", "history_change_reason", "history_type", "histor
 
 
 @cache
-def _insert_sql() -> tuple[list[Any], str]:
-    from .deal import Deal
-
+def _insert_sql(Deal: type[models.Model]) -> tuple[list[Any], str]:  # the model
     fields = [f for f in Deal._meta.concrete_fields if not f.primary_key]
     column = {f.attname: f.column for f in Deal._meta.concrete_fields}
-    history = Deal.history.model._meta  # type: ignore[attr-defined]
+    history = Deal.history.model._meta  # type: ignore[attr-defined]  # simple-history's
     mirrored = [
         f.attname for f in history.concrete_fields if f.attname in column and not f.primary_key
     ]
@@ -187,13 +184,12 @@ def insert_with_history(deal: Any) -> None:
     the instance then stored; django-simple-history's own receiver skips it (this statement
     wrote its record, with the date, user and reason that receiver would write; the
     historical record's signals have no receiver here)."""
-    from .deal import Deal
-
+    Deal = type(deal)  # the model
     if connection.vendor != "postgresql":
         deal.save()
         return
     using = connection.alias
-    fields, sql = _insert_sql()
+    fields, sql = _insert_sql(cast("type[models.Model]", Deal))
     pre_save.send(sender=Deal, instance=deal, raw=False, using=using, update_fields=None)
     values = [f.get_db_prep_save(f.pre_save(deal, True), connection) for f in fields]
     history_date = getattr(deal, "_history_date", None) or timezone.now()

@@ -367,7 +367,7 @@ class Rubber(models.Model):
             # reference it (deals, the next rubber) never wait on it (docs/standings.md).
             # With its seated players, joined, for the answer (no read after the write); in SQL
             # built once (games/models/rows.py).
-            rubber = lock_for_entry(self.pk)
+            rubber = lock_for_entry(Rubber, self.pk)
             if rubber is None:
                 if closed_meanwhile(self.session_id):
                     # Withdrawn, empty, by the close this entry waited for.
@@ -383,7 +383,7 @@ class Rubber(models.Model):
             check_reopened_writer(rubber.session, entered_by)
             # Read as rows made into deals (games/models/rows.py); who entered them is named by
             # their ids (games/api.py).
-            deals = deals_of(rubber)
+            deals = deals_of(Deal, rubber)
             existing = next((d for d in deals if d.number == number), None)
             if existing is not None:
                 if existing.fields() == fields:
