@@ -185,6 +185,8 @@ class Rubber(models.Model):
     objects = RubberQuerySet.as_manager()
     #: Who sits out, as `fetch_players` read them (`out_players`).
     _out: list[Player] | None = None
+    #: The sheet of the kept deals as the entry scored them under its lock (`record_deal`).
+    _sheet: Sheet | None = None
 
     class Meta:
         ordering = ["table", "number"]
@@ -284,9 +286,12 @@ class Rubber(models.Model):
         kept._result_cache = deals
         kept._prefetch_done = True  # type: ignore[attr-defined]  # real; missing from the stubs
         self._prefetched_objects_cache = {"deals": kept}
+        self._sheet = None
 
     def scoresheet(self, deals: Sequence[Deal] | None = None) -> Sheet:
         """The scoresheet of this match's game, derived from the ordered deals (RULES 8.2)."""
+        if deals is None and self._sheet is not None and self.status != self.Status.UNFINISHED:
+            return self._sheet  # scored with these deals, not closed, under the entry's lock
         deals = self.ordered_deals() if deals is None else deals
         return sheets.score(
             self.kind,
@@ -412,6 +417,7 @@ class Rubber(models.Model):
             rubber._apply_completion(sheet)
         queue_refresh(rubber.session_id)
         rubber._keep_deals([*deals, deal])
+        rubber._sheet = sheet  # the answer's scoresheet (games/api.py) is not scored again
         # This instance as written too (no query): its status, and its deals.
         self.status, self.ended_at = rubber.status, rubber.ended_at
         self._keep_deals(rubber.ordered_deals())

@@ -100,7 +100,20 @@ def _history_as_the_library_writes_it(deal_id: int) -> None:
         assert getattr(record, field.attname) == getattr(deal, field.attname), field.attname
 
 
-def _answer_read_again(deal_id: int) -> bytes:
+def test_every_answer_of_a_whole_rubber_is_the_serializers(rubber: Any) -> None:
+    """Each deal of a rubber, the last ending it: the answer made from the rows under the lock
+    (its scoresheet the one scored there) is the serializers' from the rubber read again."""
+    token_client = _token_client(seated_user(rubber, "N"))
+    url = f"/api/v1/rubbers/{rubber.pk}/deals/"
+    for number, deal in enumerate(SIX_DEALS, start=1):
+        response = token_client.post(url, {"number": number, **deal}, format="json")
+        assert response.status_code == 201
+        answer = response.json()
+        assert response.content == _answer_read_again(answer["id"], answer["next_rubber"])
+    assert answer["rubber"]["status"] == "complete" and answer["next_rubber"] is not None
+
+
+def _answer_read_again(deal_id: int, next_rubber: int | None = None) -> bytes:
     from rest_framework.renderers import JSONRenderer
 
     from games.models import Deal, Rubber
@@ -110,7 +123,8 @@ def _answer_read_again(deal_id: int) -> bytes:
     rubber = Rubber.objects.with_deals().get(pk=rubber_id)
     rubber.fetch_players()
     deal = next(d for d in rubber.deals.all() if d.pk == deal_id)
-    data = DealWithRubberSerializer(deal, context={"rubber": rubber, "next_rubber": None}).data
+    context = {"rubber": rubber, "next_rubber": next_rubber}
+    data = DealWithRubberSerializer(deal, context=context).data
     return JSONRenderer().render(data)
 
 
