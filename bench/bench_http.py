@@ -56,8 +56,10 @@ from common import (
     write_section,
 )
 
-DB = "backscore_bench_http"
-PORT = 8765
+#: The scratch database, the port and the Redis database: the defaults, or the environment's
+#: (two engineers' runs on one machine apart).
+DB = os.environ.get("BENCH_HTTP_DB", "backscore_bench_http")
+PORT = int(os.environ.get("BENCH_HTTP_PORT", "8765"))
 SECTION = "HTTP on loopback (gunicorn, PostgreSQL, wrk)"
 TARGETS = {"leaderboard": 0.5, "scoresheet": 0.3, "post": 0.1}
 P99_POST_MS = 100.0
@@ -70,7 +72,7 @@ SERVER_ENV = {
     "SECRET_KEY": "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
     "SECURE_SSL_REDIRECT": "false",
     "ALLOWED_HOSTS": "127.0.0.1,localhost",
-    "REDIS_URL": "redis://127.0.0.1:6379/14",
+    "REDIS_URL": os.environ.get("BENCH_HTTP_REDIS", "redis://127.0.0.1:6379/14"),
     "CONN_MAX_AGE": "60",
     # One director's token posts every deal: the per-user write throttle (600/min) is lifted.
     "THROTTLE_WRITES": "off",
@@ -145,14 +147,21 @@ PHASES = [
     ("token read (config/tokens.py)", "knox/auth.py", "authenticate"),
     ("entry check (rubber_for_entry)", "games/selectors.py", "rubber_for_entry"),
     ("the deal's transaction (record_deal)", "games/models/rubber.py", "record_deal"),
+    ("  of which the rubber locked with its players", "games/models/rows.py", "lock_for_entry"),
+    ("  of which its deals read", "games/models/rows.py", "deals_of"),
     ("  of which scoring (the rubber re-scored)", "games/models/rubber.py", "_rescore"),
-    ("  of which the deal and its history saved", "django/db/models/base.py", "save"),
+    (
+        "  of which the deal and its history saved (one statement)",
+        "games/models/rows.py",
+        "insert_with_history",
+    ),
     (
         "  of which the standings queued (one statement)",
         "scoring/standings/queueing.py",
         "queue_session_refresh",
     ),
     ("the answer: the rubber serialized (_written)", "games/api.py", "_written"),
+    ("  of which the scoresheet explained", "games/sheets.py", "to_dict"),
     ("the answer rendered to JSON", "rest_framework/renderers.py", "render"),
     ("the push published after commit", "games/push/hooks.py", "send"),
     ("SQL: the driver's execute (client side)", "psycopg/cursor.py", "execute"),
@@ -601,15 +610,16 @@ def write(
         "sessions an earlier run played in and starts new ones); the in-play rubbers grow by "
         f"~{_growth(post, args.runs)} deals a round, so later rounds score longer rubbers. Each "
         "entry reads the token with its user, checks the entry, locks the rubber (with its "
-        "seated players), re-scores it, writes the deal and its history, then marks the "
-        "session's standings stale, claims one coalesced refresh and revises the leaderboard in "
-        "one statement, and answers with the whole rubber (scoresheet and explanations) from "
-        "what it read under the lock: 10 statements for the director's token posting here (9 "
-        "for a seated player's: the director's name is read for the answer) "
+        "seated players), reads its deals, re-scores it, writes the deal and its history in "
+        "one statement, then marks the session's standings stale, claims one coalesced refresh "
+        "and revises the leaderboard in one statement, and answers with the whole rubber "
+        "(scoresheet and explanations) from what it read under the lock: 8 statements for the "
+        "director's token posting here, as for a seated player's "
         "(tests/integration/test_deal_statements.py). "
         "The floor writes the same rows in the same two transactions (the rubber locked, the "
-        "deal and its history row; the standings and the leaderboard's revision), with no "
-        "token, check, scoring or answer: 6 statements, BEGIN and COMMIT counted as in the "
+        "deal and its history row in one statement; the standings and the leaderboard's "
+        "revision), with no token, check, scoring or answer: 5 statements, BEGIN and COMMIT "
+        "counted as in the "
         f"POST's; {result['floor']['deals_stored']:,} "
         "deals stored through it, into rubbers of its own (every other in-play rubber; the POST "
         "posts into the others).",

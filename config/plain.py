@@ -4,10 +4,10 @@ them (`BENCH_PLAIN`).
 
 - ``plain``: a plain JSON answer, with no database and no DRF.
 - ``floor``: a deal's write with nothing but its writes, the floor under the API's POST: in one
-  transaction the rubber locked and the deal and its history row inserted, then the session's
-  standings marked stale and the club's leaderboard revised in one statement, as the POST writes
-  them (no token, no check, no scoring, no answer but the deal's id). Raw SQL, no CSRF check (no
-  browser ever reaches it: benchmarks only).
+  transaction the rubber locked and the deal and its history row inserted in one statement, then
+  the session's standings marked stale and the club's leaderboard revised in one statement, as
+  the POST writes them (no token, no check, no scoring, no answer but the deal's id). Raw SQL, no
+  CSRF check (no browser ever reaches it: benchmarks only).
 """
 
 import json
@@ -22,19 +22,20 @@ def plain(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"ok": True})
 
 
+#: The deal and its history row in one statement, as the POST writes them (games/models/rows.py).
 _DEAL = (
-    "INSERT INTO games_deal (rubber_id, number, contract, declarer, tricks, honours_side, "
-    "honours_points, data, entered_by_id, written_seat, written_phone, entered_at, updated_at, "
-    "version, confirmed_by_id, disputed, dispute_reason, dispute_note, ruled) VALUES (%s, %s, %s, "
-    "%s, %s, '', NULL, NULL, NULL, '', '', %s, %s, 1, NULL, false, '', '', false) RETURNING id"
-)
-_HISTORY = (
-    "INSERT INTO games_historicaldeal (id, number, contract, declarer, tricks, honours_side, "
-    "honours_points, data, written_seat, written_phone, entered_at, updated_at, version, "
-    "disputed, dispute_reason, dispute_note, ruled, rubber_id, entered_by_id, confirmed_by_id, "
-    "history_date, history_change_reason, history_type, history_user_id) VALUES (%s, %s, %s, %s, "
-    "%s, '', NULL, NULL, '', '', %s, %s, 1, false, '', '', false, %s, NULL, NULL, %s, 'entered', "
-    "'+', NULL)"
+    "WITH d AS (INSERT INTO games_deal (rubber_id, number, contract, declarer, tricks, "
+    "honours_side, honours_points, data, entered_by_id, written_seat, written_phone, entered_at, "
+    "updated_at, version, confirmed_by_id, disputed, dispute_reason, dispute_note, ruled) VALUES "
+    "(%s, %s, %s, %s, %s, '', NULL, NULL, NULL, '', '', %s, %s, 1, NULL, false, '', '', false) "
+    "RETURNING *) INSERT INTO games_historicaldeal (id, number, contract, declarer, tricks, "
+    "honours_side, honours_points, data, written_seat, written_phone, entered_at, updated_at, "
+    "version, disputed, dispute_reason, dispute_note, ruled, rubber_id, entered_by_id, "
+    "confirmed_by_id, history_date, history_change_reason, history_type, history_user_id) SELECT "
+    "id, number, contract, declarer, tricks, honours_side, honours_points, data, written_seat, "
+    "written_phone, entered_at, updated_at, version, disputed, dispute_reason, dispute_note, "
+    "ruled, rubber_id, entered_by_id, confirmed_by_id, %s, 'entered', '+', NULL FROM d "
+    "RETURNING id"
 )
 _QUEUE = (
     "WITH state AS (UPDATE scoring_sessionstandingsstate SET stale = true, dirty = dirty + 1, "
@@ -52,9 +53,8 @@ def floor(request: HttpRequest, pk: int) -> JsonResponse:
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SELECT session_id FROM games_rubber WHERE id = %s FOR NO KEY UPDATE", [pk])
         (session_id,) = cursor.fetchone()
-        cursor.execute(_DEAL, [pk, *facts, now, now])
+        cursor.execute(_DEAL, [pk, *facts, now, now, now])
         (deal_id,) = cursor.fetchone()
-        cursor.execute(_HISTORY, [deal_id, *facts, now, now, pk, now])
     with connection.cursor() as cursor:
         cursor.execute(_QUEUE, [now, session_id, now, session_id])
     return JsonResponse({"id": deal_id}, status=201)

@@ -68,6 +68,7 @@ from .serializers import (
     TwoPlayerCorrectionSerializer,
     TwoPlayerDealInSerializer,
     two_player_fields,
+    written_json,
 )
 
 E400 = OpenApiResponse(
@@ -84,11 +85,16 @@ E409 = OpenApiResponse(
 TAGS = ["rubbers and deals"]
 
 
-def _written(deal: Deal, rubber: Rubber, code: int) -> Response:
+def _written(
+    deal: Deal, rubber: Rubber, code: int, given: Mapping[int, history.Entrant] | None = None
+) -> Response:
     """The deal, the rubber as now stored (with its deals), and the next rubber if it is over.
     A deal deleted (or moved on) since it was written is missing: Http404, as if it had gone
-    before the request."""
-    written = next((d for d in rubber.ordered_deals() if d.pk == deal.pk), None)
+    before the request. Made without DRF's serializers (`written_json`, the same JSON as
+    `DealWithRubberSerializer`); who entered the deals named from the seated players and
+    `given` (`history.director_entrant`), else read."""
+    deals = rubber.ordered_deals()
+    written = next((d for d in deals if d.pk == deal.pk), None)
     if written is None:
         raise Http404("No such deal.")
     rubber.fetch_players()
@@ -96,10 +102,13 @@ def _written(deal: Deal, rubber: Rubber, code: int) -> Response:
     if rubber.status == Rubber.Status.COMPLETE:
         found = rubber.next_rubber()
         next_rubber = None if found is None else found.pk
-    data = DealWithRubberSerializer(
-        written, context={"rubber": rubber, "next_rubber": next_rubber}
-    ).data
-    return Response(data, status=code)
+    names = history.entrants(
+        rubber.session.club_id,
+        [d.entered_by_id for d in deals],
+        rubber.seats.values(),
+        given,
+    )
+    return Response(written_json(written, rubber, next_rubber, names), status=code)
 
 
 def rubber_answer_key(user: Any, pk: int) -> tuple[str, tuple[Any, ...], int]:
@@ -181,7 +190,11 @@ class RubberDeals(APIView):
             deal, created = rubber.record_deal(**serializer.to_record_kwargs(), actor=actor)
         # Answered from the rubber as record_deal wrote it (no second read; docs/benchmarks.md).
         code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
-        return _written(deal, deal.rubber, code)
+        # A director with no player here, as the entry check read them (no query for the name;
+        # `viewer_player_id` is its EntryCheck's).
+        player_id = getattr(rubber, "viewer_player_id", None)
+        given = history.director_entrant(user.pk, actor.role, player_id)
+        return _written(deal, deal.rubber, code, given)
 
 
 class DealDetail(APIView):

@@ -7,7 +7,7 @@ anyone but the club's director"; the director sees logins on the club's players 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,12 +39,17 @@ def who(names: dict[int, Entrant], user_id: int | None) -> Entrant:
 
 
 def entrants(
-    club_id: int, user_ids: Iterable[int | None], known: Iterable[Player] = ()
+    club_id: int,
+    user_ids: Iterable[int | None],
+    known: Iterable[Player] = (),
+    given: Mapping[int, Entrant] | None = None,
 ) -> dict[int, Entrant]:
     """The `Entrant` of each login id in the club. `known` players (the seated ones, already
-    read) cost no query; the others one query, whoever they are."""
+    read) and `given` entrants (`director_entrant`) cost no query; the others one query,
+    whoever they are."""
     wanted = {user_id for user_id in user_ids if user_id is not None}
     found = {p.user_id: Entrant(p.name, p.pk) for p in known if p.user_id in wanted}
+    found.update((k, v) for k, v in (given or {}).items() if k in wanted and k not in found)
     missing = wanted - set(found)
     if missing:
         player = Player.objects.filter(club_id=club_id, user=OuterRef("pk"))
@@ -65,6 +70,15 @@ def entrants(
             elif role_in_club == Membership.Role.DIRECTOR:
                 found[user_id] = Entrant(str(Membership.Role.DIRECTOR.label), None)
     return found
+
+
+def director_entrant(user_id: int, role: str | None, player_id: int | None) -> dict[int, Entrant]:
+    """A login known, without a query, to be a director of the club with no player there
+    (`viewer_role`, `viewer_player_id` of the entry check), named as `entrants` names them;
+    empty for anyone else."""
+    if role == Membership.Role.DIRECTOR and player_id is None:
+        return {user_id: Entrant(str(Membership.Role.DIRECTOR.label), None)}
+    return {}
 
 
 TRACKED = (

@@ -294,30 +294,35 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
         return self._entrant(deal).player_id
 
     def to_representation(self, deal: Deal) -> dict[str, Any]:
-        # The fields above, written out (a test keeps them equal to DRF's generic output): a
-        # rubber's answer has every deal, and the generic path rebuilt each field from the
-        # model per deal (docs/benchmarks.md, HTTP).
-        entrant = self._entrant(deal)
-        return {
-            "id": deal.pk,
-            "rubber_id": deal.rubber_id,
-            "number": deal.number,
-            "version": deal.version,
-            "contract": deal.contract,
-            "declarer": deal.declarer,
-            "tricks": deal.tricks,
-            "honours": self.get_honours(deal),
-            "data": deal.data,
-            "entered_by": entrant.name,
-            "entered_by_player": entrant.player_id,
-            "entered_at": _DATETIME.to_representation(deal.entered_at),
-            "updated_at": _DATETIME.to_representation(deal.updated_at),
-            "confirmed_by": deal.confirmed_by_id,
-            "disputed": deal.disputed,
-            "ruled": deal.ruled,
-            "dispute_reason": deal.dispute_reason,
-            "dispute_note": deal.dispute_note,
-        }
+        return deal_json(deal, self._entrant(deal))
+
+
+def deal_json(deal: Deal, entrant: history.Entrant) -> dict[str, Any]:
+    """`DealSerializer`'s fields, written out (a test keeps them equal to DRF's generic output):
+    a rubber's answer has every deal, and the generic path rebuilt each field from the model per
+    deal (docs/benchmarks.md, HTTP)."""
+    return {
+        "id": deal.pk,
+        "rubber_id": deal.rubber_id,
+        "number": deal.number,
+        "version": deal.version,
+        "contract": deal.contract,
+        "declarer": deal.declarer,
+        "tricks": deal.tricks,
+        "honours": {"side": deal.honours_side, "points": deal.honours_points}
+        if deal.honours_side
+        else None,
+        "data": deal.data,
+        "entered_by": entrant.name,
+        "entered_by_player": entrant.player_id,
+        "entered_at": _DATETIME.to_representation(deal.entered_at),
+        "updated_at": _DATETIME.to_representation(deal.updated_at),
+        "confirmed_by": deal.confirmed_by_id,
+        "disputed": deal.disputed,
+        "ruled": deal.ruled,
+        "dispute_reason": deal.dispute_reason,
+        "dispute_note": deal.dispute_note,
+    }
 
 
 class SeatsSerializer(serializers.Serializer[Any]):
@@ -368,9 +373,7 @@ class RubberSerializer(serializers.Serializer[Any]):
 
     @extend_schema_field(MatchPlayerSerializer(many=True, allow_null=True))
     def get_match_players(self, rubber: Rubber) -> list[dict[str, Any]] | None:
-        if not pages(rubber.kind).named_players:
-            return None
-        return [{"id": p.pk, "name": p.name} for p in rubber.players]
+        return _match_players(rubber)
 
     @extend_schema_field(SeatsSerializer)
     def get_seats(self, rubber: Rubber) -> dict[str, int]:
@@ -378,42 +381,74 @@ class RubberSerializer(serializers.Serializer[Any]):
 
     @extend_schema_field({"type": "object", "additionalProperties": {"type": "string"}})
     def get_players(self, rubber: Rubber) -> dict[str, str]:
-        return {seat: player.name for seat, player in rubber.seats.items()}
+        return _players(rubber)
 
     @extend_schema_field(OpenApiTypes.OBJECT)
     def get_scoresheet(self, rubber: Rubber) -> dict[str, Any]:
-        # Explained in the active language (games/sheets.py), a two-player match's sentences by
-        # its players' names, as the pad says them (the players are read with the rubber).
-        return rubber.scoresheet().to_dict(names_for(rubber))
+        return _scoresheet(rubber)
 
     @extend_schema_field(DealSerializer(many=True))
     def get_deals(self, rubber: Rubber) -> list[dict[str, Any]]:
-        deals = rubber.ordered_deals()
-        # Who entered them: given by a deal's answer that already read them (one query fewer).
-        known = self.context.get("entrants")
-        entrants = rubber_entrants(rubber, deals) if known is None else known
-        deal = DealSerializer(context={"entrants": entrants})
-        return [deal.to_representation(d) for d in deals]
+        return _deals(rubber, self.context.get("entrants"))
 
     def to_representation(self, rubber: Rubber) -> dict[str, Any]:
-        # The fields above, written out, as DealSerializer's (a test keeps them equal).
-        return {
-            "id": rubber.pk,
-            "session": rubber.session_id,
-            "table": rubber.table.number,
-            "number": rubber.number,
-            "kind": rubber.kind,
-            "match_players": self.get_match_players(rubber),
-            "seats": self.get_seats(rubber),
-            "players": self.get_players(rubber),
-            "sitting_out": [int(pk) for pk in rubber.sitting_out],
-            "status": rubber.status,
-            "ended_at": self.fields["ended_at"].to_representation(rubber.ended_at)
-            if rubber.ended_at
-            else None,
-            "scoresheet": self.get_scoresheet(rubber),
-            "deals": self.get_deals(rubber),
-        }
+        return rubber_json(rubber, self.context.get("entrants"))
+
+
+def _match_players(rubber: Rubber) -> list[dict[str, Any]] | None:
+    if not pages(rubber.kind).named_players:
+        return None
+    return [{"id": p.pk, "name": p.name} for p in rubber.players]
+
+
+def _players(rubber: Rubber) -> dict[str, str]:
+    return {seat: player.name for seat, player in rubber.seats.items()}
+
+
+def _scoresheet(rubber: Rubber) -> dict[str, Any]:
+    # Explained in the active language (games/sheets.py), a two-player match's sentences by
+    # its players' names, as the pad says them (the players are read with the rubber).
+    return rubber.scoresheet().to_dict(names_for(rubber))
+
+
+def _deals(rubber: Rubber, known: dict[int, history.Entrant] | None) -> list[dict[str, Any]]:
+    deals = rubber.ordered_deals()
+    # Who entered them: given by a deal's answer that already read them (one query fewer).
+    entrants = rubber_entrants(rubber, deals) if known is None else known
+    return [deal_json(d, history.who(entrants, d.entered_by_id)) for d in deals]
+
+
+def rubber_json(rubber: Rubber, entrants: dict[int, history.Entrant] | None) -> dict[str, Any]:
+    """`RubberSerializer`'s fields, written out, as `deal_json` (a test keeps them equal);
+    `entrants` who entered its deals, if already read."""
+    return {
+        "id": rubber.pk,
+        "session": rubber.session_id,
+        "table": rubber.table.number,
+        "number": rubber.number,
+        "kind": rubber.kind,
+        "match_players": _match_players(rubber),
+        "seats": rubber.seat_ids,
+        "players": _players(rubber),
+        "sitting_out": [int(pk) for pk in rubber.sitting_out],
+        "status": rubber.status,
+        "ended_at": _DATETIME.to_representation(rubber.ended_at) if rubber.ended_at else None,
+        "scoresheet": _scoresheet(rubber),
+        "deals": _deals(rubber, entrants),
+    }
+
+
+def written_json(
+    deal: Deal, rubber: Rubber, next_rubber: int | None, entrants: dict[int, history.Entrant]
+) -> dict[str, Any]:
+    """`DealWithRubberSerializer`'s answer without building the serializers: the deal, its
+    rubber as written and the next rubber's id (the same JSON; a test compares them)."""
+    entrant = history.who(entrants, deal.entered_by_id)
+    return {
+        **deal_json(deal, entrant),
+        "rubber": rubber_json(rubber, entrants),
+        "next_rubber": next_rubber,
+    }
 
 
 class DealWithRubberSerializer(DealSerializer):

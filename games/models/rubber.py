@@ -37,6 +37,7 @@ from .locks import (
     noted,
     queue_refresh,
 )
+from .rows import deals_of, insert_with_history, lock_for_entry
 from .state import answer_state
 from .summary import reopen_refusal
 from .values import MAX_ID, SEAT_FIELDS, DealFields, NumberGap, RubberStatus
@@ -184,6 +185,8 @@ class Rubber(models.Model):
     objects = RubberQuerySet.as_manager()
     #: Who sits out, as `fetch_players` read them (`out_players`).
     _out: list[Player] | None = None
+    #: The sheet of the kept deals as the entry scored them under its lock (`record_deal`).
+    _sheet: Sheet | None = None
 
     class Meta:
         ordering = ["table", "number"]
@@ -283,9 +286,12 @@ class Rubber(models.Model):
         kept._result_cache = deals
         kept._prefetch_done = True  # type: ignore[attr-defined]  # real; missing from the stubs
         self._prefetched_objects_cache = {"deals": kept}
+        self._sheet = None
 
     def scoresheet(self, deals: Sequence[Deal] | None = None) -> Sheet:
         """The scoresheet of this match's game, derived from the ordered deals (RULES 8.2)."""
+        if deals is None and self._sheet is not None and self.status != self.Status.UNFINISHED:
+            return self._sheet  # scored with these deals, not closed, under the entry's lock
         deals = self.ordered_deals() if deals is None else deals
         return sheets.score(
             self.kind,
@@ -364,13 +370,9 @@ class Rubber(models.Model):
             # Lock the rubber row only (not the joined session: that serialised every write of the
             # evening and deadlocked with corrections), and without its key, so new rows that
             # reference it (deals, the next rubber) never wait on it (docs/standings.md).
-            # With its seated players, joined, for the answer (no read after the write).
-            rubber = (
-                Rubber.objects.select_for_update(of=("self",), no_key=True)
-                .select_related("session", "table", *SEAT_FIELDS.values())
-                .filter(pk=self.pk)
-                .first()
-            )
+            # With its seated players, joined, for the answer (no read after the write); in SQL
+            # built once (games/models/rows.py).
+            rubber = lock_for_entry(Rubber, self.pk)
             if rubber is None:
                 if closed_meanwhile(self.session_id):
                     # Withdrawn, empty, by the close this entry waited for.
@@ -384,8 +386,9 @@ class Rubber(models.Model):
                     )
                 )
             check_reopened_writer(rubber.session, entered_by)
-            # With who entered them: the answer shows the rubber as written (games/api.py).
-            deals = list(rubber.deals.select_related("entered_by").order_by("number"))
+            # Read as rows made into deals (games/models/rows.py); who entered them is named by
+            # their ids (games/api.py).
+            deals = deals_of(Deal, rubber)
             existing = next((d for d in deals if d.number == number), None)
             if existing is not None:
                 if existing.fields() == fields:
@@ -410,10 +413,11 @@ class Rubber(models.Model):
             deal._written(rubber, entered_by, actor.seat or "", actor.phone)
             sheet = rubber._rescore([*deals, deal])
             deal._note(noted("entered"), entered_by)
-            deal.save()
+            insert_with_history(deal)  # the deal and its history in one statement
             rubber._apply_completion(sheet)
         queue_refresh(rubber.session_id)
         rubber._keep_deals([*deals, deal])
+        rubber._sheet = sheet  # the answer's scoresheet (games/api.py) is not scored again
         # This instance as written too (no query): its status, and its deals.
         self.status, self.ended_at = rubber.status, rubber.ended_at
         self._keep_deals(rubber.ordered_deals())
