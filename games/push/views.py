@@ -31,6 +31,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import Http404, HttpRequest, StreamingHttpResponse
 from django.utils.crypto import salted_hmac
@@ -131,11 +132,12 @@ def last_event_id(request: HttpRequest) -> str:
 
 
 async def _stream(
-    check: Callable[[], str], channels: list[str], last: str = ""
+    check: Callable[[], str], channels: list[str], last: str = "", once: bool = False
 ) -> AsyncIterator[str]:
     """Long because one loop says the whole life of a stream: subscribe, tell the current
     version (unless the client, resuming, last heard it), then each change, heartbeats and
-    re-checks, until a check lapses."""
+    re-checks, until a check lapses. With `once` (a WSGI server, which sends nothing of a
+    stream until it ends) the stream ends after telling the current version."""
     checked = sync_to_async(check, thread_sensitive=False)
     subscription = broker.Subscription(channels)
     try:
@@ -149,6 +151,8 @@ async def _stream(
         # A resumed stream whose version has not moved sends no event (nothing to fetch), only
         # its reconnection delay, so the answer starts at once.
         yield _event(version) if version != last else f"{_retry()}\n\n"
+        if once:
+            return
         loop = asyncio.get_running_loop()
         next_check = loop.time() + settings.PUSH_RECHECK_SECONDS
         next_beat = loop.time() + settings.PUSH_HEARTBEAT_SECONDS
@@ -177,6 +181,13 @@ async def _stream(
         subscription.close()
 
 
+def _once(request: HttpRequest) -> bool:
+    """Whether the request came through a WSGI server (the test suite's live server, a sync
+    worker): it buffers a stream whole, so the stream tells one version and ends (the page
+    polls, docs/deploy.md) instead of holding a thread until its re-check."""
+    return not isinstance(request, ASGIRequest)
+
+
 def _response(stream: AsyncIterator[str]) -> StreamingHttpResponse:
     response = StreamingHttpResponse(stream, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
@@ -195,7 +206,7 @@ async def rubber_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
         if not lapsed.closed:
             raise Http404("No such rubber.") from None
     channels = [broker.rubber_channel(pk)]
-    return _response(_stream(check, channels, last_event_id(request)))
+    return _response(_stream(check, channels, last_event_id(request), _once(request)))
 
 
 @login_required
@@ -204,7 +215,10 @@ async def console_events(request: HttpRequest, slug: str) -> StreamingHttpRespon
     """The director's console's stream: read as the console is (a director of the club)."""
     club = await sync_to_async(_released(lambda: _club_id(request, slug)))()
     channels = [broker.club_channel(int(club))]
-    return _response(_stream(_console_check(request, slug), channels, last_event_id(request)))
+    stream = _stream(
+        _console_check(request, slug), channels, last_event_id(request), _once(request)
+    )
+    return _response(stream)
 
 
 def _club_id(request: HttpRequest, slug: str) -> str:
