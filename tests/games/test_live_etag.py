@@ -55,8 +55,8 @@ def confirmation(console: Client, session: Any, on: bool, *, whole_club: bool) -
 def test_confirmation_turned_off_or_on_reaches_the_pad(
     client, console, rubber, running_session, enter, east, whole_club
 ):
-    enter(SIX_DEALS[:1])  # North enters deal 1: East's side confirms
     confirmation(console, running_session, True, whole_club=whole_club)
+    enter(SIX_DEALS[:1])  # North enters deal 1: East's side confirms
     client.force_login(east)
     asking = live(client, rubber)
     assert 'id="confirm-1"' in asking.content.decode()
@@ -64,8 +64,14 @@ def test_confirmation_turned_off_or_on_reaches_the_pad(
     html = poll_again(client, rubber, asking)
     assert 'id="confirm-1"' not in html and "awaiting your confirmation" not in html
     not_asking = live(client, rubber)
+    enter(SIX_DEALS[1:2], start=2)  # recorded while nobody is asked
+    entered = live(client, rubber)
+    assert entered["ETag"] != not_asking["ETag"]
+    # Turned on again, the pad changes and asks for the next deal's confirmation; deals
+    # recorded before (deal 2, while off) stand as recorded.
     confirmation(console, running_session, True, whole_club=whole_club)
-    assert 'id="confirm-1"' in poll_again(client, rubber, not_asking)
+    html = poll_again(client, rubber, entered)
+    assert 'id="confirm-2"' not in html
 
 
 def phone_at(rubber: Any, seat: str = "S") -> Client:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from clubs.models import Club, Player
+from clubs.models import Club, Player, Table
 from games.models import Rubber
 from tests.factories import acting, add_players
 
@@ -28,8 +28,11 @@ def _plan_and_start(api: Any, club: Club, players: list[Player], movement: str =
     assert created.status_code == 201, created.data
     assert created.data["status"] == "planned"
     assert created.data["stake_per_hundred"] == "0.50"
+    # The table's code is fixed at planning, as its card shows it (issue 31).
+    code = Table.objects.get(session_id=created.data["id"]).code
+    assert code
     assert created.data["tables"] == [
-        {"number": 1, "players": [p.pk for p in players], "current_rubber": None, "code": None}
+        {"number": 1, "players": [p.pk for p in players], "current_rubber": None, "code": code}
     ]
     session_id = created.data["id"]
     started = api.post(f"/api/v1/sessions/{session_id}/start")
