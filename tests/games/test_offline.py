@@ -373,7 +373,7 @@ def test_a_phone_with_its_tables_code_sends_its_queued_deals(client, rubber):
     assert client.post(queued(rubber), TAP_4S_MADE).status_code == 200  # a retry
     deal = Deal.objects.get(rubber=rubber)
     assert (deal.contract, deal.entered_by_id) == ("4S", None)
-    assert deal.history.get().history_change_reason == "entered · table 1 (code), seat W"
+    assert deal.history.get().history_change_reason == "entered · West, table 1 (code), seat W"
 
 
 @pytest.mark.usefixtures("_empty_throttle")

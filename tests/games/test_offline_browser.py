@@ -593,7 +593,7 @@ def test_a_phone_at_the_table_by_its_code_queues_deals_too(
     page.locator("#deals #deal-1").wait_for()
     deal = Deal.objects.get(rubber=rubber)
     assert (deal.contract, deal.declarer, deal.tricks, deal.entered_by_id) == ("3NT", "E", 8, None)
-    assert deal.history.get().history_change_reason == "entered · table 1 (code), seat W"
+    assert deal.history.get().history_change_reason == "entered · West, table 1 (code), seat W"
     context.close()
 
 
