@@ -164,6 +164,13 @@
     (event) => {
       const entry = event.target;
       if (entry !== form()) return;
+      // The match ended on this phone with a deal it keeps (static/js/offline_score.js): the
+      // next deal belongs to the next match, which only the server opens. Nothing is kept.
+      if (entry.dataset.over) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        return;
+      }
       const data = new FormData(entry, event.submitter);
       if (navigator.onLine && items.length === 0) {
         lastPost = { entry, data };
