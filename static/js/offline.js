@@ -428,10 +428,16 @@
     }
     const parts = [];
     const closed = items.find((deal) => deal.state === "closed");
+    // A deal the server refused is not "waiting": the line names it (its reason is on its row).
+    const refused = items.filter((deal) => deal.state === "refused" && !gapRefused(deal));
+    const toSend = waiting - refused.length;
     if (offline) parts.push(T.offline);
     if (closed) parts.push(closed.answer.detail);
-    else if (waiting === 1) parts.push(T["waiting-one"]);
-    else if (waiting > 1) parts.push(fmt(T["waiting-other"], { count: waiting }));
+    else {
+      if (toSend === 1) parts.push(T["waiting-one"]);
+      else if (toSend > 1) parts.push(fmt(T["waiting-other"], { count: toSend }));
+      if (refused.length) parts.push(fmt(T.refused, { n: refused[0].number })); // the first
+    }
     if (sending && !offline) parts.push(T.sending);
     else if (signIn && !offline && waiting) parts.push(signIn);
     else if (failed && !offline && waiting) parts.push(T["not-sent"]);

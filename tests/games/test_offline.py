@@ -186,6 +186,11 @@ def test_a_deal_after_the_end_of_the_rubber_is_refused(client, rubber, north, en
         response = client.post(queued(rubber), {**TAP_4S_MADE, "number": 7})
     assert response.status_code == 409
     assert response.json()["status"] == "refused"
+    # The phone lists it under its number with these words, until the player drops it.
+    assert response.json()["detail"] == (
+        "Rubber 1 is complete: a deal after the end of a rubber belongs to the next rubber "
+        "(RULES 8.1)."
+    )
 
 
 def test_a_deal_for_a_closed_session_is_kept_for_the_director(
