@@ -71,6 +71,7 @@ def test_deals_kept_offline_are_scored_on_the_phone_until_the_server_has_them(
     assert page.locator("#offline-score").inner_text() == score
     pad_shows_the_kept_deals(page)
     page.locator("#offline").screenshot(path=str(SHOTS / "offline-score.png"))
+    page.locator(".pad-col-wrap").screenshot(path=str(SHOTS / "offline-pad.png"))
 
     # Deal 3 won the rubber on the phone: the form takes no deal 4 (it belongs to the next
     # rubber, which only the server opens) and says so.
