@@ -179,6 +179,9 @@ class GameWords:
     unfinished: Promise
     #: Who a table-code phone is (the code's and the hand-over's pages).
     phone_question: Promise
+    #: Offline, the match ended on the phone with a deal it keeps (%(n)s): the form takes no
+    #: more deals until the server has them (static/js/offline_score.js, docs/offline.md).
+    over_offline: Promise
     #: A seat's button on those pages: %(seat)s (as the pad writes it) and %(name)s.
     seat_button: str = "%(seat)s · %(name)s"
     #: The pad's result of a complete match, when the game says it in one sentence; None: the
@@ -201,6 +204,11 @@ RUBBER_WORDS = GameWords(
     next=_("Next rubber"),
     unfinished=_("Rubber unfinished."),
     phone_question=_WHICH_SEAT,
+    over_offline=_(
+        "On this phone this rubber ended with deal %(n)s (not yet sent): it takes no more "
+        "deals. When the connection returns, the deals are sent and the page leads to the next "
+        "rubber; record the next deals there."
+    ),
 )
 #: Chicago speaks of its rubbers as rubber bridge does, but for its own name and its end.
 CHICAGO_WORDS = replace(
@@ -210,6 +218,11 @@ CHICAGO_WORDS = replace(
     next=_("Next Chicago"),
     unfinished=_("Chicago unfinished."),
     complete=_("Chicago complete: four deals counted."),
+    over_offline=_(
+        "On this phone this Chicago ended with deal %(n)s (not yet sent): it takes no more "
+        "deals. When the connection returns, the deals are sent and the page leads to the next "
+        "Chicago; record the next deals there."
+    ),
 )
 #: The two-player games' words: a match between two players, named on their buttons.
 MATCH_WORDS = GameWords(
@@ -227,6 +240,11 @@ MATCH_WORDS = GameWords(
     seat_button="%(name)s",
     waiting=_(
         "The next match at this table starts when its players have finished at their other tables."
+    ),
+    over_offline=_(
+        "On this phone this match ended with deal %(n)s (not yet sent): it takes no more "
+        "deals. When the connection returns, the deals are sent and the page says what comes "
+        "next."
     ),
 )
 

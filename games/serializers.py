@@ -493,8 +493,9 @@ class HistoryEntrySerializer(serializers.Serializer[Any]):
         allow_null=True, help_text="Their player id; null for a director without a player."
     )
     code_phone = serializers.CharField(
-        help_text="A change from a phone holding the table's code, as the deal list names it "
-        '("table 3 (code), seat N"); empty otherwise.'
+        help_text="A change from a phone holding the table's code, as the deal list names it: "
+        'the player in its seat, then the code and seat ("Ann Bell, table 3 (code), seat N"); '
+        "empty otherwise."
     )
     at = inputs.DateTimeField()
     before = serializers.DictField(allow_null=True)
@@ -540,8 +541,8 @@ class SessionDealOut(serializers.Serializer[Any]):
     )
     entered_by = serializers.CharField(
         help_text="Who entered the deal, as the deal list names them: a player, "
-        '"Director", or a phone holding the table\'s code ("table 1 (code), seat S"); empty '
-        "when unknown (a login since deleted)."
+        '"Director", or a phone holding the table\'s code, named by the player in its seat ("Ann '
+        'Bell, table 1 (code), seat S"); empty when unknown (a login since deleted).'
     )
     confirmed_by = serializers.CharField(
         help_text="The opponent who confirmed it (Session.asks_confirmation); empty if none."

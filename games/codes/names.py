@@ -14,14 +14,22 @@ from ..permissions import Viewer
 
 
 def code_label(rubber: Rubber, seat: str) -> str:
-    """A phone holding the table's code, as the deals and their history name it: "table 3
-    (code), seat N" (a table of two: by the player's name, as its code page lists them)."""
-    if registry.pages(rubber.kind).named_players and seat in rubber.seat_ids:
+    """A phone holding the table's code, as the deals and their history name it: the player who
+    sits in its seat this rubber, then the code and seat ("Clara Cole, table 3 (code), seat N";
+    the old words, "table 3 (code), seat N", stay whole after the name for whoever reads them).
+    A table of two names the player only, as its code page lists them."""
+    if seat not in rubber.seat_ids:
+        return _("table %(number)s (code), seat %(seat)s") % {
+            "number": rubber.table.number,
+            "seat": pgettext("seat", seat),
+        }
+    if registry.pages(rubber.kind).named_players:
         return _("table %(number)s (code), %(name)s") % {
             "number": rubber.table.number,
             "name": rubber.seats[seat].name,
         }
-    return _("table %(number)s (code), seat %(seat)s") % {
+    return _("%(name)s, table %(number)s (code), seat %(seat)s") % {
+        "name": rubber.seats[seat].name,
         "number": rubber.table.number,
         "seat": pgettext("seat", seat),
     }

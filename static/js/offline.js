@@ -164,6 +164,13 @@
     (event) => {
       const entry = event.target;
       if (entry !== form()) return;
+      // The match ended on this phone with a deal it keeps (static/js/offline_score.js): the
+      // next deal belongs to the next match, which only the server opens. Nothing is kept.
+      if (entry.dataset.over) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        return;
+      }
       const data = new FormData(entry, event.submitter);
       if (navigator.onLine && items.length === 0) {
         lastPost = { entry, data };
@@ -421,10 +428,16 @@
     }
     const parts = [];
     const closed = items.find((deal) => deal.state === "closed");
+    // A deal the server refused is not "waiting": the line names it (its reason is on its row).
+    const refused = items.filter((deal) => deal.state === "refused" && !gapRefused(deal));
+    const toSend = waiting - refused.length;
     if (offline) parts.push(T.offline);
     if (closed) parts.push(closed.answer.detail);
-    else if (waiting === 1) parts.push(T["waiting-one"]);
-    else if (waiting > 1) parts.push(fmt(T["waiting-other"], { count: waiting }));
+    else {
+      if (toSend === 1) parts.push(T["waiting-one"]);
+      else if (toSend > 1) parts.push(fmt(T["waiting-other"], { count: toSend }));
+      if (refused.length) parts.push(fmt(T.refused, { n: refused[0].number })); // the first
+    }
     if (sending && !offline) parts.push(T.sending);
     else if (signIn && !offline && waiting) parts.push(signIn);
     else if (failed && !offline && waiting) parts.push(T["not-sent"]);

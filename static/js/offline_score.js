@@ -126,6 +126,10 @@
       preview.textContent = preview.dataset.tap || T.tap;
       return;
     }
+    if (overAt(data) !== null) {
+      preview.textContent = overWords(data);
+      return;
+    }
     const { sheet, count } = phoneSheet(data, input);
     const all = waiting.filter((deal) => deal.state === "pending").length + 1;
     if (!sheet || count < all) {
@@ -136,10 +140,13 @@
     preview.textContent = `${words} (${T.unsent})`;
   }
 
-  document.addEventListener("change", (event) => {
-    const entry = form();
-    if (entry && entry.contains(event.target) && phoneScores()) phoneLine();
-  });
+  // A tap (change) or a keystroke in a number box (input, Turnover's tricks).
+  for (const type of ["change", "input"]) {
+    document.addEventListener(type, (event) => {
+      const entry = form();
+      if (entry && entry.contains(event.target) && phoneScores()) phoneLine();
+    });
+  }
   // Offline, or behind waiting deals the server does not have yet, the server's line would be
   // missing or of another deal: the phone's stands instead.
   document.addEventListener("htmx:beforeRequest", (event) => {
@@ -176,4 +183,210 @@
     });
     line.textContent = fmt(T["phone-score"], { score: totalsWords(data, sheet) });
   });
+  document.addEventListener("offline:rendered", showOver);
+  document.addEventListener("offline:rendered", drawPad);
+  // The server's pad drawn again (the live poll, htmx) while deals still wait: theirs again.
+  document.addEventListener("backscore:morphed", () => {
+    drawPad();
+    showOver();
+  });
+  document.addEventListener("htmx:afterSettle", (event) => {
+    if (event.detail.elt && event.detail.elt.id === "live") {
+      drawPad();
+      showOver();
+    }
+  });
+
+  // --- a match over on the phone ----------------------------------------------------------------
+  // The number of the waiting deal with which the match ended on this phone (the server will
+  // have the final word), or null while it goes on. A deal after it belongs to the next match,
+  // which only the server opens: the form takes none (offline.js asks `data-over`).
+  function overAt(data) {
+    const pending = waiting.filter((deal) => deal.state === "pending");
+    if (!data || !pending.length) return null;
+    const { sheet, count } = phoneSheet(data, null);
+    if (!sheet || count < pending.length || !sheet.complete) return null;
+    return pending[pending.length - 1].number;
+  }
+
+  const overWords = (data) => fmt(T.over, { n: overAt(data) });
+
+  function showOver() {
+    const entry = form();
+    if (!entry) return;
+    const data = figures();
+    const at = overAt(data);
+    let notice = document.getElementById("offline-over");
+    const record = entry.querySelector("#record");
+    if (at === null) {
+      if (notice) notice.remove();
+      if (entry.dataset.over) {
+        delete entry.dataset.over;
+        if (record) record.disabled = false;
+        const preview = previewOf(entry);
+        if (preview) preview.textContent = preview.dataset.tap || T.tap;
+      }
+      return;
+    }
+    entry.dataset.over = String(at);
+    if (record) record.disabled = true;
+    if (!notice) {
+      notice = document.createElement("p");
+      notice.id = "offline-over";
+      notice.className = "notice offline-over";
+      notice.setAttribute("role", "status");
+      entry.prepend(notice);
+    }
+    notice.textContent = overWords(data);
+    const preview = previewOf(entry);
+    if (preview) preview.textContent = notice.textContent;
+  }
+
+  // --- the waiting deals on the pad itself ------------------------------------------------------
+  // Each waiting deal's items on the pad, its row in the deal list with the running totals, and
+  // the pad's totals: the phone's, each marked "not yet sent" (`data-unsent`); drawn again from
+  // the server's pad each time, so the server's figures replace them once the deals arrive.
+  function unsentMark() {
+    const mark = document.createElement("small");
+    mark.className = "unsent-mark";
+    mark.dataset.unsent = "";
+    mark.textContent = T["unsent-short"];
+    return mark;
+  }
+
+  function phoneFigure(el, value) {
+    if (!el) return;
+    if (el.dataset.serverText === undefined) el.dataset.serverText = el.textContent;
+    el.textContent = String(value);
+    el.classList.add("unsent");
+  }
+
+  function clearPad() {
+    document.querySelectorAll("[data-unsent]").forEach((el) => el.remove());
+    document.querySelectorAll("[data-server-text]").forEach((el) => {
+      el.textContent = el.dataset.serverText;
+      delete el.dataset.serverText;
+      el.classList.remove("unsent");
+    });
+  }
+
+  // The waiting deals the phone scores (as many as the rules take) and the sheet with them.
+  function phoneDeals(data) {
+    const pending = waiting.filter((deal) => deal.state === "pending");
+    const { sheet, count } = data && pending.length ? phoneSheet(data, null) : { sheet: null, count: 0 };
+    return sheet ? { sheet, kept: pending.slice(0, count) } : null;
+  }
+
+  function drawPad() {
+    clearPad();
+    const data = figures();
+    const found = phoneDeals(data);
+    const pad = document.getElementById("pad");
+    if (!found || !pad) return;
+    const { sheet, kept } = found;
+    const left = (side) => String(side) === data.order[0];
+    const first = data.deals.length; // the sheet's index of the first waiting deal
+    // A race or a trick counter: each player's figure ("#score-0", "#tricks-1").
+    const counters = pad.querySelectorAll(".counter .num[id]");
+    if (counters.length) {
+      counters.forEach((el) => phoneFigure(el, sheet.totals[Number(el.id.split("-").pop())]));
+    } else {
+      drawItems(pad, data, sheet, first, left);
+    }
+    drawRows(data, sheet, kept, first);
+    const note = document.createElement("p");
+    note.className = "muted unsent-note";
+    note.id = "pad-unsent";
+    note.dataset.unsent = "";
+    note.textContent = T["pad-unsent"];
+    pad.after(note);
+  }
+
+  // A paper pad: each item above the line or below it in its game, the totals.
+  function drawItems(pad, data, sheet, first, left) {
+    const col = (row, side) => row && row.querySelector(left(side) ? ".pad-col.we" : ".pad-col.they");
+    const above = pad.querySelector(".pad-row:not(.pad-line):not(.pad-game-line):not(.pad-total)");
+    const lines = pad.querySelectorAll(".pad-row.pad-line, .pad-row.pad-game-line");
+    let below = lines[lines.length - 1];
+    const inputs = phoneInputs(data);
+    sheet.deals.slice(first).forEach((deal, i) => {
+      const last = i === sheet.deals.length - first - 1;
+      const ends = last && sheet.complete && sheet.endItems ? sheet.endItems : [];
+      for (const item of [...deal.items, ...ends]) {
+        const target = col(item.line === "below" ? below : above, item.side);
+        if (!target) continue;
+        const div = document.createElement("div");
+        div.className = "pad-item unsent";
+        div.dataset.unsent = "";
+        div.dataset.reason = item.reason;
+        const figure = document.createElement("span"); // one line, as the server's summary
+        const number = document.createElement("small");
+        number.className = "muted";
+        number.textContent = `#${deal.number}`;
+        figure.append(`${item.points} `, number, " ", unsentMark());
+        div.append(figure);
+        target.append(div);
+      }
+      // A game won by this deal: the next one's items go under a new line.
+      if (below && !(sheet.complete && last) && gamesOf(data, inputs, i) > gamesOf(data, inputs, i - 1)) {
+        const row = document.createElement("div");
+        row.className = "pad-row pad-game-line unsent";
+        row.dataset.unsent = "";
+        row.innerHTML = '<div class="pad-col we"></div><div class="pad-col they"></div>';
+        below.after(row);
+        below = row;
+      }
+    });
+    data.order.forEach((side, index) => {
+      phoneFigure(pad.querySelector(`.pad-total .pad-col.${index === 0 ? "we" : "they"}`), sheet.totals[column(data, side)]);
+    });
+  }
+
+  function phoneInputs(data) {
+    return waiting
+      .filter((deal) => deal.state === "pending")
+      .map((deal) => engineInput(data.kind, fromPairs(deal.fields)));
+  }
+
+  // Games won after the recorded deals and the first `index + 1` waiting ones.
+  function gamesOf(data, inputs, index) {
+    const games = S.scoreMatch(data.kind, data.deals.concat(inputs.slice(0, index + 1)), { options: data.options }).games;
+    return games ? games[0] + games[1] : 0;
+  }
+
+  // The deal list: a row for each waiting deal, with the running totals, "not yet sent".
+  function drawRows(data, sheet, kept, first) {
+    let body = document.querySelector("#deals tbody");
+    if (!body) {
+      const empty = document.querySelector(".deals-col .empty");
+      const table = document.createElement("table");
+      table.className = "data";
+      table.id = "deals-unsent";
+      table.dataset.unsent = "";
+      body = document.createElement("tbody");
+      table.append(body);
+      if (empty) empty.after(table);
+      else return;
+    }
+    const running = [0, 0];
+    sheet.deals.forEach((deal, i) => {
+      const ends = i === sheet.deals.length - 1 && sheet.complete && sheet.endItems ? sheet.endItems : [];
+      for (const item of [...deal.items, ...ends]) running[column(data, item.side)] += item.points;
+      if (i < first) return;
+      const queued = kept[i - first];
+      const row = document.createElement("tr");
+      row.id = `unsent-${queued.number}`;
+      row.className = "unsent";
+      row.dataset.unsent = "";
+      const cells = [String(queued.number), queued.summary, "", ...data.order.map((side) => String(running[column(data, side)]))];
+      cells.forEach((text, c) => {
+        const cell = document.createElement("td");
+        cell.textContent = text;
+        if (c >= 3) cell.className = "num";
+        if (c === 1) cell.append(" ", unsentMark());
+        row.append(cell);
+      });
+      body.append(row);
+    });
+  }
 })();

@@ -1,7 +1,7 @@
 """Opponent confirmation with table codes (issue 17): a phone holding the table's code writes
 from the seat it chose, so the other side confirms, never the side (or the seat) that entered
 it; a correction makes the deal its writer's, which the other side then confirms; the deal
-list and history name the code and seat ("table 1 (code), seat S"). The phone that entered a
+list and history name the code and seat ("South, table 1 (code), seat S"). The phone that entered a
 deal is handed to the other side to confirm it and comes back (games.codes, the hand-over)."""
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def test_a_code_entry_is_confirmed_by_the_other_side_only(rubber):
     deal.refresh_from_db()
     assert deal.confirmed_by == rubber.east
     assert deal.history.order_by("-history_id").first().history_change_reason == (
-        "confirmed · table 1 (code), seat E"
+        "confirmed · East, table 1 (code), seat E"
     )
 
 
@@ -86,7 +86,7 @@ def test_the_entering_phone_handed_to_the_other_side_says_so_in_the_history(rubb
     deal.refresh_from_db()
     assert deal.confirmed_by == rubber.west
     assert deal.history.order_by("-history_id").first().history_change_reason == (
-        "confirmed · table 1 (code), seat W · on the phone that entered it"
+        "confirmed · West, table 1 (code), seat W · on the phone that entered it"
     )
 
 
@@ -94,7 +94,7 @@ def test_the_deal_list_names_the_code_and_seat_that_entered(client, rubber):
     south = phone_at(rubber, "S")
     assert south.post(f"/rubbers/{rubber.pk}/deals/", TAPS).status_code == 302
     html = client.get(f"/rubbers/{rubber.pk}/").content.decode()
-    assert "entered by table 1 (code), seat S" in html
+    assert "entered by South, table 1 (code), seat S" in html
 
 
 def test_a_correction_is_confirmed_by_the_other_side_from_its_writer(rubber, east, north):
@@ -162,7 +162,7 @@ def test_the_table_phone_is_handed_over_and_the_other_side_confirms(
         page.locator(f"#entry .field-{field} label[data-v='{value}']").click()
     page.locator("#record").click()
     page.locator("#entry h2").filter(has_text="Deal 2").wait_for()
-    page.locator("#deals", has_text="entered by table 1 (code), seat N").wait_for()
+    page.locator("#deals", has_text="entered by North, table 1 (code), seat N").wait_for()
     assert page.locator("#confirm-1").count() == 0  # North does not confirm North's deal
     page.locator("a.hand-over").click()
     page.locator("#hand-over", has_text="Deal 1 (4♠ by North, made) awaits").wait_for()
@@ -424,7 +424,7 @@ def test_the_handed_over_phone_only_confirms_then_comes_back_to_its_seat(rubber)
     deal.refresh_from_db()
     assert deal.confirmed_by == rubber.south
     assert deal.history.order_by("-history_id").first().history_change_reason == (
-        "confirmed · table 1 (code), seat S · on the phone that entered it"
+        "confirmed · South, table 1 (code), seat S · on the phone that entered it"
     )
     html = confirmed.content.decode()
     assert "Deal 1 confirmed by South. This phone is East&#x27;s again (seat E)." in html

@@ -433,13 +433,13 @@ def test_a_table_code_phone_deletes_and_the_history_names_it(rubber):
     assert phone.post(f"/deals/{false.pk}/delete", {"version": 1}).status_code == 302
     gone = Deal.history.filter(id=false.pk).order_by("-history_id").first()
     assert gone.history_type == "-"
-    assert gone.history_change_reason == "deleted · table 1 (code), seat W"
+    assert gone.history_change_reason == "deleted · West, table 1 (code), seat W"
     assert gone.history_user_id is None
     assert gone.written_seat == "W" and gone.written_phone != ""
     pad = phone.get(f"/rubbers/{rubber.pk}/").content.decode()
     assert 'id="deleted-deals"' in pad
     assert "Deal 5 deleted (1NT by E, 6 tricks)" in pad
-    assert "table 1 (code), seat W" in pad
+    assert "West, table 1 (code), seat W" in pad
 
 
 def test_the_pad_lists_a_deleted_deal_with_who_in_the_clubs_language(api, rubber, east):

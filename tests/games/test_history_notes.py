@@ -10,7 +10,12 @@ from django.test import Client
 from games.models import Deal
 from tests.games.conftest import seated_user
 
-LABEL = "table 1 (code), seat {}"
+NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+
+
+def label(seat: str) -> str:
+    """How a table-code phone is named: the player in its seat, the code and the seat."""
+    return f"{NAMES[seat]}, table 1 (code), seat {seat}"
 
 
 @pytest.fixture(autouse=True)
@@ -47,7 +52,7 @@ def test_a_repeated_dispute_changes_no_one_elses_record_and_an_api_correction_cl
         east_phone.post(f"/deals/{deal.pk}/dispute", {"version": 1, "reason": "result"}).status_code
         == 302
     )
-    assert reasons(deal) == ["entered", f"disputed · {LABEL.format('E')}"]
+    assert reasons(deal) == ["entered", f"disputed · {label('E')}"]
     # South corrects it through the API: the new content is a new deal to confirm.
     api.force_authenticate(seated_user(rubber, "S"))
     answer = api.patch(f"/api/v1/deals/{deal.pk}/", {"version": 1, "tricks": 8}, "json")
@@ -61,16 +66,16 @@ def test_a_repeated_dispute_changes_no_one_elses_record_and_an_api_correction_cl
     )
     assert reasons(deal) == [
         "entered",
-        f"disputed · {LABEL.format('E')}",
+        f"disputed · {label('E')}",
         "correction",
-        f"disputed · {LABEL.format('E')}",
+        f"disputed · {label('E')}",
     ]
     history = api.get(f"/api/v1/deals/{deal.pk}/history").json()
     assert [(e["reason"], e["user"], e["code_phone"]) for e in history] == [
         ("entered", "North", ""),
-        ("disputed", None, LABEL.format("E")),
+        ("disputed", None, label("E")),
         ("correction", "South", ""),
-        ("disputed", None, LABEL.format("E")),
+        ("disputed", None, label("E")),
     ]
 
 
@@ -80,4 +85,4 @@ def test_a_repeated_confirmation_names_the_phone_once(rubber, enter):
     west_phone = phone_at(rubber, "W")
     for _ in range(2):
         assert west_phone.post(f"/deals/{deal.pk}/confirm", {"version": 1}).status_code == 302
-    assert reasons(deal) == ["entered", f"confirmed · {LABEL.format('W')}"]
+    assert reasons(deal) == ["entered", f"confirmed · {label('W')}"]

@@ -186,6 +186,11 @@ def test_a_deal_after_the_end_of_the_rubber_is_refused(client, rubber, north, en
         response = client.post(queued(rubber), {**TAP_4S_MADE, "number": 7})
     assert response.status_code == 409
     assert response.json()["status"] == "refused"
+    # The phone lists it under its number with these words, until the player drops it.
+    assert response.json()["detail"] == (
+        "Rubber 1 is complete: a deal after the end of a rubber belongs to the next rubber "
+        "(RULES 8.1)."
+    )
 
 
 def test_a_deal_for_a_closed_session_is_kept_for_the_director(
@@ -373,7 +378,7 @@ def test_a_phone_with_its_tables_code_sends_its_queued_deals(client, rubber):
     assert client.post(queued(rubber), TAP_4S_MADE).status_code == 200  # a retry
     deal = Deal.objects.get(rubber=rubber)
     assert (deal.contract, deal.entered_by_id) == ("4S", None)
-    assert deal.history.get().history_change_reason == "entered · table 1 (code), seat W"
+    assert deal.history.get().history_change_reason == "entered · West, table 1 (code), seat W"
 
 
 @pytest.mark.usefixtures("_empty_throttle")

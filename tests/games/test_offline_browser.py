@@ -111,7 +111,8 @@ def test_deals_recorded_offline_survive_a_reload_and_reach_the_server_once_in_or
         pending.nth(1).inner_text()
         == "Deal 2 3 NT E −1: We +50 — saved on this phone, not yet sent"
     )
-    assert page.locator("#total-ns").inner_text() == "0"  # not scored until the server has them
+    # On the pad, the phone's total, marked (the server's replaces it once it has the deals).
+    assert page.locator("#total-ns.unsent").inner_text() == "170"
     assert "2 deals are waiting to be sent." in page.locator("#offline-title").inner_text()
     assert "Offline" in page.locator("#offline-title").inner_text()
     assert page.locator("#entry h2").inner_text() == "Deal 3"
@@ -134,6 +135,8 @@ def test_deals_recorded_offline_survive_a_reload_and_reach_the_server_once_in_or
     context.set_offline(False)
     page.locator("#offline").wait_for(state="hidden")
     page.locator("#deals #deal-2").wait_for()
+    assert page.locator("#total-ns").inner_text() == "170"
+    assert page.locator("#pad .unsent").count() == 0  # the server's figures now
     deals = list(Deal.objects.filter(rubber=rubber).order_by("number"))
     assert [(d.number, d.contract, d.declarer, d.tricks) for d in deals] == [
         (1, "4S", "N", 10),
@@ -268,6 +271,11 @@ def test_the_queue_speaks_the_clubs_language(
         in page.locator("#offline-pending li").inner_text()
     )
     assert page.locator("#entry h2").inner_text() == "Smazzata 2"
+    # On the pad itself, marked: a list of deals begun by the phone (the server has none yet).
+    row = page.locator("#deals-unsent tr.unsent")
+    assert row.inner_text().split("\t") == ["1", "4 ♠ N = non ancora inviata", "", "120", "0"]
+    assert page.locator("#total-ns.unsent").inner_text() == "120"
+    assert page.locator("#pad-unsent").inner_text().startswith("Le cifre segnate")
     context.set_offline(False)
     page.locator("#offline-sent").filter(has_text="1 smazzata inviata.").wait_for()
     page.locator("#offline").wait_for(state="hidden")
@@ -333,7 +341,10 @@ def test_a_deal_the_server_refuses_says_why_and_is_dropped_by_the_player(
         "Not recorded: Only the players seated in this rubber or a director enter."
         in refused.inner_text()
     )
-    assert page.locator("#offline-title").inner_text() == "1 deal is waiting to be sent."
+    # The status line says which deal was refused; the reason is on its line.
+    assert page.locator("#offline-title").inner_text() == (
+        "Deal 2 was not recorded: the reason is below. Drop it, or keep it to show the director."
+    )
     refused.get_by_role("button", name="Drop it").click()
     page.locator("#offline").wait_for(state="hidden")
     assert list(Deal.objects.filter(rubber=rubber).values_list("number", "contract")) == [(1, "4S")]
@@ -593,7 +604,7 @@ def test_a_phone_at_the_table_by_its_code_queues_deals_too(
     page.locator("#deals #deal-1").wait_for()
     deal = Deal.objects.get(rubber=rubber)
     assert (deal.contract, deal.declarer, deal.tricks, deal.entered_by_id) == ("3NT", "E", 8, None)
-    assert deal.history.get().history_change_reason == "entered · table 1 (code), seat W"
+    assert deal.history.get().history_change_reason == "entered · West, table 1 (code), seat W"
     context.close()
 
 

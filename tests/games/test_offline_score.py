@@ -64,3 +64,17 @@ def test_the_phones_figures_speak_italian(client, rubber, north):
     assert "su questo telefono, non ancora inviata" in html
     assert "Punteggio con le smazzate tenute su questo telefono, non ancora inviate:" in html
     assert figures(html)["names"] == {"NS": "Noi", "EW": "Loro"}
+    # The pad's own marks, and the rubber over on the phone (its deal's number filled in there).
+    assert '<span data-key="unsent-short">non ancora inviata</span>' in html
+    assert "Le cifre segnate “non ancora inviata” sono di questo telefono" in html
+    assert "il rubber si è chiuso con la smazzata %(n)s (non ancora inviata)" in html
+
+
+def test_a_two_player_match_ends_on_the_phone_in_its_own_words(client, club, director):
+    """Offline, the match that ended on the phone is a match, not a rubber (GameWords)."""
+    players = [add_player(club, "Anna"), add_player(club, "Bruno")]
+    match = make_session(club, [players], kind="misery").rubbers.get()
+    client.force_login(director)
+    html = client.get(f"/rubbers/{match.pk}/").content.decode()
+    assert "On this phone this match ended with deal %(n)s (not yet sent)" in html
+    assert "this rubber ended" not in html

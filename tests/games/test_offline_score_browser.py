@@ -69,14 +69,26 @@ def test_deals_kept_offline_are_scored_on_the_phone_until_the_server_has_them(
     )
     score = "Score with the deals kept on this phone, not yet sent: We 1020 · They 0"
     assert page.locator("#offline-score").inner_text() == score
-    assert page.locator("#total-ns").inner_text() == "50"  # the pad itself is the server's
+    pad_shows_the_kept_deals(page)
     page.locator("#offline").screenshot(path=str(SHOTS / "offline-score.png"))
+    page.locator(".pad-col-wrap").screenshot(path=str(SHOTS / "offline-pad.png"))
+
+    # Deal 3 won the rubber on the phone: the form takes no deal 4 (it belongs to the next
+    # rubber, which only the server opens) and says so.
+    over = (
+        "On this phone this rubber ended with deal 3 (not yet sent): it takes no more deals. "
+        "When the connection returns, the deals are sent and the page leads to the next rubber; "
+        "record the next deals there."
+    )
+    rubber_over_on_the_phone(page, over)
 
     page.reload()  # from the worker's copy, the deals from the phone: the same figures
     page.locator("#offline-pending li[data-number='3'] .offline-points").filter(
         has_text="We"
     ).wait_for()
     assert page.locator("#offline-score").inner_text() == score
+    pad_shows_the_kept_deals(page)
+    rubber_over_on_the_phone(page, over)
     assert not Deal.objects.filter(rubber=rubber, number__gt=1).exists()
 
     context.set_offline(False)
@@ -85,5 +97,38 @@ def test_deals_kept_offline_are_scored_on_the_phone_until_the_server_has_them(
     page.locator("#offline").wait_for(state="hidden")
     page.locator("#deals #deal-3").wait_for()
     assert page.locator("#offline-score").is_hidden()
-    assert page.locator("#total-ns").inner_text() == "1020"  # the server's figures now
+    # The server's figures replace the phone's: no mark is left, the totals are the server's.
+    assert page.locator("[data-unsent], .unsent, #offline-over").count() == 0
+    assert page.locator("#total-ns").inner_text() == "1020"
     assert Deal.objects.filter(rubber=rubber).count() == 3
+
+
+def pad_shows_the_kept_deals(page: Any) -> None:
+    """The pad itself has the kept deals, each figure marked "not yet sent": their rows in the
+    deal list with the running totals, their items in the columns (deal 2's game line drawn),
+    and the totals with them."""
+    rows = page.locator("#deals tr.unsent")
+    assert rows.count() == 2
+    assert rows.nth(0).inner_text().split("\t") == ["2", "4 ♠ N = not yet sent", "", "170", "0"]
+    assert rows.nth(1).inner_text().split("\t") == ["3", "4 ♥ S +1 not yet sent", "", "1020", "0"]
+    items = page.locator("#pad .pad-item.unsent")
+    assert [items.nth(i).inner_text() for i in range(items.count())] == [
+        "30 #3 not yet sent",  # above the line: the overtrick
+        "700 #3 not yet sent",  # the rubber bonus, 2–0 (RULES 2.4)
+        "120 #2 not yet sent",  # below: deal 2's game
+        "120 #3 not yet sent",  # under a new line, the next game
+    ]
+    assert page.locator("#pad .pad-game-line.unsent").count() == 1
+    assert page.locator("#total-ns.unsent").inner_text() == "1020"
+    assert page.locator("#total-ew").inner_text() == "0"
+    assert page.locator("#pad-unsent").inner_text().startswith("Figures marked “not yet sent”")
+
+
+def rubber_over_on_the_phone(page: Any, over: str) -> None:
+    """The form says the rubber is over and keeps no further deal, even a submit forced."""
+    page.locator("#offline-over").filter(has_text=over).wait_for()
+    assert page.locator("#record").is_disabled()
+    assert page.locator("#preview").inner_text() == over
+    page.evaluate("document.querySelector('#entry').requestSubmit()")
+    page.wait_for_timeout(300)
+    assert page.locator("#offline-pending li").count() == 2

@@ -246,7 +246,8 @@ def test_a_table_code_opens_entry_on_a_phone_with_no_account(
     deal = rubber.deals.get()
     assert (deal.contract, deal.declarer, deal.entered_by_id) == ("3NT", "W", None)
     page.locator("#deals details.history summary").first.click()
-    assert "table 1 (code), seat W" in page.locator("#deals details.history").first.inner_text()
+    history = page.locator("#deals details.history").first.inner_text()
+    assert "West, table 1 (code), seat W" in history
     context.close()
 
 

@@ -47,7 +47,7 @@ def test_a_phone_with_the_code_picks_a_seat_and_enters_with_no_account(client, r
     deal = Deal.objects.get(rubber=rubber)
     assert (deal.contract, deal.entered_by_id) == ("4S", None)
     record = deal.history.get()
-    assert record.history_change_reason == "entered · table 1 (code), seat S"
+    assert record.history_change_reason == "entered · South, table 1 (code), seat S"
 
 
 def test_the_seat_picker_speaks_the_clubs_language(client, rubber):
@@ -67,14 +67,14 @@ def test_the_seat_picker_speaks_the_clubs_language(client, rubber):
 
 
 def test_the_history_names_the_code_phone_in_the_clubs_words(client, api, rubber, director):
-    """The history line names the phone in the place of a person ("table 1 (code), seat S ·
+    """The history line names the phone in the place of a person ("South, table 1 (code), seat S ·
     entered"), in the club's language; the API keeps the documented reason codes (API.md) and
     names the phone in `code_phone`."""
     at_table(client, rubber, "S")
     assert client.post(f"/rubbers/{rubber.pk}/deals/", TAPS).status_code == 302
     deal = Deal.objects.get(rubber=rubber)
     html = client.get(f"/rubbers/{rubber.pk}/").content.decode()
-    assert "· table 1 (code), seat S · entered:" in html
+    assert "· South, table 1 (code), seat S · entered:" in html
     assert "(entered" not in html
     api.force_authenticate(director)
     (entry,) = api.get(f"/api/v1/deals/{deal.pk}/history").json()
@@ -82,8 +82,11 @@ def test_the_history_names_the_code_phone_in_the_clubs_words(client, api, rubber
         "entered",
         "entered",
         None,
-        "table 1 (code), seat S",
+        "South, table 1 (code), seat S",
     )
+    # The session's deals name the phone the same way (`entered_by`, the field kept).
+    listed = api.get(f"/api/v1/sessions/{rubber.session_id}/deals").json()["deals"]
+    assert [row["entered_by"] for row in listed] == ["South, table 1 (code), seat S"]
     club = rubber.session.club
     club.language = "it"
     club.save(update_fields=["language"])
@@ -111,7 +114,7 @@ def test_the_code_phone_corrects_and_its_side_is_we(client, rubber, enter):
     deal.refresh_from_db()
     assert (deal.tricks, deal.version) == (9, 2)
     assert deal.history.order_by("-history_id").first().history_change_reason == (
-        "correction · table 1 (code), seat E"
+        "correction · East, table 1 (code), seat E"
     )
 
 
@@ -307,12 +310,12 @@ def test_a_phone_whose_code_was_regenerated_is_told_so_not_sent_to_sign_in(clien
 
 
 def test_a_conflict_names_a_code_phone_as_the_deal_list_does(client, rubber, east):
-    """A deal a table-code phone entered is "table 1 (code), seat S" in the deal list; the
+    """A deal a table-code phone entered is "South, table 1 (code), seat S" in the deal list; the
     notice of a phone that enters the same deal number says so too, not "someone at the
     table" (issue 17)."""
     at_table(client, rubber, "S")
     assert client.post(f"/rubbers/{rubber.pk}/deals/", TAPS).status_code == 302
-    label = "table 1 (code), seat S"
+    label = "South, table 1 (code), seat S"
     east_phone = type(client)()
     east_phone.force_login(east)
     listed = east_phone.get(f"/rubbers/{rubber.pk}/").content.decode()
@@ -340,4 +343,5 @@ def test_a_correction_meanwhile_by_a_code_phone_is_named_as_the_deal_list_does(
     north_phone = type(client)()
     north_phone.force_login(north)
     html = north_phone.post(f"/deals/{deal.pk}/correct", body("-1")).content.decode()
-    assert "Deal 1 was just corrected by table 1 (code), seat E: it is now 2♥ by North, +1." in html
+    by = "East, table 1 (code), seat E"
+    assert f"Deal 1 was just corrected by {by}: it is now 2♥ by North, +1." in html

@@ -157,7 +157,7 @@ def test_codes_off_then_on_lets_the_same_phone_back_in_with_the_same_code(
     # The same phone, nothing scanned again: it enters deal 2 as seat S.
     assert post_deal(client, rubber, 2).status_code == 302
     deal = Deal.objects.get(rubber=rubber, number=2)
-    assert deal.history.get().history_change_reason == "entered · table 1 (code), seat S"
+    assert deal.history.get().history_change_reason == "entered · South, table 1 (code), seat S"
     assert client.get(f"/t/{code}").status_code == 200
 
 

@@ -69,8 +69,16 @@ def test_turnover_on_a_phone(live_server, browser, two_player_session):
     page.fill("#id_tricks_0", "15")
     page.fill("#id_tricks_1", "10")
     record(page, "#entry-errors", "RULES 7.3")
+    # The live line follows each keystroke (input events), not only a box's blur (change).
     page.fill("#id_tricks_0", "9")
-    page.fill("#id_tricks_1", "14")
+    box = page.locator("#id_tricks_1")
+    box.fill("")
+    box.press_sequentially("1")
+    preview = page.locator("#preview")
+    preview.filter(has_text="RULES 7.3").wait_for()
+    box.press("4")  # 9–14 without leaving the box
+    preview.filter(has_text="tricks 9–14: East wins the match").wait_for()
+    assert page.evaluate("document.activeElement.id") == "id_tricks_1"
     record(page, "#result", "East won by 5 tricks.")
     assert page.locator("#tricks-1").inner_text() == "14"
 
