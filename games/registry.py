@@ -282,13 +282,6 @@ class GamePages:
     line_points: bool = True
 
     @property
-    def live_line(self) -> bool:
-        """Whether its correction forms show the live line under the taps (the deal as it will
-        be scored, `games.display.preview`): the four-player taps' only. Every game's entry
-        has one (`games.pad.forms.preview_line`)."""
-        return self.entry is None
-
-    @property
     def movements(self) -> bool:
         """Whether its sessions have a movement (Pivot, Fixed partners, Cut-in), as the
         pages name them: the four-player games' (a two-player game's tables of two have none)."""

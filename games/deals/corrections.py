@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
@@ -14,19 +14,18 @@ from django.views.decorators.http import require_GET, require_http_methods
 from scoring.rules import ScoringError
 from scoring.shared.error_messages import error_line
 
-from .. import display, registry
+from .. import registry
 from ..codes import tokens
 from ..codes.names import code_note, who_wrote
 from ..models import (
     Conflict,
     Deal,
-    DealFields,
     Rubber,
     change_note,
     closed_session,
 )
 from ..pad.context import pad_context
-from ..pad.forms import correction_form, correction_line, pad_side_names
+from ..pad.forms import correction_form, correction_line, deal_line
 from ..pad.views import HtmxHttpRequest, render_pad, tells_code_changed
 from ..permissions import Viewer
 from ..selectors import deal_for_request, rubber_for_request
@@ -87,20 +86,7 @@ def _correction_panel(request: HtmxHttpRequest, deal: Deal, viewer: Viewer) -> H
             "form": form,
             "deal": deal,
             "two_player": deal.rubber.is_two_player,
-            "line": None
-            if not registry.pages(deal.rubber.kind).live_line
-            else display.preview(
-                deal.rubber,
-                DealFields(
-                    deal.contract,
-                    deal.declarer,
-                    deal.tricks,
-                    deal.honours_side,
-                    deal.honours_points,
-                ),
-                pad_side_names(deal.rubber, viewer),
-                number=deal.number,
-            ),
+            "line": deal_line(deal.rubber, deal, viewer),
             "can_delete": _delete_refusal(deal, viewer) is None,
         },
     )
@@ -234,8 +220,6 @@ def preview_correction(request: HttpRequest, pk: int) -> HttpResponse:
     place in the rubber (its own vulnerability). An htmx partial."""
     deal, viewer = deal_for_request(request, pk)
     rubber = deal.rubber
-    if not registry.pages(rubber.kind).live_line:
-        raise Http404("No preview for this game.")
     return render(
         request,
         "games/_preview.html",
