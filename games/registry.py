@@ -157,6 +157,12 @@ DRAW_DISCARD_CLOSING = Closing(
 )
 
 
+_WITHDRAW_NEXT = _(
+    "This correction reopens rubber %(number)s: rubber %(next)s, not yet started, will be removed."
+)
+_WITHDRAW_BUTTON = _("Save and remove rubber %(next)s")
+
+
 @dataclass(frozen=True)
 class GameWords:
     """How the pages name a game's match, in the active language: each a sentence with named
@@ -186,6 +192,10 @@ class GameWords:
     complete: Promise | None = None
     #: What a finished match's page says while the next one waits for its players; None: none.
     waiting: Promise | None = None
+    #: A correction that reopens a finished match asks before the empty match after it is
+    #: withdrawn (`games.models.NextRubberToWithdraw`): %(number)s and %(next)s; and its button.
+    withdraw_next: Promise = _WITHDRAW_NEXT
+    withdraw_button: Promise = _WITHDRAW_BUTTON
 
 
 _WHICH_SEAT = _(
@@ -210,6 +220,11 @@ CHICAGO_WORDS = replace(
     next=_("Next Chicago"),
     unfinished=_("Chicago unfinished."),
     complete=_("Chicago complete: four deals counted."),
+    withdraw_next=_(
+        "This correction reopens Chicago %(number)s: Chicago %(next)s, not yet started, will be "
+        "removed."
+    ),
+    withdraw_button=_("Save and remove Chicago %(next)s"),
 )
 #: The two-player games' words: a match between two players, named on their buttons.
 MATCH_WORDS = GameWords(
@@ -228,6 +243,11 @@ MATCH_WORDS = GameWords(
     waiting=_(
         "The next match at this table starts when its players have finished at their other tables."
     ),
+    withdraw_next=_(
+        "This correction reopens match %(number)s: match %(next)s, not yet started, will be "
+        "removed."
+    ),
+    withdraw_button=_("Save and remove match %(next)s"),
 )
 
 _ROTATION = "clubs/_rotation.html"

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from scoring.rules import ScoringError
 from scoring.shared.error_messages import error_line
+from scoring.shared.numbers import small_number
 
 from .. import registry
 from ..codes import tokens
@@ -20,6 +21,7 @@ from ..codes.names import code_note, who_wrote
 from ..models import (
     Conflict,
     Deal,
+    NextRubberToWithdraw,
     Rubber,
     change_note,
     closed_session,
@@ -56,8 +58,16 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         sent = form.cleaned_data["version"]
         try:
             # A player's correction is to confirm again; a director's settles it (Deal.correct).
+            # An empty next rubber is withdrawn only once the page has asked (`_ask_withdrawal`).
             with change_note(code_note(deal.rubber, viewer)):
-                corrected = deal.correct(version=sent, actor=viewer.actor, **form.changes())
+                corrected = deal.correct(
+                    version=sent,
+                    actor=viewer.actor,
+                    withdraw_next=small_number(request.POST.get("withdraw_next", "")) or 0,
+                    **form.changes(),
+                )
+        except NextRubberToWithdraw as err:
+            _ask_withdrawal(deal, form, err)
         except (Conflict, ScoringError) as err:
             error = error_line(err) if isinstance(err, ScoringError) else str(err)
             form, error = _refused_correction(request, deal, viewer, form, sent, error)
@@ -68,6 +78,19 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render_pad(
         request, pad_context(rubber, viewer, corrections={deal.pk: form}, error=error)
     )
+
+
+def _ask_withdrawal(deal: Deal, form: Any, question: NextRubberToWithdraw) -> None:
+    """Nothing saved: the correction would reopen its match and withdraw the empty one after
+    it. Its form, taps kept, asks first in the game's words ("rubber 3, not yet started, will
+    be removed"); saved again it carries that number (`Deal.correct`'s `withdraw_next`)."""
+    words = registry.pages(deal.rubber.kind).words
+    numbers = {"number": question.number, "next": question.next_number}
+    form.withdrawal = {
+        "question": str(words.withdraw_next) % numbers,
+        "button": str(words.withdraw_button) % numbers,
+        "next": question.next_number,
+    }
 
 
 def _correction_panel(request: HtmxHttpRequest, deal: Deal, viewer: Viewer) -> HttpResponse:
