@@ -161,6 +161,11 @@ _WITHDRAW_NEXT = _(
     "This correction reopens rubber %(number)s: rubber %(next)s, not yet started, will be removed."
 )
 _WITHDRAW_BUTTON = _("Save and remove rubber %(next)s")
+_RUBBER = _("Rubber")
+_AT_TABLE = _("Table %(table)s · rubber %(number)s")
+_NONE_TO_CONFIRM = _("No deal of this rubber awaits the other side's confirmation.")
+_AWAITING_BEFORE = _("Rubber %(rubber)s, deal %(n)s is awaiting your confirmation.")
+_NONE_IN_PLAY = _("No rubber is in play.")
 
 
 @dataclass(frozen=True)
@@ -196,6 +201,14 @@ class GameWords:
     #: withdrawn (`games.models.NextRubberToWithdraw`): %(number)s and %(next)s; and its button.
     withdraw_next: Promise = _WITHDRAW_NEXT
     withdraw_button: Promise = _WITHDRAW_BUTTON
+    #: A match in a column's heading (the close page's); a player's table on the home page:
+    #: %(table)s and %(number)s; the table phone's pages with nothing to confirm, and a deal
+    #: of an earlier match awaiting confirmation (%(rubber)s, %(n)s); no match in play.
+    column: Promise = _RUBBER
+    at_table: Promise = _AT_TABLE
+    none_to_confirm: Promise = _NONE_TO_CONFIRM
+    awaiting_before: Promise = _AWAITING_BEFORE
+    none_in_play: Promise = _NONE_IN_PLAY
 
 
 _WHICH_SEAT = _(
@@ -248,6 +261,11 @@ MATCH_WORDS = GameWords(
         "removed."
     ),
     withdraw_button=_("Save and remove match %(next)s"),
+    column=_("Match"),
+    at_table=_("Table %(table)s · match %(number)s"),
+    none_to_confirm=_("No deal of this match awaits the other side's confirmation."),
+    awaiting_before=_("Match %(rubber)s, deal %(n)s is awaiting your confirmation."),
+    none_in_play=_("No match is in play."),
 )
 
 _ROTATION = "clubs/_rotation.html"
