@@ -116,3 +116,19 @@ def test_a_correction_form_has_the_live_line_of_the_deal_in_its_place(
     if kind != "turnover":
         missing = client.get(f"/deals/{deal.pk}/preview", {**taps, f"{p}declarer": ""})
         assert missing.content.decode().strip().startswith("Choose the declarer")
+
+
+@pytest.mark.django_db
+def test_a_draw_and_discard_pass_needs_no_declarer_a_contract_does(
+    two_player_session: Any, north: Any
+) -> None:
+    """Pass hides the declarer's buttons (issue 29): a pass is recorded without one, and a
+    contract left without one is asked for it, as before."""
+    match = two_player_session("draw_discard").rubbers.get(north__user=north)
+    client = phone(north)
+    taps = {k: v for k, v in TAPS["draw_discard"].items() if k != "declarer"}
+    line = client.get(f"/rubbers/{match.pk}/preview", taps).content.decode().strip()
+    assert line == "Choose the declarer: North or East."
+    response = client.post(f"/rubbers/{match.pk}/deals/", {"number": 1, "level": "pass"})
+    assert response.status_code == 302
+    assert match.deals.get(number=1).data == {"contract": "pass"}
