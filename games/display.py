@@ -102,14 +102,18 @@ def match_preview(
     said: str,
     *,
     points: bool,
+    number: int | None = None,
 ) -> str:
     """A two-player deal as it will be scored if recorded now as the match's next deal, in one
     line: `said` (the deal in the pad's words), then what each player gains by it, the engine's
     figures ("♠ by Ann, 10 tricks: Ann +120"), and who wins the match when it ends it (a
     Turnover's one result says only that). `names`: player 0's and player 1's; `order`: the
     places as the pad shows them; `points`: whether the game's totals are points (a Turnover
-    counts tricks, and its line says only who wins)."""
+    counts tricks, and its line says only who wins). With `number`, a correction: the deal of
+    that number with these `fields`, in its place (the deals before it only)."""
     deals = rubber.ordered_deals()
+    if number is not None:
+        deals = [d for d in deals if d.number < number]
     deal = Deal(rubber=rubber, number=len(deals) + 1, **fields.as_kwargs())
     rules = rubber.house_rules()
     try:

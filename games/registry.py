@@ -157,6 +157,17 @@ DRAW_DISCARD_CLOSING = Closing(
 )
 
 
+_WITHDRAW_NEXT = _(
+    "This correction reopens rubber %(number)s: rubber %(next)s, not yet started, will be removed."
+)
+_WITHDRAW_BUTTON = _("Save and remove rubber %(next)s")
+_RUBBER = _("Rubber")
+_AT_TABLE = _("Table %(table)s · rubber %(number)s")
+_NONE_TO_CONFIRM = _("No deal of this rubber awaits the other side's confirmation.")
+_AWAITING_BEFORE = _("Rubber %(rubber)s, deal %(n)s is awaiting your confirmation.")
+_NONE_IN_PLAY = _("No rubber is in play.")
+
+
 @dataclass(frozen=True)
 class GameWords:
     """How the pages name a game's match, in the active language: each a sentence with named
@@ -189,6 +200,18 @@ class GameWords:
     complete: Promise | None = None
     #: What a finished match's page says while the next one waits for its players; None: none.
     waiting: Promise | None = None
+    #: A correction that reopens a finished match asks before the empty match after it is
+    #: withdrawn (`games.models.NextRubberToWithdraw`): %(number)s and %(next)s; and its button.
+    withdraw_next: Promise = _WITHDRAW_NEXT
+    withdraw_button: Promise = _WITHDRAW_BUTTON
+    #: A match in a column's heading (the close page's); a player's table on the home page:
+    #: %(table)s and %(number)s; the table phone's pages with nothing to confirm, and a deal
+    #: of an earlier match awaiting confirmation (%(rubber)s, %(n)s); no match in play.
+    column: Promise = _RUBBER
+    at_table: Promise = _AT_TABLE
+    none_to_confirm: Promise = _NONE_TO_CONFIRM
+    awaiting_before: Promise = _AWAITING_BEFORE
+    none_in_play: Promise = _NONE_IN_PLAY
 
 
 _WHICH_SEAT = _(
@@ -223,6 +246,11 @@ CHICAGO_WORDS = replace(
         "deals. When the connection returns, the deals are sent and the page leads to the next "
         "Chicago; record the next deals there."
     ),
+    withdraw_next=_(
+        "This correction reopens Chicago %(number)s: Chicago %(next)s, not yet started, will be "
+        "removed."
+    ),
+    withdraw_button=_("Save and remove Chicago %(next)s"),
 )
 #: The two-player games' words: a match between two players, named on their buttons.
 MATCH_WORDS = GameWords(
@@ -246,6 +274,16 @@ MATCH_WORDS = GameWords(
         "deals. When the connection returns, the deals are sent and the page says what comes "
         "next."
     ),
+    withdraw_next=_(
+        "This correction reopens match %(number)s: match %(next)s, not yet started, will be "
+        "removed."
+    ),
+    withdraw_button=_("Save and remove match %(next)s"),
+    column=_("Match"),
+    at_table=_("Table %(table)s · match %(number)s"),
+    none_to_confirm=_("No deal of this match awaits the other side's confirmation."),
+    awaiting_before=_("Match %(rubber)s, deal %(n)s is awaiting your confirmation."),
+    none_in_play=_("No match is in play."),
 )
 
 _ROTATION = "clubs/_rotation.html"
@@ -298,13 +336,6 @@ class GamePages:
     #: Whether the entry's live line says the points each player gains (a Turnover's result
     #: is tricks: its line says who wins the match).
     line_points: bool = True
-
-    @property
-    def live_line(self) -> bool:
-        """Whether its correction forms show the live line under the taps (the deal as it will
-        be scored, `games.display.preview`): the four-player taps' only. Every game's entry
-        has one (`games.pad.forms.preview_line`)."""
-        return self.entry is None
 
     @property
     def movements(self) -> bool:

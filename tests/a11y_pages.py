@@ -60,6 +60,13 @@ def a11y_pages(director: Any) -> list[A11yPage]:
     two = make_session(club, [extra[:2]], kind="bridge_for_two")
     misery = make_session(club, [extra[2:]], kind="misery")
     match = two.rubbers.get()
+    # A Misery deal, for its correction form (the two-player fields and their live line).
+    misery_match = misery.rubbers.get()
+    misery_deal, _ = misery_match.record_deal(
+        number=1,
+        data={"declarer": 0, "declaration": "ordinary", "strain": "S", "tricks": 8},
+        actor=acting(misery_match, director),
+    )
     table = session.tables.get()
     slug = club.slug
     at = f"/clubs/{slug}/sessions/{session.pk}"
@@ -88,7 +95,8 @@ def a11y_pages(director: Any) -> list[A11yPage]:
         A11yPage("rubber pad and entry", f"/rubbers/{rubber.pk}/"),
         A11yPage("deal correction", f"/deals/{rubber.deals.get(number=2).pk}/correct"),
         A11yPage("two-player pad and entry", f"/rubbers/{match.pk}/"),
-        A11yPage("misery pad and entry", f"/rubbers/{misery.rubbers.get().pk}/"),
+        A11yPage("misery pad and entry", f"/rubbers/{misery_match.pk}/"),
+        A11yPage("two-player deal correction", f"/deals/{misery_deal.pk}/correct"),
         A11yPage("re-seat planned", f"/clubs/{slug}/sessions/{planned.pk}/seat/"),
         A11yPage("delete planned", f"/clubs/{slug}/sessions/{planned.pk}/delete/"),
         A11yPage("start, asking first", f"/clubs/{slug}/sessions/{later.pk}/start/"),

@@ -6,27 +6,28 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from scoring.rules import ScoringError
 from scoring.shared.error_messages import error_line
+from scoring.shared.numbers import small_number
 
-from .. import display, registry
+from .. import registry
 from ..codes import tokens
 from ..codes.names import code_note, who_wrote
 from ..models import (
     Conflict,
     Deal,
-    DealFields,
+    NextRubberToWithdraw,
     Rubber,
     change_note,
     closed_session,
 )
 from ..pad.context import pad_context
-from ..pad.forms import correction_form, correction_line, pad_side_names
+from ..pad.forms import correction_form, correction_line, deal_line
 from ..pad.views import HtmxHttpRequest, render_pad, tells_code_changed
 from ..permissions import Viewer
 from ..selectors import deal_for_request, rubber_for_request
@@ -57,8 +58,16 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         sent = form.cleaned_data["version"]
         try:
             # A player's correction is to confirm again; a director's settles it (Deal.correct).
+            # An empty next rubber is withdrawn only once the page has asked (`_ask_withdrawal`).
             with change_note(code_note(deal.rubber, viewer)):
-                corrected = deal.correct(version=sent, actor=viewer.actor, **form.changes())
+                corrected = deal.correct(
+                    version=sent,
+                    actor=viewer.actor,
+                    withdraw_next=small_number(request.POST.get("withdraw_next", "")) or 0,
+                    **form.changes(),
+                )
+        except NextRubberToWithdraw as err:
+            _ask_withdrawal(deal, form, err)
         except (Conflict, ScoringError) as err:
             error = error_line(err) if isinstance(err, ScoringError) else str(err)
             form, error = _refused_correction(request, deal, viewer, form, sent, error)
@@ -69,6 +78,19 @@ def correct_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render_pad(
         request, pad_context(rubber, viewer, corrections={deal.pk: form}, error=error)
     )
+
+
+def _ask_withdrawal(deal: Deal, form: Any, question: NextRubberToWithdraw) -> None:
+    """Nothing saved: the correction would reopen its match and withdraw the empty one after
+    it. Its form, taps kept, asks first in the game's words ("rubber 3, not yet started, will
+    be removed"); saved again it carries that number (`Deal.correct`'s `withdraw_next`)."""
+    words = registry.pages(deal.rubber.kind).words
+    numbers = {"number": question.number, "next": question.next_number}
+    form.withdrawal = {
+        "question": str(words.withdraw_next) % numbers,
+        "button": str(words.withdraw_button) % numbers,
+        "next": question.next_number,
+    }
 
 
 def _correction_panel(request: HtmxHttpRequest, deal: Deal, viewer: Viewer) -> HttpResponse:
@@ -87,20 +109,7 @@ def _correction_panel(request: HtmxHttpRequest, deal: Deal, viewer: Viewer) -> H
             "form": form,
             "deal": deal,
             "two_player": deal.rubber.is_two_player,
-            "line": None
-            if not registry.pages(deal.rubber.kind).live_line
-            else display.preview(
-                deal.rubber,
-                DealFields(
-                    deal.contract,
-                    deal.declarer,
-                    deal.tricks,
-                    deal.honours_side,
-                    deal.honours_points,
-                ),
-                pad_side_names(deal.rubber, viewer),
-                number=deal.number,
-            ),
+            "line": deal_line(deal.rubber, deal, viewer),
             "can_delete": _delete_refusal(deal, viewer) is None,
         },
     )
@@ -234,8 +243,6 @@ def preview_correction(request: HttpRequest, pk: int) -> HttpResponse:
     place in the rubber (its own vulnerability). An htmx partial."""
     deal, viewer = deal_for_request(request, pk)
     rubber = deal.rubber
-    if not registry.pages(rubber.kind).live_line:
-        raise Http404("No preview for this game.")
     return render(
         request,
         "games/_preview.html",

@@ -210,8 +210,11 @@ class DrawDiscardFields(TwoPlayerFields):
     controls = ("declarer", "level", "strain", "doubled", "tricks")
 
     def fields(self, players: list[str], order: tuple[int, int] = (0, 1)) -> dict[str, forms.Field]:
+        declarer = _declarer(players, order)
+        # Pass hides the declarer (it has none): the engine asks for one for a contract.
+        declarer.required = False
         return {
-            "declarer": _declarer(players, order),
+            "declarer": declarer,
             "level": forms.ChoiceField(label=_("Contract"), choices=LEVELS, widget=ChoiceButtons),
             "strain": _strain(),
             "doubled": forms.ChoiceField(

@@ -1,8 +1,8 @@
 """Rubbers and deals (DESIGN.md: games/), one module per concern.
 
 - `values`: seats, a deal's facts as entered (`DealFields`), the errors a write raises;
-- `summary`: a deal's result as its pad writes it, the reopen refusal (each game's summary is
-  its own: games/summaries.py);
+- `summary`: a deal's result as its pad writes it, the reopen refusal and question (each
+  game's summary is its own: games/summaries.py);
 - `locks`: the locks and refusals every deal write shares, the history notes;
 - `state`: what a cached rubber answer is keyed on, in SQL;
 - `constraints`: the rules a deal's row keeps in the database;
@@ -20,6 +20,7 @@ from ..permissions import reopened_for_director
 from .deal import Deal
 from .locks import change_note, check_reopened_writer, closed_session, lock_session
 from .rubber import Rubber, RubberQuerySet
+from .summary import NextRubberToWithdraw
 from .values import (
     DISPUTE_NOTE_MAX,
     MAX_ID,
@@ -43,6 +44,7 @@ __all__ = [
     "DealFields",
     "DisputeReason",
     "EntryCheck",
+    "NextRubberToWithdraw",
     "NumberGap",
     "Rubber",
     "RubberQuerySet",

@@ -195,6 +195,7 @@ class Deal(models.Model):
         version: int,
         actor: Actor,
         move_next_deals: bool = False,
+        withdraw_next: int | None = None,
         **changes: Any,
     ) -> Deal:
         """Correct this deal; the whole rubber is re-scored from its deals (RULES 8.2).
@@ -206,7 +207,8 @@ class Deal(models.Model):
         rubber already has deals the correction is refused with a Conflict naming them (nothing
         a player was told is saved is ever deleted), unless `move_next_deals` (a director's
         choice) moves them into this rubber; if deals would fall after the new end it is refused
-        too (docs/rules.md: corrections that reopen a rubber).
+        too (docs/rules.md: corrections that reopen a rubber). The pages ask before an empty
+        next rubber is withdrawn: `withdraw_next`, the number agreed (0: none yet).
         `actor` is who corrects it (games.permissions.check_correct; moving deals is a
         director's), with the seat and phone `Rubber.record_deal` takes from it: the corrected deal
         is theirs now, and the other side confirms it.
@@ -264,7 +266,11 @@ class Deal(models.Model):
             for name, value in fields.as_kwargs().items():
                 setattr(deal, name, value)
             rubber._rescore_for_correction(
-                deals, nxt, move_next_deals=move_next_deals, changed_by=changed_by
+                deals,
+                nxt,
+                move_next_deals=move_next_deals,
+                changed_by=changed_by,
+                withdraw_next=withdraw_next,
             )
             deal.version += 1
             # A confirmation, a dispute or a ruling was of the old content. A player's

@@ -39,7 +39,7 @@ from .locks import (
 )
 from .rows import deals_of, insert_with_history, lock_for_entry
 from .state import answer_state
-from .summary import reopen_refusal
+from .summary import NextRubberToWithdraw, reopen_refusal
 from .values import MAX_ID, SEAT_FIELDS, DealFields, NumberGap, RubberStatus
 
 if TYPE_CHECKING:
@@ -471,6 +471,7 @@ class Rubber(models.Model):
         *,
         move_next_deals: bool = False,
         changed_by: User | None = None,
+        withdraw_next: int | None = None,
     ) -> Sheet:
         """Re-score this rubber with a corrected deal among `deals` (RULES 8.2).
 
@@ -478,7 +479,9 @@ class Rubber(models.Model):
         correction reopens this rubber, an empty `nxt` is withdrawn; one that holds deals is never
         deleted: the correction is refused naming them, unless `move_next_deals` (a director's
         explicit choice) moves them into this rubber (docs/rules.md: corrections that reopen a
-        rubber). Long because each case of docs/rules.md is one step here, in that order.
+        rubber). A `withdraw_next` other than None withdraws only the empty rubber of that number
+        (a page's agreement; else `NextRubberToWithdraw`). Long because each case of
+        docs/rules.md is one step here, in that order.
         """
         sheet = self._rescore_or_conflict(deals)
         if self.status == self.Status.IN_PLAY and sheet.complete:
@@ -506,6 +509,8 @@ class Rubber(models.Model):
                     "status": str(nxt.get_status_display()).lower(),
                 }
             )
+        if not held and withdraw_next not in (None, nxt.number):
+            raise NextRubberToWithdraw(self.number, nxt.number)
         if held:
             if nxt.seat_ids != self.seat_ids:
                 raise Conflict(

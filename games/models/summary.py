@@ -8,6 +8,8 @@ from typing import Any
 
 from django.utils.translation import ngettext, pgettext
 
+from scoring.shared.errors import Conflict
+
 
 def two_player_result(data: dict[str, Any]) -> str:
     if isinstance(data.get("tricks"), list):
@@ -34,3 +36,13 @@ def reopen_refusal(number: int, next_number: int, held: Sequence[tuple[int, str]
         "may move them into rubber %(number)s (move_next_deals).",
         len(held),
     ) % {"number": number, "next": next_number, "deals": listed}
+
+
+class NextRubberToWithdraw(Conflict):
+    """A page's correction that would reopen match `number` and withdraw the empty match
+    `next_number` after it, not agreed yet (`Deal.correct`'s `withdraw_next`): nothing is saved;
+    the page asks first, in its game's words (`GameWords.withdraw_next`)."""
+
+    def __init__(self, number: int, next_number: int) -> None:
+        self.number, self.next_number = number, next_number
+        super().__init__(f"correction reopens {number}: {next_number} would be withdrawn")

@@ -15,7 +15,7 @@ from ..forms import (
     TwoPlayerDealForm,
     side_names,
 )
-from ..models import Deal, Rubber
+from ..models import Deal, DealFields, Rubber
 from ..permissions import Viewer
 from .builders import places
 
@@ -82,10 +82,16 @@ def _seat_names(rubber: Rubber) -> dict[str, str]:
 
 
 def correction_line(rubber: Rubber, deal: Deal, viewer: Viewer, taps: Any) -> str:
-    """The live line for a correction form's `taps` (its prefixed data)."""
+    """The live line for a correction form's `taps` (its prefixed data): the deal as it would
+    be scored with them, in its place, in every game (a two-player game's as its entry's)."""
     prefix = f"deal{deal.pk}"
     data = taps.copy()
     data[f"{prefix}-version"] = "1"  # the line is of the taps, whatever version the form holds
+    if registry.pages(rubber.kind).entry is not None:
+        form = correction_form(rubber, deal, viewer, data)
+        if not form.is_valid():
+            return " ".join(str(e) for errors in form.errors.values() for e in errors)
+        return match_line(rubber, form.cleaned_data["fields"], number=deal.number)
     form = DealCorrectionForm(
         data, prefix=prefix, we_side=viewer.we_side, controls=entry_controls(rubber)
     )
@@ -121,9 +127,18 @@ def _match_line(rubber: Rubber, viewer: Viewer, data: Any) -> str:
         return _("Tap the deal: its score shows here before you record it.")
     if not form.is_valid():
         return " ".join(str(e) for errors in form.errors.values() for e in errors)
-    fields = form.cleaned_data["fields"]
+    return match_line(rubber, form.cleaned_data["fields"])
+
+
+def match_line(rubber: Rubber, fields: DealFields, *, number: int | None = None) -> str:
+    """A two-player deal's live line (`display.match_preview`): as the match's next deal, or
+    with `number` as that deal corrected, in its place."""
     names = [player.name for player in rubber.players]
-    deal = Deal(rubber=rubber, number=len(rubber.ordered_deals()) + 1, **fields.as_kwargs())
+    deal = Deal(
+        rubber=rubber,
+        number=number or len(rubber.ordered_deals()) + 1,
+        **fields.as_kwargs(),
+    )
     return display.match_preview(
         rubber,
         fields,
@@ -131,6 +146,16 @@ def _match_line(rubber: Rubber, viewer: Viewer, data: Any) -> str:
         places(rubber),
         registry.deal_words(rubber, deal),
         points=registry.pages(rubber.kind).line_points,
+        number=number,
+    )
+
+
+def deal_line(rubber: Rubber, deal: Deal, viewer: Viewer) -> str:
+    """A correction form's live line as it opens: the deal as recorded, in its place."""
+    if registry.pages(rubber.kind).entry is not None:
+        return match_line(rubber, deal.fields(), number=deal.number)
+    return display.preview(
+        rubber, deal.fields(), pad_side_names(rubber, viewer), number=deal.number
     )
 
 

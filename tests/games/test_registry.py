@@ -58,8 +58,6 @@ def test_every_game_has_its_pages(kind):
     get_template(page.entry_template)
     # Two-player games enter their own fields; four-player games the contract taps.
     assert isinstance(page.entry, TwoPlayerFields) == GAMES[kind].two_player
-    # The live line under the taps is the four-player taps' (games.display.preview).
-    assert page.live_line == (not GAMES[kind].two_player)
     assert set(registry.PAGES) == set(GAMES)
     # Its words, summary and the templates of its rotation and card.
     assert isinstance(page.words, registry.GameWords) and callable(page.summary)

@@ -196,3 +196,46 @@ def test_moved_deals_that_would_fall_after_the_new_end_are_refused(
     response = patch(api, deal, director, version=1, move_next_deals=True, **REOPEN)
     assert response.status_code == 409
     assert snapshot(fixed_rubber.session) == before
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_a_page_asks_before_its_correction_withdraws_the_empty_next_rubber(
+    client, rubber, enter, north, language
+):
+    """Issue 29: on the pad a correction that reopens rubber 1 saves nothing at first; its form,
+    taps kept, says what will happen ("rubber 2, not yet started, will be removed") and asks
+    again with a button that says so. Saved from there, the correction is made and rubber 2
+    withdrawn. A rubber with deals is never withdrawn: that refusal stands (above)."""
+    following = finish_and_start_next(enter, rubber, [])
+    deal = rubber.deals.get(number=6)
+    p = f"deal{deal.pk}-"
+    taps = {"level": "6", "strain": "D", "doubling": "", "declarer": "N", "result": "-1"}
+    body = {f"{p}{k}": v for k, v in {**taps, "honours": "NS150", "version": 1}.items()}
+    client.force_login(north)
+    client.cookies["django_language"] = language
+    with unchanged():
+        html = client.post(f"/deals/{deal.pk}/correct", body).content.decode()
+    question, button = {
+        "en": (
+            "This correction reopens rubber 1: rubber 2, not yet started, will be removed.",
+            "Save and remove rubber 2",
+        ),
+        "it": (
+            "Questa correzione riapre il rubber 1: il rubber 2, non ancora iniziato, sarà "
+            "eliminato.",
+            "Salva ed elimina il rubber 2",
+        ),
+    }[language]
+    assert question in html and button in html
+    assert 'name="withdraw_next" value="2"' in html
+    assert f'name="{p}result" value="-1"' in html.replace(" checked", "")  # the taps kept
+    # Another number than the one asked about (a stale page) asks again; the one asked saves.
+    with unchanged():
+        client.post(f"/deals/{deal.pk}/correct", {**body, "withdraw_next": "3"})
+    response = client.post(f"/deals/{deal.pk}/correct", {**body, "withdraw_next": "2"})
+    assert response.status_code == 302
+    deal.refresh_from_db()
+    assert (deal.version, deal.tricks) == (2, 11)
+    assert not Rubber.objects.filter(pk=following.pk).exists()
+    rubber.refresh_from_db()
+    assert rubber.status == "in_play"

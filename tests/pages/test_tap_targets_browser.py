@@ -1,10 +1,13 @@
 """A table's phone walks its screens on a 390×844 phone, in English and in Italian (issue 29):
 it picks its seat, enters a deal, is handed to the other side, which confirms.
 
-- Every button, button-styled link and button-styled radio there is at least 44×44 px, and every
-  text link at least 44 px high (entry buttons were 36 px wide, links 16–24 px high). So is the
-  open dispute form's reasons, under Confirm (which keeps its shape), its note field the form's
-  width and 44 px high.
+- Every interactive element on each of these screens, the header's and the footer's too, is at
+  least 44×44 px: each link, button, form control (a radio button by the label that shows it),
+  disclosure and focusable element the page has, found by the browser rather than listed here,
+  with every disclosure open (the pad's figures and their explanations, History, Correct and
+  its form, Honours, the dispute form). An outside probe found History, Correct, Honours and the
+  pad's figures 20–23 px high, which a hand-picked list of buttons had let through. The open
+  dispute form keeps Confirm's shape, its note field the form's width and 44 px high.
 - Names wherever a seat is chosen or shown: the seat picker names each seat's player and who sits
   out, the pad's header who sits where and who sits out, the hand-over the other side's players.
 - Buttons speak words, not glyphs: "spades", "made exactly", "undoubled", "declarer North, Clara
@@ -22,8 +25,6 @@ from clubs.models import Player
 from tests.factories import acting, add_player, make_session
 from tests.games.test_browser import SHOTS
 
-TARGETS = "main button:visible, main .button:visible, main .choices label:visible"
-LINKS = "main a:not(.button):visible"
 SPOKEN = {
     "en": ("spades", "made exactly", "undoubled", "declarer North", "two"),
     "it": ("picche", "mantenuto esatto", "non contrato", "dichiarante Nord", "due"),
@@ -35,17 +36,54 @@ WORDS = {
 NAMES = {"north": "Clara Cole", "east": "Dan Dray", "south": "Eva Ekberg", "west": "Gil Grant"}
 
 
-def too_small(page: Any) -> list[str]:
-    small = []
-    for element in page.locator(TARGETS).all():
-        box = element.bounding_box()
-        if box and (box["width"] < 44 or box["height"] < 44):
-            small.append(f"{element.inner_text()!r} {box['width']:.0f}×{box['height']:.0f}")
-    for element in page.locator(LINKS).all():
-        box = element.bounding_box()
-        if box and box["height"] < 44:
-            small.append(f"link {element.inner_text()!r} {box['width']:.0f}×{box['height']:.0f}")
-    return small
+#: Every element a finger can tap, as the browser finds it: each one's box, or for a radio button
+#: or a checkbox (hidden, drawn by its label) its label's, with what it says. A disclosure's
+#: content counts only once it is open (closed, its boxes are empty); hidden elements are left out.
+MEASURE = """() => {
+  const tappable = "a[href], button, input:not([type=hidden]), select, textarea, summary, "
+    + "[tabindex]:not([tabindex='-1']), [role=button], [onclick]";
+  const found = [];
+  const seen = new Set();
+  for (const element of document.querySelectorAll(tappable)) {
+    const target = element.matches("input[type=radio], input[type=checkbox]")
+      ? element.closest("label") || element.labels[0] || element : element;
+    if (seen.has(target) || !target.getClientRects().length) continue;
+    seen.add(target);
+    if (getComputedStyle(target).visibility === "hidden") continue;
+    const box = target.getBoundingClientRect();
+    const words = (target.innerText || target.getAttribute("aria-label") || target.name || "");
+    found.push({tag: target.tagName.toLowerCase(), id: target.id, words: words.trim().slice(0, 40),
+                width: box.width, height: box.height});
+  }
+  return found;
+}"""
+
+
+def open_every_disclosure(page: Any) -> None:
+    """Open each closed `<details>` on the page (the pad's figures, History, Correct, Honours,
+    the dispute), as a player's taps would, and wait for a correction's form it fetches."""
+    opened = page.evaluate(
+        """() => {
+          const closed = [...document.querySelectorAll("details:not([open])")];
+          closed.forEach(details => { details.open = true; });
+          return closed.filter(details => details.matches(".correction")).length;
+        }"""
+    )
+    if opened:
+        page.locator("details.correction .correction-body form").first.wait_for()
+
+
+def assert_tap_targets(page: Any) -> None:
+    """Every tap target on the page is at least 44×44 px, with every disclosure open."""
+    open_every_disclosure(page)
+    targets = page.evaluate(MEASURE)
+    assert len(targets) >= 5, targets  # the header's and footer's links at least
+    small = [
+        f"{t['tag']}#{t['id']} {t['words']!r} {t['width']:.0f}×{t['height']:.0f}"
+        for t in targets
+        if t["width"] < 44 or t["height"] < 44
+    ]
+    assert not small, f"under 44×44 px on {page.url}: {small}"
 
 
 @pytest.mark.browser
@@ -73,7 +111,7 @@ def test_a_tables_phone_walks_seat_entry_hand_over_and_confirmation(
     page.goto(f"{live_server.url}/t/{code}")  # the seat screen
     assert page.locator("main button:visible").count() == 4
     assert page.locator("#sitting-out").inner_text() == f"{words['out']}: {out}."
-    assert too_small(page) == []
+    assert_tap_targets(page)
     page.get_by_role("button", name=f"{words['N']}, {rubber.north.name}", exact=True).click()
 
     page.locator(".deal-form .choices label").first.wait_for()  # the entry
@@ -81,7 +119,6 @@ def test_a_tables_phone_walks_seat_entry_hand_over_and_confirmation(
     assert seating.startswith(words["at"]) and seating.endswith(out), seating
     for seat, player in rubber.seats.items():
         assert page.locator(f"#seating [data-seat='{seat}']").inner_text().endswith(player.name)
-    assert too_small(page) == []
     names = page.locator(".deal-form .choices label .sr-only").all_inner_texts()
     for spoken in SPOKEN[language]:
         assert any(name == spoken or name.startswith(f"{spoken}, ") for name in names), names
@@ -101,18 +138,19 @@ def test_a_tables_phone_walks_seat_entry_hand_over_and_confirmation(
     rubber.record_deal(
         number=1, contract="4S", declarer="N", tricks=10, actor=acting(rubber, rubber.north.user)
     )
+    page.reload()  # the entry with a deal: its figures on the pad, its History and Correct
+    page.locator("#pad .pad-item").first.wait_for()
+    assert_tap_targets(page)
     page.goto(f"{live_server.url}/t/{code}/hand-over?rubber={rubber.pk}")  # the hand-over
     page.locator("#hand-over-who").wait_for()
-    assert too_small(page) == []
+    assert_tap_targets(page)
     page.get_by_role("button", name=f"{words['E']}, {rubber.east.name}", exact=True).click()
 
     page.locator("#confirm-1 button").first.wait_for()  # the confirmation
-    assert too_small(page) == []
     confirm = page.locator("#confirm-1 > form button")
     before = confirm.bounding_box()
-    page.locator("#dispute-1 summary").click()  # the dispute form, open under Confirm
+    assert_tap_targets(page)  # with the dispute form open under Confirm
     page.locator("#dispute-1 .choices label").first.wait_for()
-    assert too_small(page) == []
     after = confirm.bounding_box()
     assert after and before
     assert (after["width"], after["height"]) == (before["width"], before["height"])  # not "C o n…"

@@ -78,3 +78,57 @@ def test_the_deal_that_wins_the_match_says_so_and_the_pad_explains_the_bonus(
     why = re.search(r'id="bonus-why">(.*?)</p>', pad)
     assert why is not None
     assert "rubber bonus" in why.group(1) and "North" in why.group(1), why.group(1)
+
+
+#: Each game's deal 1 as played, then as corrected on its form (the form's own fields).
+PLAYED = {
+    "bridge_for_two": {"declarer": 0, "strain": "S", "tricks": 8, "doubled": 0},
+    "misery": {"declarer": 0, "declaration": "ordinary", "strain": "S", "tricks": 8},
+    "draw_discard": {"declarer": 1, "contract": "2S", "tricks": 8},
+    "turnover": {"tricks": [14, 10]},
+}
+CORRECTED = {
+    "bridge_for_two": ("♠ by North, 8 tricks: North +60", "♠ by North, 10 tricks: North +120"),
+    "misery": ("♠ by North, 8 tricks: North +60", "misery NT by North, 1 trick: North +30"),
+    "draw_discard": ("2♠ by East, 8 tricks: East +60", "4♠ by East, 10 tricks: East +120"),
+    "turnover": ("tricks 14–10: North wins the match", "tricks 14–12: North wins the match"),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", list(TAPS))
+def test_a_correction_form_has_the_live_line_of_the_deal_in_its_place(
+    kind: str, api: Any, two_player_session: Any, north: Any
+) -> None:
+    """As the entry's (issue 29): the correction form opens with the deal as recorded, scored
+    in its place, and its line follows the taps; a tap still missing says what to tap."""
+    match = two_player_session(kind).rubbers.get(north__user=north)
+    play(api, match, [PLAYED[kind]], as_user=north)
+    deal = match.deals.get(number=1)
+    client = phone(north)
+    form = client.get(f"/deals/{deal.pk}/correct", headers={"HX-Request": "true"})
+    recorded, corrected = CORRECTED[kind]
+    assert recorded in form.content.decode()
+    p = f"deal{deal.pk}-"
+    taps = {f"{p}{name}": value for name, value in TAPS[kind].items()}
+    line = client.get(f"/deals/{deal.pk}/preview", taps).content.decode().strip()
+    assert line == corrected
+    if kind != "turnover":
+        missing = client.get(f"/deals/{deal.pk}/preview", {**taps, f"{p}declarer": ""})
+        assert missing.content.decode().strip().startswith("Choose the declarer")
+
+
+@pytest.mark.django_db
+def test_a_draw_and_discard_pass_needs_no_declarer_a_contract_does(
+    two_player_session: Any, north: Any
+) -> None:
+    """Pass hides the declarer's buttons (issue 29): a pass is recorded without one, and a
+    contract left without one is asked for it, as before."""
+    match = two_player_session("draw_discard").rubbers.get(north__user=north)
+    client = phone(north)
+    taps = {k: v for k, v in TAPS["draw_discard"].items() if k != "declarer"}
+    line = client.get(f"/rubbers/{match.pk}/preview", taps).content.decode().strip()
+    assert line == "Choose the declarer: North or East."
+    response = client.post(f"/rubbers/{match.pk}/deals/", {"number": 1, "level": "pass"})
+    assert response.status_code == 302
+    assert match.deals.get(number=1).data == {"contract": "pass"}

@@ -1,9 +1,9 @@
 """Misery Bridge on a 390×844 phone (RULES 7.2): a misery declaration is played at no trumps
 and scores no honours, so tapping Misery hides the strain and honours buttons before Record;
 an ordinary declaration shows them again. A strain other than NT tapped before stays in sight
-(the engine would refuse it), for the player to change. As on the rubber's screen, the live
-line scores the deal before Record, naming the players, in the game's own words, in English
-and in Italian (issue 29)."""
+(the engine would refuse it), for the player to change. At no trumps the honours offered are the
+four aces' 150 only (RULES 3.6). As on the rubber's screen, the live line scores the deal before
+Record, naming the players, in the game's own words, in English and in Italian (issue 29)."""
 
 from __future__ import annotations
 
@@ -37,6 +37,14 @@ def test_misery_hides_the_strain_and_honours(
     assert strain.is_visible() and honours.is_hidden()
     page.locator('#entry .field-strain label[data-v="NT"]').click()
     assert strain.is_hidden()
+    # An ordinary deal at no trumps: only the four aces count (150), so no 100 is offered.
+    page.locator('#entry label[data-v="ordinary"]').click()
+    assert honours.locator('label[data-v$=":150"]:visible').count() == 2
+    assert honours.locator('label[data-v$=":100"]:visible').count() == 0
+    page.locator('#entry .field-strain label[data-v="S"]').click()
+    assert honours.locator('label[data-v$=":100"]:visible').count() == 2
+    page.locator('#entry .field-strain label[data-v="NT"]').click()
+    page.locator('#entry label[data-v="misery"]').click()
 
     assert page.title() == "Misery Bridge, match 1, table 1 · Backscore"
     north, east = match.north.name, match.east.name
