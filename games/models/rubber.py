@@ -37,7 +37,7 @@ from .locks import (
     noted,
     queue_refresh,
 )
-from .rows import deals_of, insert_with_history, lock_for_entry
+from .rows import FOR_ENTRY_SQL, deals_of, insert_with_history, lock_for_entry
 from .state import answer_state
 from .summary import NextRubberToWithdraw, reopen_refusal
 from .values import MAX_ID, SEAT_FIELDS, DealFields, NumberGap, RubberStatus
@@ -64,18 +64,8 @@ class RubberQuerySet(models.QuerySet["Rubber"]):
         running them (docs/benchmarks.md, HTTP)."""
         if pk > MAX_ID:  # the ORM answers no row for an id out of range; SQLite would raise
             return None
-        # Subqueries rather than joins: PostgreSQL planned the five-table join in ~0.5 ms on the
-        # benchmark's machine, this in ~0.2.
         found = Rubber.objects.raw(
-            "SELECT r.*,"
-            " (SELECT c.public FROM clubs_club c WHERE c.id = s.club_id) AS club_public,"
-            " (SELECT m.role FROM clubs_membership m"
-            "  WHERE m.club_id = s.club_id AND m.user_id = %s) AS viewer_role,"
-            " (SELECT p.id FROM clubs_player p"
-            "  WHERE p.club_id = s.club_id AND p.user_id = %s) AS viewer_player_id,"
-            " (s.status = %s AND s.closed_at IS NOT NULL) AS session_reopened"
-            " FROM games_rubber r JOIN clubs_session s ON s.id = r.session_id WHERE r.id = %s",
-            [user_id, user_id, Session.Status.RUNNING.value, pk],
+            FOR_ENTRY_SQL, [user_id, user_id, Session.Status.RUNNING.value, pk]
         )
         return next(iter(found), None)
 

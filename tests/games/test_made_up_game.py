@@ -109,6 +109,7 @@ COIN_WORDS = GameWords(
     next=_("Next match"),
     unfinished=_("Rubber unfinished."),
     phone_question=_("Which player is this phone?"),
+    over_offline=_("On this phone this match ended with deal %(n)s (not yet sent)."),
     seat_button="%(name)s",
 )
 COIN_PAGES = GamePages(
