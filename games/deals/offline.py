@@ -212,7 +212,7 @@ def _may_not_enter(request: HttpRequest, rubber: Rubber, viewer: Viewer) -> Json
     return JsonResponse(
         {
             "status": "refused",
-            "detail": _("Only the players seated in this rubber or a director enter."),
+            "detail": str(registry.pages(rubber.kind).words.seated_only),
         },
         status=403,
     )
