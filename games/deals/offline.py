@@ -165,7 +165,10 @@ def _refused_replace(
     """A correction to "mine" the deal refused: changed since the phone read it, both versions
     again (the player chooses anew); else the refusal's own reason, with nothing to correct."""
     current = Deal.objects.filter(rubber=rubber, number=number).first()
-    if current is not None and current.version != version and current.fields() != fields:
+    if current is not None and current.fields() == fields:
+        # Someone corrected it to this phone's version meanwhile: it holds what the phone has.
+        return JsonResponse({"status": "already recorded", "number": number}, status=200)
+    if current is not None and current.version != version:
         changed = _("Deal %(number)s changed since this phone read it: it is now %(deal)s.") % {
             "number": number,
             "deal": registry.summarise(rubber.kind, current, _players(rubber)),

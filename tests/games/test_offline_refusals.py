@@ -135,3 +135,17 @@ def test_a_hidden_rubber_answers_as_a_missing_one_with_a_replace_version(client,
     missing = client.post("/rubbers/999999/deals/queued", body)
     assert (hidden.status_code, hidden.json()) == (missing.status_code, missing.json())
     assert hidden.status_code == 404
+
+
+def test_a_deal_corrected_to_mine_meanwhile_is_already_recorded(client, rubber, north):
+    deal, _ = rubber.record_deal(
+        number=1, contract="3NT", declarer="E", tricks=8, actor=acting(rubber, north)
+    )
+    deal.correct(version=1, contract="4S", declarer="N", tricks=10, actor=acting(deal, north))
+    client.force_login(north)
+    with unchanged():
+        response = client.post(queued(rubber), {**TAP_4S_MADE, "replace_version": "1"})
+    assert (response.status_code, response.json()) == (
+        200,
+        {"status": "already recorded", "number": 1},
+    )
