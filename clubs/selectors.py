@@ -69,10 +69,16 @@ def club_id_for_reader(user: AnyUser, slug: str) -> int:
     return club_id
 
 
-def session_for_reader(user: AnyUser, pk: int, *, director: bool = False) -> Session:
+def session_for_reader(
+    user: AnyUser, pk: int, *, director: bool = False, club_slug: str | None = None
+) -> Session:
     """The session with this id and its club, checked against the club like
-    `club_for_reader`."""
-    session = Session.objects.select_related("club").filter(pk=pk).first()
+    `club_for_reader`. A page under a club's URL (`club_slug`) looks it up within that club
+    only: another club's session is missing there, whoever asks, before any permission check."""
+    sessions = Session.objects.select_related("club").filter(pk=pk)
+    if club_slug is not None:
+        sessions = sessions.filter(club__slug=club_slug)
+    session = sessions.first()
     if session is None:
         raise Http404("No such session.")
     check_club_access(user, session.club, director=director)

@@ -37,7 +37,7 @@ from scoring.rules.rubber import unfinished_bonuses
 from scoring.rules.two_player import two_player_unfinished_bonuses
 from scoring.shared.i18n import templates_for
 
-from . import display, layouts, summaries
+from . import display, layouts, refusals, summaries
 from .forms import (
     BridgeForTwoFields,
     DrawDiscardFields,
@@ -166,6 +166,15 @@ _AT_TABLE = _("Table %(table)s · rubber %(number)s")
 _NONE_TO_CONFIRM = _("No deal of this rubber awaits the other side's confirmation.")
 _AWAITING_BEFORE = _("Rubber %(rubber)s, deal %(n)s is awaiting your confirmation.")
 _NONE_IN_PLAY = _("No rubber is in play.")
+_AFTER_END = _(
+    "Rubber %(number)s is %(status)s: a deal after the end of a rubber belongs to the next rubber "
+    "(RULES 8.1)."
+)
+_GONE = _(
+    "This rubber no longer exists: a correction reopened the rubber before it at this table. "
+    "Reload the table and enter the deal there."
+)
+_SEATED_ONLY = _("Only the players seated in this rubber or a director enter.")
 
 
 @dataclass(frozen=True)
@@ -212,6 +221,15 @@ class GameWords:
     none_to_confirm: Promise = _NONE_TO_CONFIRM
     awaiting_before: Promise = _AWAITING_BEFORE
     none_in_play: Promise = _NONE_IN_PLAY
+    #: A deal for a match that ended (`games.refusals`): %(number)s, %(status)s, %(rule)s.
+    after_end: Promise = _AFTER_END
+    #: The RULES.md section that says where a deal after a match's end belongs; None: the
+    #: game's own section (`scoring.rules.games.Game.rule`, a two-player game's RULES 7.x).
+    end_rule: str | None = "RULES 8.1"
+    #: A match withdrawn by a correction that reopened the one before it.
+    gone: Promise = _GONE
+    #: Who may enter a deal, said to anyone else.
+    seated_only: Promise = _SEATED_ONLY
 
 
 _WHICH_SEAT = _(
@@ -251,6 +269,10 @@ CHICAGO_WORDS = replace(
         "removed."
     ),
     withdraw_button=_("Save and remove Chicago %(next)s"),
+    after_end=_(
+        "Chicago %(number)s is %(status)s: a deal after the end of a Chicago belongs to the next "
+        "Chicago (RULES 8.1)."
+    ),
 )
 #: The two-player games' words: a match between two players, named on their buttons.
 MATCH_WORDS = GameWords(
@@ -284,6 +306,16 @@ MATCH_WORDS = GameWords(
     none_to_confirm=_("No deal of this match awaits the other side's confirmation."),
     awaiting_before=_("Match %(rubber)s, deal %(n)s is awaiting your confirmation."),
     none_in_play=_("No match is in play."),
+    after_end=_(
+        "Match %(number)s is %(status)s: a deal after the end of a match belongs to the next "
+        "match (%(rule)s)."
+    ),
+    end_rule=None,
+    gone=_(
+        "This match no longer exists: a correction reopened the match before it at this table. "
+        "Reload the table and enter the deal there."
+    ),
+    seated_only=_("Only the players of this match or a director enter."),
 )
 
 _ROTATION = "clubs/_rotation.html"
@@ -377,6 +409,10 @@ def register_pages(kind: str, entry: GamePages) -> GamePages:
             raise ValueError(f"{kind}: {control!r} needs {option!r}: no such control or rule")
     PAGES[kind] = entry
     summaries.SUMMARIES[kind] = entry.summary
+    words = entry.words
+    refusals.WORDS[kind] = refusals.EntryWords(
+        after_end=words.after_end, rule=words.end_rule or game(kind).rule, gone=words.gone
+    )
     return entry
 
 

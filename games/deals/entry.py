@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring.rules import ScoringError
 from scoring.shared.error_messages import error_line
 
+from .. import registry
 from ..codes import tokens
 from ..codes.names import code_note
 from ..models import (
@@ -47,7 +48,7 @@ def enter_deal(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not viewer.can_enter:
         return refused(
             request,
-            why_not(viewer, _("Only the players seated in this rubber or a director enter.")),
+            why_not(viewer, str(registry.pages(rubber.kind).words.seated_only)),
             rubber.table_id,
         )
     form = entry_form(rubber, viewer, request.POST)

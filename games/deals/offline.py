@@ -39,7 +39,16 @@ from scoring.shared.numbers import small_number
 from .. import history, registry
 from ..codes import tokens
 from ..codes.names import code_note
-from ..models import Conflict, Deal, DealFields, NumberGap, Rubber, change_note
+from ..forms.common import MAX_NUMBER
+from ..models import (
+    Conflict,
+    Deal,
+    DealFields,
+    NextRubberToWithdraw,
+    NumberGap,
+    Rubber,
+    change_note,
+)
 from ..pad.forms import entry_form
 from ..permissions import Viewer
 from ..selectors import CodeChanged, rubber_for_request
@@ -76,9 +85,16 @@ def _deal_json(rubber: Rubber, deal: Deal) -> dict[str, Any]:
 
 
 def _conflict(
-    rubber: Rubber, viewer: Viewer, fields: DealFields, number: int, err: Conflict
+    rubber: Rubber,
+    viewer: Viewer,
+    fields: DealFields,
+    number: int,
+    err: Conflict,
+    *,
+    detail: str | None = None,
 ) -> JsonResponse:
-    """409: both versions when the number holds other content, else the refusal's reason."""
+    """409: both versions when the number holds other content (`detail` says why, by default
+    that another phone entered it first), else the refusal's reason."""
     stored = Deal.objects.filter(rubber=rubber, number=number).first()
     answer: dict[str, Any] = {"status": "refused", "detail": str(err)}
     if isinstance(err, NumberGap) and number > err.expected:
@@ -88,7 +104,8 @@ def _conflict(
         mine = Deal(rubber=rubber, number=number, **fields.as_kwargs())
         answer = {
             "status": "conflict",
-            "detail": _("Another phone entered deal %(number)s first.") % {"number": number},
+            "detail": detail
+            or _("Another phone entered deal %(number)s first.") % {"number": number},
             "server": _deal_json(rubber, stored),
             "mine": {"number": number, "summary": mine.summary(_players(rubber))},
             "can_correct": viewer.can_correct(stored) and not rubber.session.is_closed,
@@ -104,9 +121,16 @@ def _replace(
     number: int,
     version: int,
 ) -> JsonResponse:
-    """Correct the server's deal `number` to the phone's content (the player chose "mine")."""
+    """Correct the server's deal `number` to the phone's content (the player chose "mine").
+
+    A deal changed since the phone read it is another 409 with both versions (the new one's
+    version); any other refusal says its own reason and offers no correction. A correction that
+    would withdraw the next, empty rubber asks first (`_ask_withdrawal`), as the pad does."""
     stored = Deal.objects.filter(rubber=rubber, number=number).first()
-    if stored is None or not viewer.can_correct(stored):
+    if stored is None:
+        detail = _("There is no deal %(number)s in this rubber.") % {"number": number}
+        return JsonResponse({"status": "refused", "detail": detail}, status=404)
+    if not viewer.can_correct(stored):
         return JsonResponse(
             {"status": "refused", "detail": _("You may not correct this deal.")}, status=403
         )
@@ -120,12 +144,55 @@ def _replace(
         changes = {"data": data}
     try:
         with change_note(code_note(rubber, viewer)):
-            stored.correct(version=version, actor=viewer.actor, **changes)
+            stored.correct(
+                version=version,
+                actor=viewer.actor,
+                withdraw_next=small_number(request.POST.get("withdraw_next", "")) or 0,
+                **changes,
+            )
+    except NextRubberToWithdraw as question:
+        return _ask_withdrawal(rubber, stored, question)
     except Conflict as err:
-        return _conflict(rubber, viewer, fields, number, err)
+        return _refused_replace(rubber, viewer, fields, number, version, err)
     except ScoringError as err:
         return JsonResponse({"status": "refused", "detail": error_line(err)}, status=400)
     return JsonResponse({"status": "corrected", "number": number}, status=200)
+
+
+def _refused_replace(
+    rubber: Rubber, viewer: Viewer, fields: DealFields, number: int, version: int, err: Conflict
+) -> JsonResponse:
+    """A correction to "mine" the deal refused: changed since the phone read it, both versions
+    again (the player chooses anew); else the refusal's own reason, with nothing to correct."""
+    current = Deal.objects.filter(rubber=rubber, number=number).first()
+    if current is not None and current.fields() == fields:
+        # Someone corrected it to this phone's version meanwhile: it holds what the phone has.
+        return JsonResponse({"status": "already recorded", "number": number}, status=200)
+    if current is not None and current.version != version:
+        changed = _("Deal %(number)s changed since this phone read it: it is now %(deal)s.") % {
+            "number": number,
+            "deal": registry.summarise(rubber.kind, current, _players(rubber)),
+        }
+        return _conflict(rubber, viewer, fields, number, err, detail=changed)
+    return JsonResponse({"status": "refused", "detail": str(err)}, status=409)
+
+
+def _ask_withdrawal(rubber: Rubber, stored: Deal, question: NextRubberToWithdraw) -> JsonResponse:
+    """Nothing saved: correcting to "mine" reopens the match and would withdraw the empty one
+    after it. The phone asks first in the game's words, as the pad's correction form does
+    (games/deals/corrections.py), and sends again with `withdraw_next` if the player agrees."""
+    words = registry.pages(rubber.kind).words
+    numbers = {"number": question.number, "next": question.next_number}
+    return JsonResponse(
+        {
+            "status": "withdraw",
+            "detail": str(words.withdraw_next) % numbers,
+            "button": str(words.withdraw_button) % numbers,
+            "withdraw_next": question.next_number,
+            "version": stored.version,
+        },
+        status=409,
+    )
 
 
 def _may_not_enter(request: HttpRequest, rubber: Rubber, viewer: Viewer) -> JsonResponse:
@@ -148,7 +215,7 @@ def _may_not_enter(request: HttpRequest, rubber: Rubber, viewer: Viewer) -> Json
     return JsonResponse(
         {
             "status": "refused",
-            "detail": _("Only the players seated in this rubber or a director enter."),
+            "detail": str(registry.pages(rubber.kind).words.seated_only),
         },
         status=403,
     )
@@ -174,10 +241,19 @@ def enter_queued_deal(request: HttpRequest, pk: int) -> JsonResponse:
     if not viewer.can_enter:
         return _may_not_enter(request, rubber, viewer)
     form = entry_form(rubber, viewer, request.POST)
-    unknown = unknown_fields(request.POST, [*form.fields, "replace_version"])
+    unknown = unknown_fields(request.POST, [*form.fields, "replace_version", "withdraw_next"])
     if unknown:
         detail = " ".join(f"{name}: {UNKNOWN_FIELD}" for name in unknown)
         return JsonResponse({"status": "refused", "detail": detail}, status=400)
+    sent_number = small_number(request.POST.get("number", ""))
+    if sent_number is None or not 1 <= sent_number <= MAX_NUMBER:
+        # The form would say "this page is out of date" (its hidden field): the queue sent it.
+        detail = _("The deal number is not valid: a whole number from 1 to %(max)s.") % {
+            "max": MAX_NUMBER
+        }
+        return JsonResponse(
+            {"status": "refused", "detail": detail, "errors": {"number": [detail]}}, status=400
+        )
     if not form.is_valid():
         messages = [str(m) for errors in form.errors.values() for m in errors]
         return JsonResponse({"status": "refused", "detail": " ".join(messages)}, status=400)

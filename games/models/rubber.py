@@ -23,7 +23,7 @@ from scoring.rules.rotation import plan
 from scoring.rules.round_robin import pairing
 from scoring.shared.errors import Conflict
 
-from .. import sheets
+from .. import refusals, sheets
 from ..permissions import Actor, check_enter
 from ..rotation import table_history, table_pairs
 from ..sheets import Sheet
@@ -369,12 +369,7 @@ class Rubber(models.Model):
                     raise Conflict(closed_session())
                 # Withdrawn, empty, by a correction that reopened the rubber before it, which
                 # held this lock while it checked that it was empty (docs/rules.md).
-                raise Conflict(
-                    gettext(
-                        "This rubber no longer exists: a correction reopened the rubber before it "
-                        "at this table. Reload the table and enter the deal there."
-                    )
-                )
+                raise Conflict(refusals.gone(self.kind))
             check_reopened_writer(rubber.session, entered_by)
             # Read as rows made into deals (games/models/rows.py); who entered them is named by
             # their ids (games/api.py).
@@ -437,13 +432,8 @@ class Rubber(models.Model):
                 # Closed unfinished by the close this entry waited for: the session was read
                 # with the rubber, before that close committed, so it is read again to say so.
                 raise Conflict(closed_session())
-            raise Conflict(
-                gettext(
-                    "Rubber %(number)s is %(status)s: a deal after the end of a rubber belongs "
-                    "to the next rubber (RULES 8.1)."
-                )
-                % {"number": self.number, "status": str(self.get_status_display()).lower()}
-            )
+            status = str(self.get_status_display()).lower()
+            raise Conflict(refusals.after_end(self.kind, self.number, status))
 
     def _rescore(self, deals: Sequence[Deal]) -> Sheet:
         """Score the rubber with these deals; errors name the deal's own field."""

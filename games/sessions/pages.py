@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.http import Http404, HttpRequest
+from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
@@ -39,10 +39,9 @@ def next_or(request: HttpRequest, default: str) -> str:
 def session_for_page(
     request: HttpRequest, slug: str, pk: int, *, director: bool = False
 ) -> Session:
-    session = session_for_reader(request.user, pk, director=director)
-    if session.club.slug != slug:
-        raise Http404("No such session in this club.")
-    return session
+    """The session `pk` of the club `slug` in the URL, checked for this reader (a director's
+    only with `director`): another club's session answers 404 as a missing one."""
+    return session_for_reader(request.user, pk, director=director, club_slug=slug)
 
 
 def director_session(request: HttpRequest, slug: str, pk: int) -> Session:

@@ -242,6 +242,8 @@
   async function post(deal) {
     const body = new URLSearchParams(deal.fields);
     if (deal.replaceVersion) body.set("replace_version", String(deal.replaceVersion));
+    // "Save and remove rubber 2": the empty next rubber the server asked about (games/deals/offline.py)
+    if (deal.withdrawNext) body.set("withdraw_next", String(deal.withdrawNext));
     body.set("number", String(deal.number)); // moved down by "Record as deal N" (moveDown)
     body.set("csrfmiddlewaretoken", csrfToken());
     return fetch(deal.url, {
@@ -339,9 +341,10 @@
           asked.delete(deal.id);
           continue;
         }
-        deal.state = answer.status === "conflict" ? "conflict" : "refused";
+        deal.state = answer.status === "conflict" || answer.status === "withdraw" ? answer.status : "refused";
         deal.answer = answer;
         delete deal.replaceVersion;
+        delete deal.withdrawNext;
         delete deal.moveDown;
         await write((deals) => deals.put(deal));
       }
@@ -395,6 +398,16 @@
   async function replace(deal) {
     deal.state = "pending";
     deal.replaceVersion = deal.answer.server.version;
+    await write((deals) => deals.put(deal));
+    send();
+  }
+
+  // The correction to "mine" would withdraw the next, empty rubber: asked first, in the server's
+  // words; the button sends it again with the number agreed.
+  async function withdrawAndReplace(deal) {
+    deal.state = "pending";
+    deal.replaceVersion = deal.answer.version;
+    deal.withdrawNext = deal.answer.withdraw_next;
     await write((deals) => deals.put(deal));
     send();
   }
@@ -467,6 +480,10 @@
           );
           if (deal.answer.can_correct) li.append(button(T["keep-mine"], () => replace(deal)));
           else li.append(line("muted", T["cannot-correct"]));
+          li.append(button(T["drop-mine"], () => drop(deal)));
+        } else if (deal.state === "withdraw") {
+          li.append(line("field-error", deal.answer.detail));
+          li.append(button(deal.answer.button, () => withdrawAndReplace(deal)));
           li.append(button(T["drop-mine"], () => drop(deal)));
         } else {
           li.append(line("field-error", `${T["not-recorded"]} ${deal.answer.detail}`));

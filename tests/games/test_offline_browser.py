@@ -712,3 +712,50 @@ def test_a_phone_whose_session_closed_keeps_its_deals_for_the_director(
     page.locator("#offline-pending li[data-number='2']").wait_for(state="detached")
     assert kept.count() == 2
     context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_correcting_to_mine_asks_before_the_next_rubber_is_removed(
+    live_server: Any, browser: Any, running_session: Any
+) -> None:
+    """Deal 6 kept offline (1♣ by N) while another phone ends the rubber with its deal 6 (6♦ by
+    N, made) and rubber 2 starts: "Correct it to mine" reopens rubber 1, so the phone shows the
+    pad's question first; its button sends it again, and only then is rubber 2 withdrawn."""
+    from games.models import Rubber
+    from tests.games.conftest import SIX_DEALS, record_deals
+
+    rubber = running_session.rubbers.get(number=1)
+    north = rubber.north.user
+    record_deals(rubber, SIX_DEALS[:5], entered_by=north)
+    context, page = open_rubber(browser, live_server, north.username, rubber)
+    context.set_offline(True)
+    record(page, ("1", "C", 0, "N", 0, ""), 6)
+    page.locator("#offline-pending li[data-number='6']").wait_for()
+    rubber.record_deal(
+        number=6,
+        contract="6D",
+        declarer="N",
+        tricks=12,
+        honours_side="NS",
+        honours_points=150,
+        actor=acting(rubber, north),
+    )
+    following = Rubber.objects.get(table=rubber.table, number=2)
+    context.set_offline(False)
+    conflict = page.locator("#offline-pending li.conflict[data-number='6']")
+    conflict.wait_for()
+    conflict.get_by_role("button", name="Correct it to mine").click()
+    question = page.locator("#offline-pending li.withdraw[data-number='6']")
+    question.wait_for()
+    assert (
+        "This correction reopens rubber 1: rubber 2, not yet started, will be removed."
+        in question.inner_text()
+    )
+    assert Rubber.objects.filter(pk=following.pk).exists()  # nothing saved before the tap
+    question.get_by_role("button", name="Save and remove rubber 2").click()
+    page.locator("#offline").wait_for(state="hidden")
+    assert not Rubber.objects.filter(pk=following.pk).exists()
+    deal = Deal.objects.get(rubber=rubber, number=6)
+    assert (deal.contract, deal.tricks, deal.version) == ("1C", 7, 2)
+    context.close()
