@@ -196,7 +196,8 @@ def rubber_version_for_request(request: HttpRequest, pk: int) -> tuple[Any, ...]
     try:
         return rubber_version_for_reader(request.user, pk)
     except Http404:
-        rubber_for_request(request, pk)  # a phone with the table's code reads it; others 404
+        # A phone with the table's code reads it; others 404 (the checks need no deals).
+        rubber_for_request(request, pk, deals=False)
         return Rubber.objects.answer_state(pk) or ()
 
 
