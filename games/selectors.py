@@ -88,32 +88,48 @@ def _held_code(request: HttpRequest, rubber: Rubber) -> bool:
     return data is not None and data.get("t") == rubber.table_id
 
 
-def rubber_for_reader(user: User | AnonymousUser, pk: int) -> tuple[Rubber, Viewer]:
-    """The rubber, with its deals and players, if the user may read its club, else Http404."""
-    rubber = Rubber.objects.with_deals().filter(pk=pk).first()
+def _rubber(pk: int, *, deals: bool) -> Rubber | None:
+    """The rubber with its table, session and club, and its deals unless not `deals`."""
+    found = Rubber.objects.with_deals() if deals else Rubber.objects.select_related("table")
+    return found.select_related("session__club").filter(pk=pk).first()
+
+
+def rubber_for_reader(
+    user: User | AnonymousUser, pk: int, *, deals: bool = True
+) -> tuple[Rubber, Viewer]:
+    """The rubber, with its deals and players, if the user may read its club, else Http404.
+    Without `deals`, the rubber alone (`Rubber.fetch_deals` and `fetch_players` read the rest):
+    who looks and whether they may read are decided by the same reads either way."""
+    rubber = _rubber(pk, deals=deals)
     if rubber is None:
         raise Http404("No such rubber.")
     viewer = viewer_of(user, rubber)
     if not may_read(rubber.session.club.public, viewer.role):
         raise Http404("No such rubber.")
-    rubber.fetch_players()
+    if deals:
+        rubber.fetch_players()
     return rubber, viewer
 
 
-def rubber_for_request(request: HttpRequest, pk: int) -> tuple[Rubber, Viewer]:
+def rubber_for_request(
+    request: HttpRequest, pk: int, *, deals: bool = True
+) -> tuple[Rubber, Viewer]:
     """The rubber and who looks at it: a reader (`rubber_for_reader`), or a phone holding its
     table's code (games.codes), which reads that table even in a members-only club. A phone
-    whose code for that table no longer works gets `CodeChanged`; anyone else Http404."""
+    whose code for that table no longer works gets `CodeChanged`; anyone else Http404.
+    Without `deals`, as `rubber_for_reader`: the same checks and the same `Viewer`, the rubber
+    read without its deals and players (a kept pad's key needs neither: games.pad.live)."""
     try:
-        rubber, viewer = rubber_for_reader(request.user, pk)
+        rubber, viewer = rubber_for_reader(request.user, pk, deals=deals)
     except Http404:
-        found = Rubber.objects.with_deals().filter(pk=pk).first()
+        found = _rubber(pk, deals=deals)
         if found is None:
             raise
         by_code = codes.held(request, found.table_id) is not None
         if not may_read(found.session.club.public, None, table_code=by_code):
             if not _held_code(request, found):
                 raise
+            found.fetch_deals()
             found.fetch_players()
             viewer = Viewer(
                 user=request.user,
@@ -124,7 +140,8 @@ def rubber_for_request(request: HttpRequest, pk: int) -> tuple[Rubber, Viewer]:
             )
             raise CodeChanged(found, viewer) from None
         rubber = found
-        rubber.fetch_players()
+        if deals:
+            rubber.fetch_players()
         viewer = Viewer(
             user=request.user,
             role=None,
@@ -179,7 +196,8 @@ def rubber_version_for_request(request: HttpRequest, pk: int) -> tuple[Any, ...]
     try:
         return rubber_version_for_reader(request.user, pk)
     except Http404:
-        rubber_for_request(request, pk)  # a phone with the table's code reads it; others 404
+        # A phone with the table's code reads it; others 404 (the checks need no deals).
+        rubber_for_request(request, pk, deals=False)
         return Rubber.objects.answer_state(pk) or ()
 
 

@@ -226,6 +226,7 @@ def with_code(request: HttpRequest, rubber: Rubber, viewer: Viewer) -> Viewer:
         return viewer
     seat = _seat_in(data, rubber)
     if seat is not None:
+        rubber.fetch_players()  # none when they were read (games.selectors)
         name = rubber.seats[seat].name
     else:
         player = data.get("pl")

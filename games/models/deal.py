@@ -583,3 +583,9 @@ class Deal(models.Model):
             deal.save(update_fields=["disputed", "ruled", "updated_at"])
         self._refresh()
         return deal
+
+
+def deals_prefetch() -> models.Prefetch[Any]:
+    """A rubber's deals as its pages read them (`RubberQuerySet.with_deals`, `fetch_deals`)."""
+    deals = Deal.objects.select_related("entered_by", "confirmed_by").order_by("number")
+    return models.Prefetch("deals", queryset=deals)

@@ -28,7 +28,7 @@ from ..permissions import Actor, check_enter
 from ..rotation import table_history, table_pairs
 from ..sheets import Sheet
 from .confirming import confirm_deals
-from .deal import Deal
+from .deal import Deal, deals_prefetch
 from .locks import (
     check_reopened_writer,
     closed_meanwhile,
@@ -51,10 +51,7 @@ class RubberQuerySet(models.QuerySet["Rubber"]):
         """With the table, session, club and deals; the players are read by `fetch_players`
         (joining all four made PostgreSQL spend ~15 ms planning each 10-table join, and a
         prefetch per seat costs four queries; docs/benchmarks.md, HTTP)."""
-        deals = Deal.objects.select_related("entered_by", "confirmed_by").order_by("number")
-        return self.select_related("table", "session__club").prefetch_related(
-            models.Prefetch("deals", queryset=deals)
-        )
+        return self.select_related("table", "session__club").prefetch_related(deals_prefetch())
 
     def for_entry(self, pk: int, user_id: int) -> Rubber | None:
         """The rubber, with `club_public`, the user's `viewer_role` in its club, their
@@ -247,6 +244,11 @@ class Rubber(models.Model):
 
     def ordered_deals(self) -> list[Deal]:
         return sorted(self.deals.all(), key=lambda d: d.number)
+
+    def fetch_deals(self) -> None:
+        """Read the deals of a rubber read without them, as `with_deals` does (none if it did)."""
+        if "deals" not in getattr(self, "_prefetched_objects_cache", {}):
+            models.prefetch_related_objects([self], deals_prefetch())
 
     def fetch_players(self) -> None:
         """Read the seated players and those sitting out in one query (`with_deals` does not

@@ -16,6 +16,7 @@ from scoring.shared.i18n import speak_club_language
 from scoring.shared.numbers import small_number
 
 from ..codes import tokens
+from ..models import Rubber
 from ..selectors import rubber_for_request, rubber_version_for_request
 from .context import awaiting_before, pad_context
 from .notices import already_entered, deleted_since
@@ -50,7 +51,9 @@ def rubber_live(request: HttpRequest, pk: int) -> HttpResponse:
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=304)
     else:
-        rubber, viewer = rubber_for_request(request, pk)
+        # Who looks and what they may do, from the rubber alone: a kept pad's key needs no more
+        # (games.pad.rendered.viewer_key); its deals and players are read only to render it.
+        rubber, viewer = rubber_for_request(request, pk, deals=False)
         own = viewer.player if viewer.player is not None and not viewer.by_code else None
         if own is not None and own.language and own.user_id == request.user.pk:
             # A signed-in player's own language, as the page the pad is swapped into
@@ -60,6 +63,8 @@ def rubber_live(request: HttpRequest, pk: int) -> HttpResponse:
         # A form holding taps names its deal number: if another phone recorded that deal,
         # the pad says so at once instead of moving the taps on (a duplicate, issue 17).
         number = small_number(request.GET.get("number", ""))
+        if number is not None:
+            _fetch(rubber)
         taken = already_entered(rubber, number) if number is not None else None
         if taken is not None:
             context = pad_context(rubber, viewer, notice=taken, notice_deal=number)
@@ -75,12 +80,19 @@ def rubber_live(request: HttpRequest, pk: int) -> HttpResponse:
                 request,
                 (pk, *state),
                 viewer,
-                lambda: pad_context(rubber, viewer, before=before),
+                lambda: pad_context(_fetch(rubber), viewer, before=before),
                 before,
             )
             return _tagged(HttpResponse(html), etag)
         response = render(request, "games/_live.html", context)
     return _tagged(response, etag)
+
+
+def _fetch(rubber: Rubber) -> Rubber:
+    """The rubber with its deals and players, as `rubber_for_request` reads them."""
+    rubber.fetch_deals()
+    rubber.fetch_players()
+    return rubber
 
 
 def _tagged(response: HttpResponse, etag: str) -> HttpResponse:
