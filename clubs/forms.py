@@ -295,6 +295,19 @@ class LeaverForm(forms.Form):
         ).order_by("table_seats__position")
         substitute = cast(inputs.ModelChoiceFormField, self.fields["substitute"])
         substitute.queryset = _free_players(table.session)
+        # Changing who leaves brings that player's consequences into the page (issue 31): the
+        # explanations are swapped in from the page for `?leaver=` (`hx-get`, the view's page),
+        # the inputs kept as typed.
+        self.fields["leaver"].widget.attrs.update(
+            {
+                "hx-trigger": "change",
+                "hx-target": "#leaver-shown",
+                "hx-select": "#leaver-shown",
+                "hx-swap": "outerHTML",
+                "hx-select-oob": ("#consequence-after-rubber,#consequence-substitute,#replan-plan"),
+                "hx-replace-url": "true",
+            }
+        )
         substitute.empty_label = _("— choose —")
 
 

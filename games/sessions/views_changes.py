@@ -71,7 +71,11 @@ def table_leaver(request: HttpRequest, slug: str, pk: int, number: int) -> HttpR
     present = table.present_players()
     leaver = _chosen_leaver(request, present)
     initial = {"leaver": leaver.pk} if leaver else {}
+    if request.method == "POST" and "show" in request.POST:
+        # Without JavaScript, "Show" asks for the explanations of the player chosen (issue 31).
+        return redirect(f"{request.path}?leaver={leaver.pk}" if leaver else request.path)
     form = LeaverForm(request.POST or None, table=table, initial=initial)
+    form.fields["leaver"].widget.attrs["hx-get"] = request.path
     if request.method == "POST" and form.is_valid():
         leaver = form.cleaned_data["leaver"]
         try:
