@@ -63,6 +63,9 @@ class Tile:
     awaiting: list[Deal] = field(default_factory=list)
     disputed: list[Deal] = field(default_factory=list)
     sitting_out: list[str] = field(default_factory=list)
+    #: Players who leave after the rubber in play (their seat given up, issue 31) but still sit
+    #: in it: listed with the players, marked as leaving.
+    leaving: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -136,6 +139,10 @@ def table_tile(
         tile.rubber_url = rubber.get_absolute_url()
         tile.sides = _sides(rubber, names)
         tile.sitting_out = [names.get(pid, "?") for pid in rubber.sitting_out]
+        present = {seat.player_id for seat in getattr(table, "present_seats", [])}
+        tile.leaving = [
+            names.get(pid, "?") for pid in rubber.seat_ids.values() if pid not in present
+        ]
         deals = list(rubber.deals.all())
         tile.deals = len(deals)
         if deals:

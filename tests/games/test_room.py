@@ -219,3 +219,18 @@ def test_the_rooms_header_links_as_the_consoles_does(client: Any, director: Any,
     room = _room(client, director, club) and nav(f"/clubs/{club.slug}/room/")
     assert room == nav(f"/clubs/{club.slug}/console/")
     assert f"/clubs/{club.slug}/players/" in room and f"/clubs/{club.slug}/room/" in room
+
+
+def test_a_player_leaving_after_the_rubber_stays_on_the_tile_until_it_ends(
+    client: Any, director: Any, club: Any, tonight: Any
+) -> None:
+    """Issue 31: "Leave after this rubber" gives up the seat at once, but the leaver still sits
+    in the rubber in play: the tile lists them, marked as leaving after it."""
+    rubber = tonight.rubbers.get(table__number=2)
+    south = rubber.south
+    client.force_login(director)
+    url = f"/clubs/{club.slug}/sessions/{tonight.pk}/tables/2/leaver/"
+    assert client.post(url, {"leaver": south.pk, "after_rubber": ""}).status_code == 302
+    tile = _tile(_room(client, director, club), 2)
+    players = re.search(r'<p class="tile-players muted">(.*?)</p>', tile, re.S)
+    assert players and f"{south.name} (leaves after this rubber)" in players.group(1), tile
