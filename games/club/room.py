@@ -32,6 +32,8 @@ from games.models import Deal, Rubber
 from games.pad import rendered
 from games.push.versions import console_version
 
+from .context import room_order
+
 
 @dataclass
 class Finished:
@@ -174,7 +176,7 @@ def room_sessions(club: Club, *, now: datetime.datetime | None = None) -> list[R
     then those left running from an earlier day (flagged stale)."""
     now = now or timezone.now()
     names = dict(club.players.values_list("pk", "name"))
-    sessions = sorted(_sessions(club), key=lambda session: session.left_running)
+    sessions = sorted(_sessions(club), key=room_order)
     return [
         RoomSession(
             session=session,

@@ -234,3 +234,25 @@ def test_a_player_leaving_after_the_rubber_stays_on_the_tile_until_it_ends(
     tile = _tile(_room(client, director, club), 2)
     players = re.search(r'<p class="tile-players muted">(.*?)</p>', tile, re.S)
     assert players and f"{south.name} (leaves after this rubber)" in players.group(1), tile
+
+
+def test_the_console_the_room_and_the_club_page_list_tonights_running_session_first(
+    client: Any, director: Any, club: Any, tonight: Any
+) -> None:
+    """Issue 31: a planned session dated 1900 and one left running since an earlier day no
+    longer sit above tonight's: running first (tonight's, then the stale one), then planned."""
+    old = [add_player(club, n) for n in ("Jo", "Kim", "Lou", "Max")]
+    stale = make_session(club, [old], date=timezone.localdate() - datetime.timedelta(days=3))
+    later = [add_player(club, n) for n in ("Ned", "Olga", "Pat", "Quin")]
+    planned = make_session(club, [later], date=datetime.date(1900, 1, 1), start=False)
+    client.force_login(director)
+    console = client.get(f"/clubs/{club.slug}/console/").content.decode()
+    where = [console.index(f'id="session-{s.pk}"') for s in (tonight, stale, planned)]
+    assert where == sorted(where), where
+    room = _room(client, director, club)
+    assert room.index(f'id="room-session-{tonight.pk}"') < room.index(
+        f'id="room-session-{stale.pk}"'
+    )
+    home = client.get(f"/clubs/{club.slug}/").content.decode()
+    where = [home.index(f"/sessions/{s.pk}/") for s in (tonight, stale, planned)]
+    assert where == sorted(where), where
