@@ -79,27 +79,7 @@ def table_leaver(request: HttpRequest, slug: str, pk: int, number: int) -> HttpR
     if request.method == "POST" and form.is_valid():
         leaver = form.cleaned_data["leaver"]
         try:
-            if "after_rubber" in request.POST:
-                table_changes.table_remove_player(table=table, player=leaver)
-                messages.success(
-                    request,
-                    _("%(name)s leaves table %(number)d after the rubber in play.")
-                    % {"name": leaver.name, "number": table.number},
-                )
-            elif "replan" not in request.POST:
-                change = table_changes.table_substitute(
-                    table=table,
-                    leaver=leaver,
-                    substitute=form.cleaned_data["substitute"],
-                    new_name=form.cleaned_data["new_name"],
-                    by=signed_in_user(request),
-                )
-                messages.success(request, change.sentence())
-            else:
-                made = table_changes.table_leave_and_replan(
-                    table=table, leaver=leaver, by=signed_in_user(request)
-                )
-                messages.success(request, " ".join(c.sentence() for c in made))
+            _leave(request, table, leaver, form)
         except ValidationError as err:
             _errors_into(form, err)
         except Conflict as err:
@@ -124,6 +104,32 @@ def table_leaver(request: HttpRequest, slug: str, pk: int, number: int) -> HttpR
         },
         status=400 if form.errors else 200,
     )
+
+
+def _leave(request: HttpRequest, table: Table, leaver: Player, form: LeaverForm) -> None:
+    """The way chosen by the button pressed: leave after the rubber in play, a substitute, or
+    the rubber closed and the room re-planned; its sentence as the page's message."""
+    if "after_rubber" in request.POST:
+        table_changes.table_remove_player(table=table, player=leaver)
+        messages.success(
+            request,
+            _("%(name)s leaves table %(number)d after the rubber in play.")
+            % {"name": leaver.name, "number": table.number},
+        )
+    elif "replan" not in request.POST:
+        change = table_changes.table_substitute(
+            table=table,
+            leaver=leaver,
+            substitute=form.cleaned_data["substitute"],
+            new_name=form.cleaned_data["new_name"],
+            by=signed_in_user(request),
+        )
+        messages.success(request, change.sentence())
+    else:
+        made = table_changes.table_leave_and_replan(
+            table=table, leaver=leaver, by=signed_in_user(request)
+        )
+        messages.success(request, " ".join(c.sentence() for c in made))
 
 
 def _chosen_leaver(request: HttpRequest, present: list[Player]) -> Player | None:
