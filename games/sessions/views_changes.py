@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
@@ -25,7 +26,7 @@ from games.models import Conflict, Rubber
 from scoring.shared.numbers import small_number
 
 from . import arrivals, table_changes
-from .pages import director_session, rubber_figures
+from .pages import director_session, next_or, rubber_figures
 
 
 def _console(session: Session) -> str:
@@ -71,9 +72,15 @@ def table_leaver(request: HttpRequest, slug: str, pk: int, number: int) -> HttpR
     present = table.present_players()
     leaver = _chosen_leaver(request, present)
     initial = {"leaver": leaver.pk} if leaver else {}
+    # Where the director came from (the room's tile, issue 31), a path on this site; else the
+    # console. The page's forms and links carry it on.
+    back = next_or(request, _console(session))
+    came_from = {"next": back} if back != _console(session) else {}
     if request.method == "POST" and "show" in request.POST:
         # Without JavaScript, "Show" asks for the explanations of the player chosen (issue 31).
-        return redirect(f"{request.path}?leaver={leaver.pk}" if leaver else request.path)
+        asked = {"leaver": leaver.pk} if leaver else {}
+        query = urlencode(asked | came_from)
+        return redirect(f"{request.path}?{query}" if query else request.path)
     form = LeaverForm(request.POST or None, table=table, initial=initial)
     form.fields["leaver"].widget.attrs["hx-get"] = request.path
     if request.method == "POST" and form.is_valid():
@@ -85,7 +92,7 @@ def table_leaver(request: HttpRequest, slug: str, pk: int, number: int) -> HttpR
         except Conflict as err:
             form.add_error(None, str(err))
         else:
-            return redirect(_console(session))
+            return redirect(back)
     plan = table_changes.replan_for_leaver(table=table, leaver=leaver) if leaver else None
     return render(
         request,
@@ -101,6 +108,9 @@ def table_leaver(request: HttpRequest, slug: str, pk: int, number: int) -> HttpR
             "form": form,
             "preview": _rubber_preview(table),
             "plan": plan,
+            "back": back,
+            "next": came_from.get("next", ""),
+            "next_query": urlencode(came_from),
         },
         status=400 if form.errors else 200,
     )
@@ -154,6 +164,7 @@ def session_arrivals(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     number = small_number(request.GET.get("table", ""))
     table_number = number if number and session.tables.filter(number=number).exists() else None
     form = ArrivalsForm(request.POST or None, session=session, table_number=table_number)
+    back = next_or(request, _console(session))  # the room's tile, or the console (issue 31)
     count = 0
     if request.method == "POST" and form.is_valid():
         players = list(form.cleaned_data["players"])
@@ -180,7 +191,7 @@ def session_arrivals(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 + " "
                 + " ".join(c.sentence() for c in made),
             )
-            return redirect(_console(session))
+            return redirect(back)
     elif request.method == "POST":
         count = len(request.POST.getlist("players"))
     plan = arrivals.arrival_plan(session=session, count=count)
@@ -192,6 +203,8 @@ def session_arrivals(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "club": session.club,
             "form": form,
             "hint": {"count": count, "text": arrivals.arrival_text(plan), "ok": not plan.refusal},
+            "back": back,
+            "next": "" if back == _console(session) else back,
         },
         status=400 if form.errors else 200,
     )

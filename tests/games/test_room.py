@@ -256,3 +256,32 @@ def test_the_console_the_room_and_the_club_page_list_tonights_running_session_fi
     home = client.get(f"/clubs/{club.slug}/").content.decode()
     where = [home.index(f"/sessions/{s.pk}/") for s in (tonight, stale, planned)]
     assert where == sorted(where), where
+
+
+def test_the_tiles_actions_come_back_to_the_room(
+    client: Any, director: Any, club: Any, tonight: Any
+) -> None:
+    """Issue 31: "Early leaver…" and "Late arrivals…" opened from a tile go back to the room
+    (a `next` path on this site, carried by the page's form), as "It stands" does; a `next`
+    off the site is ignored for the console."""
+    tile = _tile(_room(client, director, club), 2)
+    room_url = f"/clubs/{club.slug}/room/"
+    leaver_url = f"/clubs/{club.slug}/sessions/{tonight.pk}/tables/2/leaver/"
+    assert f'href="{leaver_url}?next=/clubs/{club.slug}/room/"' in tile
+    assert "?table=2&amp;next=/clubs/" in tile
+    page = client.get(leaver_url, {"next": room_url}).content.decode()
+    assert f'<input type="hidden" name="next" value="{room_url}">' in page
+    assert f'class="button" href="{room_url}"' in page
+    south = tonight.rubbers.get(table__number=2).south
+    answer = client.post(leaver_url, {"leaver": south.pk, "after_rubber": "", "next": room_url})
+    assert answer.status_code == 302 and answer["Location"] == room_url
+    arrivals_url = f"/clubs/{club.slug}/sessions/{tonight.pk}/arrivals/?table=2"
+    page = client.get(arrivals_url + f"&next={room_url}").content.decode()
+    assert f'<input type="hidden" name="next" value="{room_url}">' in page
+    answer = client.post(arrivals_url, {"names": "Zed", "mode": "cut_in", "next": room_url})
+    assert answer.status_code == 302 and answer["Location"] == room_url
+    answer = client.post(
+        arrivals_url, {"names": "Yan", "mode": "cut_in", "next": "https://evil.example/"}
+    )
+    assert answer.status_code == 302
+    assert answer["Location"] == f"/clubs/{club.slug}/console/#session-{tonight.pk}"
