@@ -78,7 +78,7 @@ def table_leaver(request: HttpRequest, slug: str, pk: int, number: int) -> HttpR
     came_from = {"next": back} if back != _console(session) else {}
     if request.method == "POST" and "show" in request.POST:
         # Without JavaScript, "Show" asks for the explanations of the player chosen (issue 31).
-        asked = {"leaver": leaver.pk} if leaver else {}
+        asked = {"leaver": str(leaver.pk)} if leaver else {}
         query = urlencode(asked | came_from)
         return redirect(f"{request.path}?{query}" if query else request.path)
     form = LeaverForm(request.POST or None, table=table, initial=initial)
