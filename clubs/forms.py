@@ -23,6 +23,14 @@ from .rules_text import preset_choices
 RESERVED_SLUGS = frozenset({"new"})
 
 
+def refuse_a_bare_number(name: str) -> None:
+    """A new player's name, on every page and in the API (issue 31): a bare number is refused.
+    Typed where a name goes it is a slip (a player's number, a table's), never someone the club
+    would call by it."""
+    if name.strip().isdigit():
+        raise ValidationError(_("A new player's name is a name, not a number."), code="number")
+
+
 class PlayersField(forms.ModelMultipleChoiceField):  # type: ignore[type-arg]
     """Players by id; an id beyond the database's integers is the field's "not a valid value"
     error, not an OverflowError from the database (SQLite) when the choices are looked up."""
@@ -152,7 +160,7 @@ class LoginNameField(forms.RegexField):
 
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=80)
+    name = forms.CharField(label=_("Name"), max_length=80, validators=[refuse_a_bare_number])
     username = LoginNameField(
         label=_("Login (optional)"),
         regex=r"^[\w.@+-]+\Z",
@@ -272,7 +280,12 @@ class LeaverForm(forms.Form):
     substitute = inputs.ModelChoiceFormField(
         label=_("Substitute"), queryset=Player.objects.none(), required=False
     )
-    new_name = forms.CharField(label=_("or a new player"), max_length=80, required=False)
+    new_name = forms.CharField(
+        label=_("or a new player"),
+        max_length=80,
+        required=False,
+        validators=[refuse_a_bare_number],
+    )
 
     def __init__(self, *args: Any, table: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -282,6 +295,19 @@ class LeaverForm(forms.Form):
         ).order_by("table_seats__position")
         substitute = cast(inputs.ModelChoiceFormField, self.fields["substitute"])
         substitute.queryset = _free_players(table.session)
+        # Changing who leaves brings that player's consequences into the page (issue 31): the
+        # explanations are swapped in from the page for `?leaver=` (`hx-get`, the view's page),
+        # the inputs kept as typed.
+        self.fields["leaver"].widget.attrs.update(
+            {
+                "hx-trigger": "change",
+                "hx-target": "#leaver-shown",
+                "hx-select": "#leaver-shown",
+                "hx-swap": "outerHTML",
+                "hx-select-oob": ("#consequence-after-rubber,#consequence-substitute,#replan-plan"),
+                "hx-replace-url": "true",
+            }
+        )
         substitute.empty_label = _("— choose —")
 
 
@@ -332,10 +358,10 @@ class ArrivalsForm(forms.Form):
     def clean_names(self) -> list[str]:
         """One name a line. A bare number is refused: typed in a box of names it is a slip (a
         player's number, a table's), never someone the club would call by it (the API, whose
-        names are JSON strings, takes "42" as written)."""
+        names are JSON strings, refuses it too: `refuse_a_bare_number`)."""
         text = self.cleaned_data.get("names") or ""
         names = [line.strip() for line in text.splitlines() if line.strip()]
-        if any(name.isdigit() for name in names):
+        if any(name.isdigit() for name in names):  # `refuse_a_bare_number`, with the page's hint
             raise forms.ValidationError(
                 _(
                     "A new player's name is a name, not a number: tick the players of the club "

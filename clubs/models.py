@@ -564,7 +564,8 @@ class TableChange(models.Model):
 
 class PrizeCut(models.Model):
     """A cut between winners sharing a prize's choice (RULES 6.3), recorded by the director: the
-    winner chooses first. Never edited; one per choice and group (a new tie is cut again)."""
+    winner chooses first. Never edited: recorded again (a slip corrected, issue 31), the latest
+    for a choice and group is the cut and the earlier ones stay, the session's history."""
 
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="prize_cuts")
     choice = models.PositiveSmallIntegerField(
@@ -581,11 +582,6 @@ class PrizeCut(models.Model):
 
     class Meta:
         ordering = ["at", "id"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["session", "choice", "among"], name="one_cut_per_shared_choice"
-            ),
-        ]
 
     def __str__(self) -> str:
         return f"Cut for choice {self.choice} in session {self.session_id}: {self.winner_id}"

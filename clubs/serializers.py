@@ -18,7 +18,7 @@ from scoring.rules import ScoringError
 from scoring.shared import inputs
 from scoring.shared.inputs import RefusesUnknownFields
 
-from .forms import RESERVED_SLUGS
+from .forms import RESERVED_SLUGS, refuse_a_bare_number
 from .logins import normalize_login
 from .models import PRESET_CHOICES, Club, Invitation, Player, Session, Table
 
@@ -106,7 +106,7 @@ class LoginNameField(serializers.RegexField):
 
 
 class PlayerIn(RefusesUnknownFields, serializers.Serializer[Any]):
-    name = NameField(max_length=80)
+    name = NameField(max_length=80, validators=[refuse_a_bare_number])
     username = LoginNameField(
         r"^[\w.@+-]+\Z",
         max_length=150,
@@ -393,6 +393,7 @@ class SubstituteIn(LeaverIn):
         required=False,
         allow_blank=True,
         default="",
+        validators=[refuse_a_bare_number],
         help_text="A new player's name, added to the club.",
     )
 
@@ -411,11 +412,11 @@ class ArrivalsIn(RefusesUnknownFields, serializers.Serializer[Any]):
         help_text="Player ids of the club.",
     )
     names = serializers.ListField(
-        child=NameField(max_length=80),
+        child=NameField(max_length=80, validators=[refuse_a_bare_number]),
         required=False,
         default=list,
         max_length=60,
-        help_text="New players' names, added to the club.",
+        help_text="New players' names, added to the club (a bare number is refused).",
     )
     mode = serializers.ChoiceField(
         choices=["", "table", "cut_in"],

@@ -57,6 +57,14 @@ def _table_changes(session: Session) -> list[TableChange]:
     return list(found)
 
 
+def room_order(session: Session) -> tuple[bool, bool, Any, int]:
+    """The order the console, the room and the club page list sessions in (issue 31): running
+    ones first, tonight's before any left running from an earlier day, then the planned ones,
+    each by date. A planned session dated 1900, or a stale one, never sits above tonight's."""
+    running = session.status == Session.Status.RUNNING
+    return (not running, session.left_running, session.date, session.pk)
+
+
 def console_sessions(club: Club) -> Sequence[Session]:
     """The club's planned and running sessions with their tables, seats and rubbers, read with
     a fixed number of queries however many sessions and tables there are (no N+1; guarded in
@@ -76,4 +84,4 @@ def console_sessions(club: Club) -> Sequence[Session]:
     )
     for session in sessions:
         session.club = club
-    return sessions
+    return sorted(sessions, key=room_order)

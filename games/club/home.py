@@ -27,6 +27,8 @@ from games.models import Conflict, Rubber
 from games.sessions.pages import reverse_or_none
 from scoring.rules.seating import MIN_AT_TABLE
 
+from .context import room_order
+
 #: What the `<slug:...>` of a club's URLs accepts (Django's slug converter).
 SLUG = re.compile(r"[-a-zA-Z0-9_]+")
 
@@ -118,7 +120,7 @@ def _active_sessions(clubs: Sequence[Club]) -> dict[int, list[ActiveSession]]:
         .prefetch_related(Prefetch("tables", queryset=table_queryset().order_by("number")))
     )
     found: dict[int, list[ActiveSession]] = {}
-    for session in sessions:
+    for session in sorted(sessions, key=room_order):
         tables = []
         for table in session.tables.all():
             in_play = getattr(table, "rubbers_in_play", [])

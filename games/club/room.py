@@ -32,6 +32,8 @@ from games.models import Deal, Rubber
 from games.pad import rendered
 from games.push.versions import console_version
 
+from .context import room_order
+
 
 @dataclass
 class Finished:
@@ -63,6 +65,9 @@ class Tile:
     awaiting: list[Deal] = field(default_factory=list)
     disputed: list[Deal] = field(default_factory=list)
     sitting_out: list[str] = field(default_factory=list)
+    #: Players who leave after the rubber in play (their seat given up, issue 31) but still sit
+    #: in it: listed with the players, marked as leaving.
+    leaving: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -136,6 +141,10 @@ def table_tile(
         tile.rubber_url = rubber.get_absolute_url()
         tile.sides = _sides(rubber, names)
         tile.sitting_out = [names.get(pid, "?") for pid in rubber.sitting_out]
+        present = {seat.player_id for seat in getattr(table, "present_seats", [])}
+        tile.leaving = [
+            names.get(pid, "?") for pid in rubber.seat_ids.values() if pid not in present
+        ]
         deals = list(rubber.deals.all())
         tile.deals = len(deals)
         if deals:
@@ -167,7 +176,7 @@ def room_sessions(club: Club, *, now: datetime.datetime | None = None) -> list[R
     then those left running from an earlier day (flagged stale)."""
     now = now or timezone.now()
     names = dict(club.players.values_list("pk", "name"))
-    sessions = sorted(_sessions(club), key=lambda session: session.left_running)
+    sessions = sorted(_sessions(club), key=room_order)
     return [
         RoomSession(
             session=session,

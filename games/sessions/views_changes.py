@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
@@ -25,7 +26,7 @@ from games.models import Conflict, Rubber
 from scoring.shared.numbers import small_number
 
 from . import arrivals, table_changes
-from .pages import director_session, rubber_figures
+from .pages import director_session, next_or, rubber_figures
 
 
 def _console(session: Session) -> str:
@@ -71,37 +72,27 @@ def table_leaver(request: HttpRequest, slug: str, pk: int, number: int) -> HttpR
     present = table.present_players()
     leaver = _chosen_leaver(request, present)
     initial = {"leaver": leaver.pk} if leaver else {}
+    # Where the director came from (the room's tile, issue 31), a path on this site; else the
+    # console. The page's forms and links carry it on.
+    back = next_or(request, _console(session))
+    came_from = {"next": back} if back != _console(session) else {}
+    if request.method == "POST" and "show" in request.POST:
+        # Without JavaScript, "Show" asks for the explanations of the player chosen (issue 31).
+        asked = {"leaver": str(leaver.pk)} if leaver else {}
+        query = urlencode(asked | came_from)
+        return redirect(f"{request.path}?{query}" if query else request.path)
     form = LeaverForm(request.POST or None, table=table, initial=initial)
+    form.fields["leaver"].widget.attrs["hx-get"] = request.path
     if request.method == "POST" and form.is_valid():
         leaver = form.cleaned_data["leaver"]
         try:
-            if "after_rubber" in request.POST:
-                table_changes.table_remove_player(table=table, player=leaver)
-                messages.success(
-                    request,
-                    _("%(name)s leaves table %(number)d after the rubber in play.")
-                    % {"name": leaver.name, "number": table.number},
-                )
-            elif "replan" not in request.POST:
-                change = table_changes.table_substitute(
-                    table=table,
-                    leaver=leaver,
-                    substitute=form.cleaned_data["substitute"],
-                    new_name=form.cleaned_data["new_name"],
-                    by=signed_in_user(request),
-                )
-                messages.success(request, change.sentence())
-            else:
-                made = table_changes.table_leave_and_replan(
-                    table=table, leaver=leaver, by=signed_in_user(request)
-                )
-                messages.success(request, " ".join(c.sentence() for c in made))
+            _leave(request, table, leaver, form)
         except ValidationError as err:
             _errors_into(form, err)
         except Conflict as err:
             form.add_error(None, str(err))
         else:
-            return redirect(_console(session))
+            return redirect(back)
     plan = table_changes.replan_for_leaver(table=table, leaver=leaver) if leaver else None
     return render(
         request,
@@ -117,9 +108,38 @@ def table_leaver(request: HttpRequest, slug: str, pk: int, number: int) -> HttpR
             "form": form,
             "preview": _rubber_preview(table),
             "plan": plan,
+            "back": back,
+            "next": came_from.get("next", ""),
+            "next_query": urlencode(came_from),
         },
         status=400 if form.errors else 200,
     )
+
+
+def _leave(request: HttpRequest, table: Table, leaver: Player, form: LeaverForm) -> None:
+    """The way chosen by the button pressed: leave after the rubber in play, a substitute, or
+    the rubber closed and the room re-planned; its sentence as the page's message."""
+    if "after_rubber" in request.POST:
+        table_changes.table_remove_player(table=table, player=leaver)
+        messages.success(
+            request,
+            _("%(name)s leaves table %(number)d after the rubber in play.")
+            % {"name": leaver.name, "number": table.number},
+        )
+    elif "replan" not in request.POST:
+        change = table_changes.table_substitute(
+            table=table,
+            leaver=leaver,
+            substitute=form.cleaned_data["substitute"],
+            new_name=form.cleaned_data["new_name"],
+            by=signed_in_user(request),
+        )
+        messages.success(request, change.sentence())
+    else:
+        made = table_changes.table_leave_and_replan(
+            table=table, leaver=leaver, by=signed_in_user(request)
+        )
+        messages.success(request, " ".join(c.sentence() for c in made))
 
 
 def _chosen_leaver(request: HttpRequest, present: list[Player]) -> Player | None:
@@ -144,6 +164,7 @@ def session_arrivals(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     number = small_number(request.GET.get("table", ""))
     table_number = number if number and session.tables.filter(number=number).exists() else None
     form = ArrivalsForm(request.POST or None, session=session, table_number=table_number)
+    back = next_or(request, _console(session))  # the room's tile, or the console (issue 31)
     count = 0
     if request.method == "POST" and form.is_valid():
         players = list(form.cleaned_data["players"])
@@ -170,7 +191,7 @@ def session_arrivals(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 + " "
                 + " ".join(c.sentence() for c in made),
             )
-            return redirect(_console(session))
+            return redirect(back)
     elif request.method == "POST":
         count = len(request.POST.getlist("players"))
     plan = arrivals.arrival_plan(session=session, count=count)
@@ -182,6 +203,8 @@ def session_arrivals(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "club": session.club,
             "form": form,
             "hint": {"count": count, "text": arrivals.arrival_text(plan), "ok": not plan.refusal},
+            "back": back,
+            "next": "" if back == _console(session) else back,
         },
         status=400 if form.errors else 200,
     )

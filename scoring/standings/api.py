@@ -105,7 +105,11 @@ class PrizeCutsView(APIView):
                 {"winner": [gettext("No player of this club has this id.")]}
             )
         cuts.prize_cut_record(
-            actor=Actor.in_club(user, session.club), session=session, winner=winner.get(), by=user
+            actor=Actor.in_club(user, session.club),
+            session=session,
+            winner=winner.get(),
+            by=user,
+            again=data.validated_data["again"],
         )
         prizes = queries.session_standings(session)["prizes"]
         return Response(PrizesOut({"prizes": prizes}).data, status=status.HTTP_201_CREATED)

@@ -62,12 +62,34 @@ def undecided(session_id: int) -> dict[int, list[int]]:
     return open_
 
 
+def recorded(session_id: int) -> dict[int, list[tuple[int, str]]]:
+    """The shared choices a recorded cut has decided (at least its first place), each with its
+    players in the order they choose and what the cuts made of them. Two queries."""
+    shared = shared_choices(
+        SessionStanding.objects.filter(session_id=session_id).values_list(
+            "player_id", "prize_choice"
+        )
+    )
+    cuts = recorded_cuts(session_id) if shared else {}
+    found: dict[int, list[tuple[int, str]]] = {}
+    for choice, players in shared.items():
+        order = cut_order(players, cuts.get(choice, {}))
+        if any(outcome == "won" for _player, outcome in order):
+            found[choice] = [(player, str(outcome)) for player, outcome in order]
+    return found
+
+
 def prize_cut_record(
-    *, actor: Actor, session: Session, winner: Player, by: User | None
+    *, actor: Actor, session: Session, winner: Player, by: User | None, again: bool = False
 ) -> PrizeCut:
     """Record that ``winner`` won the cut among the players still sharing their prize's choice
     (RULES 6.3). Directors only (``NotAllowed``). Refused (``ValidationError`` on ``winner``):
     a player who shares no choice, or whose cut is already recorded.
+
+    ``again`` (issue 31): the cut among all the players sharing the winner's choice is recorded
+    again, a slip corrected; it replaces the one recorded (the latest for a group is the cut,
+    `recorded_cuts`), which stays in the session's history. Refused for a choice no cut has
+    decided yet.
 
     Reads the stored standings, then writes: under the lock of the session's standings state,
     the row a refresh locks to store new standings, so the tie checked is the tie stored, and
@@ -78,7 +100,12 @@ def prize_cut_record(
         locked = SessionStandingsState.objects.select_for_update().filter(pk=session.pk)
         if not list(locked.values_list("pk", flat=True)):
             raise ValidationError({"winner": [_("No prize is decided yet.")]})
-        for choice, players in undecided(session.pk).items():
+        groups = (
+            {choice: [p for p, _outcome in order] for choice, order in recorded(session.pk).items()}
+            if again
+            else undecided(session.pk)
+        )
+        for choice, players in groups.items():
             if winner.pk in players:
                 return PrizeCut.objects.create(
                     session=session,
@@ -87,11 +114,9 @@ def prize_cut_record(
                     winner=winner,
                     by=by,
                 )
-    raise ValidationError(
-        {
-            "winner": [
-                _("%(name)s shares no choice of prize that a cut has still to decide.")
-                % {"name": winner.name}
-            ]
-        }
+    refusal = (
+        _("%(name)s shares no choice of prize whose cut is recorded.")
+        if again
+        else _("%(name)s shares no choice of prize that a cut has still to decide.")
     )
+    raise ValidationError({"winner": [refusal % {"name": winner.name}]})

@@ -134,6 +134,11 @@ class PrizeCutIn(inputs.RefusesUnknownFields, serializers.Serializer[Any]):
         max_value=2**63 - 1,
         help_text="The player who won the cut among those sharing their choice.",
     )
+    again = serializers.BooleanField(
+        default=False,
+        help_text="Record the cut among all who share the winner's choice again (a slip "
+        "corrected): it replaces the one recorded, which stays in the session's history.",
+    )
 
 
 class PrizesOut(serializers.Serializer[Any]):

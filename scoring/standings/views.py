@@ -94,6 +94,9 @@ def _standings_context(request: HttpRequest, session: Session) -> dict[str, obje
         # The director records the cut that orders winners sharing a choice (RULES 6.3).
         "cut_to_record": any(prize["cut"] == "undecided" for prize in data["prizes"])
         and is_director(request.user, session.club),
+        # A recorded cut may be recorded again, a slip corrected (issue 31).
+        "cut_recorded": any(prize["cut"] in ("won", "lost") for prize in data["prizes"])
+        and is_director(request.user, session.club),
         # The note on shared places, only when one is (RULES 6.3).
         "places_shared": any(p["place_shared"] for p in data["players"] if p["rank"] is not None),
     }

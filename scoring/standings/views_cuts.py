@@ -62,6 +62,22 @@ def _groups(session: Session) -> list[dict[str, Any]]:
     ]
 
 
+def _recorded(session: Session) -> list[dict[str, Any]]:
+    """The shared choices a recorded cut decided, each with its players in choosing order and
+    what the cut made of them, the winner first. Three queries."""
+    recorded = cuts.recorded(session.pk)
+    names = Player.objects.in_bulk([pk for order in recorded.values() for pk, _o in order])
+    return [
+        {
+            "choice": choice,
+            "place": place_label(choice, True),
+            "players": [names[pk] for pk, _outcome in order],
+            "order": [(names[pk], outcome) for pk, outcome in order],
+        }
+        for choice, order in sorted(recorded.items())
+    ]
+
+
 @require_http_methods(["GET", "POST"])
 def prize_cut(request: HttpRequest, pk: int) -> HttpResponse:
     """The director records who won the cut for a shared prize choice; the prize list then
@@ -70,16 +86,25 @@ def prize_cut(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     user = signed_in_user(request)
     session = session_for_reader(user, pk, director=True)
-    groups = _groups(session)
-    form = PrizeCutForm(request.POST or None, groups=groups)
-    if request.method == "POST" and form.is_valid():
-        winner = Player.objects.get(pk=form.cleaned_data["winner"])
+    groups, done = _groups(session), _recorded(session)
+    # A recorded cut may be recorded again (issue 31): its form says so (`again`).
+    again = request.method == "POST" and "again" in request.POST
+    posted = request.POST or None
+    form = PrizeCutForm(None if again else posted, groups=groups)
+    again_form = PrizeCutForm(posted if again else None, groups=done, prefix="again")
+    sent = again_form if again else form
+    if request.method == "POST" and sent.is_valid():
+        winner = Player.objects.get(pk=sent.cleaned_data["winner"])
         try:
             cuts.prize_cut_record(
-                actor=Actor.in_club(user, session.club), session=session, winner=winner, by=user
+                actor=Actor.in_club(user, session.club),
+                session=session,
+                winner=winner,
+                by=user,
+                again=again,
             )
         except ValidationError as err:
-            form.add_error(None, err.message_dict.get("winner", err.messages))
+            sent.add_error(None, err.message_dict.get("winner", err.messages))
         else:
             messages.success(
                 request, gettext("%(name)s won the cut: they choose first.") % {"name": winner.name}
@@ -88,6 +113,13 @@ def prize_cut(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "scoring/prize_cut.html",
-        {"session": session, "club": session.club, "form": form, "groups": groups},
+        {
+            "session": session,
+            "club": session.club,
+            "form": form,
+            "groups": groups,
+            "again_form": again_form,
+            "done": done,
+        },
         status=400 if request.method == "POST" else 200,
     )

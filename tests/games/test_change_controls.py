@@ -39,7 +39,7 @@ def test_a_leaver_at_a_table_of_five_may_leave_after_the_rubber(
     url = f"/clubs/{club.slug}/sessions/{table_of_five.pk}/tables/1/leaver/"
     page = html.unescape(client.get(url).content.decode())
     # Issue 31 probe 6: the consequences name the players concerned (the first by default).
-    assert "What happens if Ada leaves:" in page
+    assert "What happens if Ada leaves</h2>" in page
     assert "The table keeps playing with Ben, Cleo, Dev, Edith: Ada finishes the rubber" in page
     assert "The substitute takes Ada's place in the order of precedence" in page
     assert "Ada leaves; table 1 starts its next rubber at once." in page
@@ -94,3 +94,27 @@ def test_a_table_that_breaks_up_names_who_goes_where(client: Any, director: Any,
     page = html.unescape(client.get(url, {"leaver": str(room[4].pk)}).content.decode())
     assert "Eve leaves and table 2 breaks up" in page
     assert "Fay to table 1" in page and "Gus to table 3" in page and "Hal to table 1" in page
+
+
+def test_the_leaver_page_explains_the_player_chosen(
+    client: Any, director: Any, club: Any, table_of_five: Any
+) -> None:
+    """Issue 31: the explanations follow the select. Changed, the select fetches the page for
+    `?leaver=` and swaps in its explanations (htmx attributes, no inline script); without
+    JavaScript, "Show" posts the choice and comes back to `?leaver=`. The heading names one
+    player; the others are a separate "See instead" line."""
+    client.force_login(director)
+    url = f"/clubs/{club.slug}/sessions/{table_of_five.pk}/tables/1/leaver/"
+    edith = club.players.get(name="Edith")
+    response = client.post(url, {"leaver": edith.pk, "show": ""})
+    assert response.status_code == 302
+    assert response["Location"] == f"{url}?leaver={edith.pk}"
+    assert table_of_five.table_seats.filter(active=True).count() == 5  # nothing changed
+    page = html.unescape(client.get(response["Location"]).content.decode())
+    assert "<h2>What happens if Edith leaves</h2>" in page
+    assert "See instead:" in page and " · " in page
+    assert "The substitute takes Edith's place" in page
+    assert f'hx-get="{url}"' in page and 'hx-select="#leaver-shown"' in page
+    for part in ("consequence-after-rubber", "consequence-substitute", "replan-plan"):
+        assert f'id="{part}"' in page and part in page.split('hx-select-oob="')[1].split('"')[0]
+    assert 'name="show"' in page and "<noscript>" in page

@@ -59,6 +59,42 @@ def test_an_arrival_named_by_a_bare_number_is_refused(
     assert not Player.objects.filter(name__in=["42", "Max"]).exists()
 
 
+@pytest.fixture
+def director_api(director: Any) -> Any:
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(director)
+    return api
+
+
+def test_the_api_refuses_a_bare_number_as_the_page_does(
+    director_api: Any, running_session: Session
+) -> None:
+    """One rule for all (issue 31): an arrival, a new club player and a substitute named "12"
+    are refused by the API with a field message in the page's words; nothing is written."""
+    club = running_session.club
+    before = (Player.objects.filter(club=club).count(), TableSeat.objects.count())
+    words = "A new player's name is a name, not a number"
+    answer = director_api.post(
+        f"/api/v1/sessions/{running_session.pk}/arrivals", {"names": ["Max", "12"]}, "json"
+    )
+    assert answer.status_code == 400, answer.content
+    assert words in str(answer.json()["errors"]["names"])
+    answer = director_api.post(f"/api/v1/clubs/{club.slug}/players/", {"name": "77"}, "json")
+    assert answer.status_code == 400, answer.content
+    assert words in answer.json()["errors"]["name"][0]
+    assert (Player.objects.filter(club=club).count(), TableSeat.objects.count()) == before
+    answer = director_api.post(f"/api/v1/clubs/{club.slug}/players/", {"name": "Max 2"}, "json")
+    assert answer.status_code == 201, answer.content
+
+
+def test_the_players_page_refuses_a_bare_number(director_client: Client, club: Any) -> None:
+    answer = director_client.post(f"/clubs/{club.slug}/players/", {"name": "77"})
+    assert "A new player&#x27;s name is a name, not a number." in answer.content.decode()
+    assert not Player.objects.filter(club=club, name="77").exists()
+
+
 def test_an_unknown_kind_on_the_leaderboard_is_refused_without_echoing_it(
     client: Client, club: Any
 ) -> None:

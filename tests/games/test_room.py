@@ -219,3 +219,69 @@ def test_the_rooms_header_links_as_the_consoles_does(client: Any, director: Any,
     room = _room(client, director, club) and nav(f"/clubs/{club.slug}/room/")
     assert room == nav(f"/clubs/{club.slug}/console/")
     assert f"/clubs/{club.slug}/players/" in room and f"/clubs/{club.slug}/room/" in room
+
+
+def test_a_player_leaving_after_the_rubber_stays_on_the_tile_until_it_ends(
+    client: Any, director: Any, club: Any, tonight: Any
+) -> None:
+    """Issue 31: "Leave after this rubber" gives up the seat at once, but the leaver still sits
+    in the rubber in play: the tile lists them, marked as leaving after it."""
+    rubber = tonight.rubbers.get(table__number=2)
+    south = rubber.south
+    client.force_login(director)
+    url = f"/clubs/{club.slug}/sessions/{tonight.pk}/tables/2/leaver/"
+    assert client.post(url, {"leaver": south.pk, "after_rubber": ""}).status_code == 302
+    tile = _tile(_room(client, director, club), 2)
+    players = re.search(r'<p class="tile-players muted">(.*?)</p>', tile, re.S)
+    assert players and f"{south.name} (leaves after this rubber)" in players.group(1), tile
+
+
+def test_the_console_the_room_and_the_club_page_list_tonights_running_session_first(
+    client: Any, director: Any, club: Any, tonight: Any
+) -> None:
+    """Issue 31: a planned session dated 1900 and one left running since an earlier day no
+    longer sit above tonight's: running first (tonight's, then the stale one), then planned."""
+    old = [add_player(club, n) for n in ("Jo", "Kim", "Lou", "Max")]
+    stale = make_session(club, [old], date=timezone.localdate() - datetime.timedelta(days=3))
+    later = [add_player(club, n) for n in ("Ned", "Olga", "Pat", "Quin")]
+    planned = make_session(club, [later], date=datetime.date(1900, 1, 1), start=False)
+    client.force_login(director)
+    console = client.get(f"/clubs/{club.slug}/console/").content.decode()
+    where = [console.index(f'id="session-{s.pk}"') for s in (tonight, stale, planned)]
+    assert where == sorted(where), where
+    room = _room(client, director, club)
+    assert room.index(f'id="room-session-{tonight.pk}"') < room.index(
+        f'id="room-session-{stale.pk}"'
+    )
+    home = client.get(f"/clubs/{club.slug}/").content.decode()
+    where = [home.index(f"/sessions/{s.pk}/") for s in (tonight, stale, planned)]
+    assert where == sorted(where), where
+
+
+def test_the_tiles_actions_come_back_to_the_room(
+    client: Any, director: Any, club: Any, tonight: Any
+) -> None:
+    """Issue 31: "Early leaver…" and "Late arrivals…" opened from a tile go back to the room
+    (a `next` path on this site, carried by the page's form), as "It stands" does; a `next`
+    off the site is ignored for the console."""
+    tile = _tile(_room(client, director, club), 2)
+    room_url = f"/clubs/{club.slug}/room/"
+    leaver_url = f"/clubs/{club.slug}/sessions/{tonight.pk}/tables/2/leaver/"
+    assert f'href="{leaver_url}?next=/clubs/{club.slug}/room/"' in tile
+    assert "?table=2&amp;next=/clubs/" in tile
+    page = client.get(leaver_url, {"next": room_url}).content.decode()
+    assert f'<input type="hidden" name="next" value="{room_url}">' in page
+    assert f'class="button" href="{room_url}"' in page
+    south = tonight.rubbers.get(table__number=2).south
+    answer = client.post(leaver_url, {"leaver": south.pk, "after_rubber": "", "next": room_url})
+    assert answer.status_code == 302 and answer["Location"] == room_url
+    arrivals_url = f"/clubs/{club.slug}/sessions/{tonight.pk}/arrivals/?table=2"
+    page = client.get(arrivals_url + f"&next={room_url}").content.decode()
+    assert f'<input type="hidden" name="next" value="{room_url}">' in page
+    answer = client.post(arrivals_url, {"names": "Zed", "mode": "cut_in", "next": room_url})
+    assert answer.status_code == 302 and answer["Location"] == room_url
+    answer = client.post(
+        arrivals_url, {"names": "Yan", "mode": "cut_in", "next": "https://evil.example/"}
+    )
+    assert answer.status_code == 302
+    assert answer["Location"] == f"/clubs/{club.slug}/console/#session-{tonight.pk}"

@@ -53,6 +53,9 @@ def test_an_early_leaver_and_a_late_arrival_from_the_console(
     suffix = "phone" if width < 600 else "desktop"
     page.screenshot(path=str(SHOTS / f"early-leaver-{suffix}.png"), full_page=True)
     page.get_by_label("Who leaves").select_option(label=leaver.name)
+    # The explanations follow the select (issue 31), fetched for the one chosen.
+    page.locator("#leaver-shown h2", has_text=f"What happens if {leaver.name} leaves").wait_for()
+    page.locator("#consequence-substitute", has_text=f"takes {leaver.name}'s place").wait_for()
     # Neither a player nor a name: the form says so, and nothing changes.
     page.locator("#do-substitute").click()
     page.locator(".errorlist").filter(has_text="Choose a player or type a new name.").wait_for()

@@ -166,3 +166,37 @@ def test_the_players_history_writes_a_shared_place_as_the_standings_do(client, t
     client.force_login(director)
     html = client.get(f"/players/{north.pk}/history/").content.decode()
     assert 'data-label="Rank">=1</td>' in html
+
+
+def test_a_recorded_cut_is_shown_and_recorded_again_on_the_page_and_by_the_api(
+    client, api, room, tie, director
+):
+    """Issue 31: after a cut is recorded, its page shows it (not "no cut to record") and lets
+    the director record it again; the new cut replaces the old, which the history keeps."""
+    first, second = sorted(tie, key=lambda p: p.pk)
+    cuts.prize_cut_record(actor=Actor.system(), session=room, winner=first, by=director)
+    client.force_login(director)
+    standings = client.get(f"/sessions/{room.pk}/standings/").content.decode()
+    assert 'id="recorded-cut"' in standings and 'id="record-cut"' not in standings
+    url = f"/sessions/{room.pk}/prize-cut/"
+    page = html.unescape(client.get(url).content.decode())
+    assert "there is no cut to record" not in page
+    assert f"The =1 choice: {first.name} won the cut, {second.name}" in page
+    assert 'id="prize-cut-again-form"' in page
+    answer = client.post(url, {"again": "1", "again-winner": second.pk})
+    assert answer.status_code == 302
+    assert prizes(api, room) == [("=1", second.pk, "won"), ("=1", first.pk, "lost")]
+    assert [c.winner for c in PrizeCut.objects.order_by("at", "id")] == [first, second]
+    page = html.unescape(client.get(room.get_absolute_url()).content.decode())
+    assert f"{first.name} won against {second.name}; recorded" in page
+    assert f"{second.name} won against {first.name}; recorded" in page
+    api.force_authenticate(director)
+    answer = api.post(
+        f"/api/v1/sessions/{room.pk}/prize-cuts", {"winner": first.pk, "again": True}, "json"
+    )
+    assert answer.status_code == 201, answer.content
+    assert prizes(api, room) == [("=1", first.pk, "won"), ("=1", second.pk, "lost")]
+    # Without `again`, a decided cut is still refused (the slip-proof path).
+    answer = api.post(f"/api/v1/sessions/{room.pk}/prize-cuts", {"winner": second.pk}, "json")
+    assert answer.status_code == 400
+    assert PrizeCut.objects.count() == 3
