@@ -378,11 +378,11 @@
       row.id = `unsent-${queued.number}`;
       row.className = "unsent";
       row.dataset.unsent = "";
-      const cells = [String(queued.number), queued.summary, "", ...data.order.map((side) => String(running[column(data, side)]))];
+      const cells = [String(queued.number), queued.summary, ...data.order.map((side) => String(running[column(data, side)]))];
       cells.forEach((text, c) => {
         const cell = document.createElement("td");
         cell.textContent = text;
-        if (c >= 3) cell.className = "num";
+        if (c >= 2) cell.className = "num";
         if (c === 1) cell.append(" ", unsentMark());
         row.append(cell);
       });

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.conftest import unchanged
@@ -145,3 +147,21 @@ def test_a_finished_turnover_reads_in_its_own_players_order_on_the_room_and_pad(
         " · won by South"
     ) in room
     assert "Deal 1: South 14 tricks, West 12" in room
+
+
+def test_the_deal_list_has_no_column_without_a_heading(client, two_player_session, north):
+    """Issue 29 round 3, item 3: the tricks were printed again under an empty heading; the
+    deal's words say them already, so every column is named."""
+    match = first_match(two_player_session("bridge_for_two"))
+    client.force_login(north)
+    response = client.post(
+        f"/rubbers/{match.pk}/deals/",
+        {"number": 1, "declarer": "0", "strain": "S", "tricks": "10"},
+    )
+    assert response.status_code == 302
+    html = page(client, match)
+    head = re.search(r'<table class="data" id="deals">\s*<thead>(.*?)</thead>', html, re.S)
+    assert head is not None and "<th></th>" not in head.group(1)
+    row = re.search(r'<tr id="deal-1">(.*?)</tr>', html, re.S)
+    assert row is not None and row.group(1).count("<td") == head.group(1).count("<th")
+    assert "♠ by North, 10 tricks" in row.group(1)
