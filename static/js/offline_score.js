@@ -127,7 +127,7 @@
       return;
     }
     if (overAt(data) !== null) {
-      preview.textContent = overWords(data);
+      preview.textContent = ""; // the form's notice says it (#offline-over), once
       return;
     }
     const { sheet, count } = phoneSheet(data, input);
@@ -238,8 +238,9 @@
       entry.prepend(notice);
     }
     notice.textContent = overWords(data);
+    // Said once, in the notice above the form: not again beside the disabled Record.
     const preview = previewOf(entry);
-    if (preview) preview.textContent = notice.textContent;
+    if (preview) preview.textContent = "";
   }
 
   // --- the waiting deals on the pad itself ------------------------------------------------------
