@@ -98,8 +98,13 @@ def four_player_deal(deal: Summarised, names: Sequence[str] | None = None) -> st
 
 
 def tricks_deal(deal: Summarised, names: Sequence[str] | None = None) -> str:
-    """A Turnover game's one result (RULES 7.3): "tricks 14–12"."""
+    """A Turnover game's one result (RULES 7.3): "Grace 14 tricks, Iris 12", each figure by its
+    player's name (so a pad that puts the viewer first reads it right); "tricks 14–12" unnamed."""
     first, second = _data(deal)["tricks"]
+    if names:
+        return pgettext(
+            "deal summary", "%(first_name)s %(first)s tricks, %(second_name)s %(second)s"
+        ) % {"first_name": names[0], "first": first, "second_name": names[1], "second": second}
     return pgettext("deal summary", "tricks %(first)s–%(second)s") % {
         "first": first,
         "second": second,

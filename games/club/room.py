@@ -43,6 +43,8 @@ class Finished:
     totals: tuple[int, int]
     #: The side (or player) that won, by name; None while open or on a tie.
     winner: str | None
+    #: Who its two figures are (its own players: the next match may seat them the other way).
+    sides: tuple[str, str] = ("", "")
 
 
 @dataclass
@@ -157,7 +159,7 @@ def table_tile(
             result = last.scoresheet(deals).result
             sides = _sides(last, names)
             winner = None if result.winner is None else sides[result.winner]
-            tile.finished = Finished(last, result.totals, winner)
+            tile.finished = Finished(last, result.totals, winner, sides)
             if tile.rubber is None:
                 tile.sides = sides
     if latest is not None:

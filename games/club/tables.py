@@ -218,13 +218,18 @@ def _last_deal(table: Table, names: dict[int, str]) -> str | None:
 def _next_opponents(
     rubber: Rubber | None, upcoming: dict[int, dict[int, Any]], names: dict[int, str]
 ) -> list[NextOpponent]:
-    """Whom the two players of the match in play meet in the next round (RULES 7)."""
+    """Whom the two players of the match in play meet in the next round (RULES 7): one line
+    when they meet each other again."""
     after = upcoming.get(rubber.number + 1) if rubber is not None else None
     if rubber is None or not after:
         return []
     found = []
+    pairs: set[frozenset[int]] = set()
     for _seat, pid in two_seats(rubber.seat_ids):
         opponent, table = after[pid]
+        if frozenset((pid, opponent)) in pairs:
+            continue  # the two play each other again: one line says it
+        pairs.add(frozenset((pid, opponent)))
         found.append(NextOpponent(names.get(pid, "?"), names.get(opponent, "?"), table))
     return found
 

@@ -17,12 +17,13 @@ from . import tokens
 
 def handed_deals(rubber: Rubber, seat: str) -> list[Deal]:
     """The deals of the rubber that wait for the other side from `seat`'s: written from its
-    side (by this phone or another), neither confirmed nor disputed, while the session asks for
+    side (by this phone or another), awaiting confirmation as on the pad
+    (`Deal.awaits_confirmation`: not one that stands), while the session asks for
     confirmations and runs. What a hand-over is for; read afresh (one query)."""
     if not rubber.session.asks_confirmation or rubber.session.is_closed:
         return []
-    waiting = Deal.objects.filter(rubber=rubber, confirmed_by__isnull=True, disputed=False)
-    return [deal for deal in waiting.order_by("number") if not deal.confirmable_from(seat)]
+    deals = Deal.objects.filter(rubber=rubber).order_by("number")
+    return [deal for deal in deals if deal.awaits_confirmation and not deal.confirmable_from(seat)]
 
 
 def back_words(rubber: Rubber, back_id: int, name: str) -> str:

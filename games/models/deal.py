@@ -172,6 +172,13 @@ class Deal(models.Model):
         return self.confirmed_by_id is not None or self.ruled
 
     @property
+    def awaits_confirmation(self) -> bool:
+        """Neither settled nor disputed: the other side has still to confirm or dispute it,
+        where the session asks (what the pad offers to confirm and a hand-over is for; a deal
+        recorded before confirmation was asked stands, `ruled`)."""
+        return not self.settled and not self.disputed
+
+    @property
     def result(self) -> str:
         """The result as a pad shows it: "=", "+1", "−2" (or "" for a pass)."""
         if self.data is not None:

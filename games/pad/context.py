@@ -92,8 +92,7 @@ def _rights(facts: _Facts, viewer: Viewer, deal: Deal) -> dict[str, bool]:
     awaits = (
         facts.confirm_entries
         and seat is not None
-        and not deal.settled
-        and not deal.disputed
+        and deal.awaits_confirmation
         and not rubber.session.is_closed
         and viewer.plays
     )

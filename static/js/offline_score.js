@@ -127,7 +127,7 @@
       return;
     }
     if (overAt(data) !== null) {
-      preview.textContent = overWords(data);
+      preview.textContent = ""; // the form's notice says it (#offline-over), once
       return;
     }
     const { sheet, count } = phoneSheet(data, input);
@@ -238,8 +238,9 @@
       entry.prepend(notice);
     }
     notice.textContent = overWords(data);
+    // Said once, in the notice above the form: not again beside the disabled Record.
     const preview = previewOf(entry);
-    if (preview) preview.textContent = notice.textContent;
+    if (preview) preview.textContent = "";
   }
 
   // --- the waiting deals on the pad itself ------------------------------------------------------
@@ -378,11 +379,11 @@
       row.id = `unsent-${queued.number}`;
       row.className = "unsent";
       row.dataset.unsent = "";
-      const cells = [String(queued.number), queued.summary, "", ...data.order.map((side) => String(running[column(data, side)]))];
+      const cells = [String(queued.number), queued.summary, ...data.order.map((side) => String(running[column(data, side)]))];
       cells.forEach((text, c) => {
         const cell = document.createElement("td");
         cell.textContent = text;
-        if (c >= 3) cell.className = "num";
+        if (c >= 2) cell.className = "num";
         if (c === 1) cell.append(" ", unsentMark());
         row.append(cell);
       });

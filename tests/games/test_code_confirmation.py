@@ -647,3 +647,31 @@ def test_the_hand_over_speaks_the_clubs_language(rubber):
     assert "Smazzata 2 contestata da South. Questo telefono è di nuovo di East" in (
         answer.content.decode()
     )
+
+
+def test_deals_that_stand_are_not_handed_over_and_the_phone_comes_back(rubber, running_session):
+    """Issue 29 round 3, item 1: deals recorded before the director asked for confirmation stand
+    (`ruled`): the hand-over page leaves them out, as the pad does, and the phone comes back
+    once the one deal awaiting is confirmed."""
+    from games.sessions.confirming import set_confirmation
+
+    running_session.confirm_entries = False
+    running_session.save(update_fields=["confirm_entries"])
+    phone = phone_at(rubber, "E")
+    part = {**BY_EAST, "level": "1"}  # 1♠ by East, made: the rubber goes on
+    assert phone.post(f"/rubbers/{rubber.pk}/deals/", part).status_code == 302
+    running_session.club.confirm_entries = False
+    running_session.club.save(update_fields=["confirm_entries"])
+    assert set_confirmation(club=running_session.club, on=True, session=running_session) == 1
+    second = phone.post(f"/rubbers/{rubber.pk}/deals/", {**part, "number": 2})
+    assert second.status_code == 302
+    html = phone.get(hand_over_url(rubber)).content.decode()
+    assert "Deal 2 (1♠ by East, made) awaits the other side's confirmation." in html
+    assert "Deal 1 (" not in html
+    assert phone.post(hand_over_url(rubber), {"seat": "S"})["Location"] == (
+        f"/rubbers/{rubber.pk}/#confirm-2"
+    )
+    deal = Deal.objects.get(rubber=rubber, number=2)
+    html = phone.post(f"/deals/{deal.pk}/confirm", {"version": 1}, follow=True).content.decode()
+    assert "Deal 2 confirmed by South. This phone is East&#x27;s again (seat E)." in html
+    assert this_phone(html) == "This phone: East, E" and 'id="entry"' in html

@@ -79,7 +79,6 @@ def test_correction_and_confirmation_fit_a_phone(
         found = boxes(page, selector)
         assert found, selector
         assert all(within_screen(b) for b in found), (selector, found)
-
     # Correct deal 1: every result button is on the screen; the table still fits its box.
     page.locator("#correct-1").click()
     page.locator("#deals .correction .field-result label[data-v='0']").wait_for()
@@ -91,6 +90,27 @@ def test_correction_and_confirmation_fit_a_phone(
     assert scroll_width <= client_width, (scroll_width, client_width)
     columns = boxes(page, "#deals thead th")
     assert all(within_screen(b) for b in columns), columns
+    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+
+    # North wins the rubber: the back score shows, and holds in its box.
+    rubber.south.name = "Bartolomeo Castiglioni-Ruffo"  # beside North on the back score
+    rubber.south.save(update_fields=["name"])
+    rubber.record_deal(
+        number=2, contract="4S", declarer="N", tricks=10, actor=acting(rubber, rubber.north.user)
+    )
+    page.goto(f"{live_server.url}/rubbers/{rubber.pk}/")
+    page.locator("#hundreds").wait_for()
+    page.screenshot(path=str(SHOTS / f"hundreds-{language}.png"), full_page=True)
+    # The back score: its box holds the whole table, no figure cut (issue 29: "2" for 23).
+    scroll_width, client_width = page.locator("#hundreds").locator("..").evaluate(fit)
+    assert scroll_width <= client_width, ("hundreds", scroll_width, client_width)
+    clipped = page.locator("#hundreds td").evaluate_all(
+        "cells => cells.filter(c => c.scrollWidth > c.clientWidth"
+        " || c.getBoundingClientRect().right > c.closest('.scroll-x').getBoundingClientRect()"
+        ".right + 0.5).map(c => c.textContent)"
+    )
+    assert clipped == [], clipped
+
     assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
     context.close()
 

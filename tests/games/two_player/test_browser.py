@@ -77,7 +77,7 @@ def test_turnover_on_a_phone(live_server, browser, two_player_session):
     preview = page.locator("#preview")
     preview.filter(has_text="RULES 7.3").wait_for()
     box.press("4")  # 9–14 without leaving the box
-    preview.filter(has_text="tricks 9–14: East wins the match").wait_for()
+    preview.filter(has_text="North 9 tricks, East 14: East wins the match").wait_for()
     assert page.evaluate("document.activeElement.id") == "id_tricks_1"
     record(page, "#result", "East won by 5 tricks.")
     assert page.locator("#tricks-1").inner_text() == "14"

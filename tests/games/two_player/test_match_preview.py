@@ -22,7 +22,7 @@ LINES = {
     "bridge_for_two": "♠ by North, 10 tricks: North +120",
     "misery": "misery NT by North, 1 trick: North +30",
     "draw_discard": "4♠ by East, 10 tricks: East +120",
-    "turnover": "tricks 14–12: North wins the match",
+    "turnover": "North 14 tricks, East 12: North wins the match",
 }
 
 
@@ -91,7 +91,10 @@ CORRECTED = {
     "bridge_for_two": ("♠ by North, 8 tricks: North +60", "♠ by North, 10 tricks: North +120"),
     "misery": ("♠ by North, 8 tricks: North +60", "misery NT by North, 1 trick: North +30"),
     "draw_discard": ("2♠ by East, 8 tricks: East +60", "4♠ by East, 10 tricks: East +120"),
-    "turnover": ("tricks 14–10: North wins the match", "tricks 14–12: North wins the match"),
+    "turnover": (
+        "North 14 tricks, East 10: North wins the match",
+        "North 14 tricks, East 12: North wins the match",
+    ),
 }
 
 

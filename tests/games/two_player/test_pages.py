@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.conftest import unchanged
@@ -120,3 +122,46 @@ def test_rules_3_7_two_player_form_refuses_impossible_honours(client, two_player
     with unchanged():
         html = client.post(f"/rubbers/{match.pk}/deals/", data).content.decode()
     assert 'id="honours-errors"' in html and "RULES 3.7" in html
+
+
+def test_a_finished_turnover_reads_in_its_own_players_order_on_the_room_and_pad(
+    client, two_player_session, north, south, west, director
+):
+    """Issue 29 round 3, item 2: the room's tile named the finished match's figures with the
+    next match's players (East v South at table 2) while "won by" named its own; each tricks
+    figure now goes with its player's name, on the tile and in the deal's words."""
+    session = two_player_session("turnover")
+    first = session.rubbers.get(table__number=1)
+    second = session.rubbers.get(table__number=2)
+    for user, match in ((north, first), (west, second)):
+        client.force_login(user)
+        entered = client.post(
+            f"/rubbers/{match.pk}/deals/", {"number": 1, "tricks_0": 14, "tricks_1": 12}
+        )
+        assert entered.status_code == 302
+    assert "North 14 tricks, East 12" in page(client, first)
+    client.force_login(director)
+    room = client.get(f"/clubs/{session.club.slug}/room/").content.decode()
+    assert (
+        '<span class="figures">South <strong>14</strong> – <strong>12</strong> West</span>'
+        " · won by South"
+    ) in room
+    assert "Deal 1: South 14 tricks, West 12" in room
+
+
+def test_the_deal_list_has_no_column_without_a_heading(client, two_player_session, north):
+    """Issue 29 round 3, item 3: the tricks were printed again under an empty heading; the
+    deal's words say them already, so every column is named."""
+    match = first_match(two_player_session("bridge_for_two"))
+    client.force_login(north)
+    response = client.post(
+        f"/rubbers/{match.pk}/deals/",
+        {"number": 1, "declarer": "0", "strain": "S", "tricks": "10"},
+    )
+    assert response.status_code == 302
+    html = page(client, match)
+    head = re.search(r'<table class="data" id="deals">\s*<thead>(.*?)</thead>', html, re.S)
+    assert head is not None and "<th></th>" not in head.group(1)
+    row = re.search(r'<tr id="deal-1">(.*?)</tr>', html, re.S)
+    assert row is not None and row.group(1).count("<td") == head.group(1).count("<th")
+    assert "♠ by North, 10 tricks" in row.group(1)

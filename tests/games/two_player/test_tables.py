@@ -160,3 +160,19 @@ def test_a_table_code_at_a_table_of_two_offers_the_players_by_name(client, api, 
     assert "Which player is this phone?" in html
     response = client.post(f"/t/{code}", {"seat": "E"})
     assert response.status_code == 302 and response["Location"] == f"/rubbers/{second.pk}/"
+
+
+def test_a_table_of_two_says_its_next_match_once_and_names_no_movement(client, director, club):
+    """Issue 29 round 3, item 5: two players who meet again next showed two lines ("Bruno plays
+    Dev", "Dev plays Bruno"), and the session's heading named a movement ("· Pivot") that a
+    game of two has not."""
+    bruno, dev = (add_player(club, name) for name in ("Bruno", "Dev"))
+    session = make_session(club, [[bruno, dev]], kind="misery")
+    client.force_login(director)
+    console = client.get("/clubs/riverside/console/").content.decode()
+    said = texts(table_card(console, 1))
+    assert said.count("Next: ") == 1 and "Next: Bruno plays Dev at table 1." in said
+    page = client.get(session.get_absolute_url()).content.decode()
+    for html in (console, page):
+        heading = texts(html[html.index('class="session-block"') :][:600])
+        assert "Misery" in heading and session.get_movement_display() not in heading
