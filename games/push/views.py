@@ -33,7 +33,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
-from django.http import Http404, HttpRequest, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.utils.crypto import salted_hmac
 from django.views.decorators.http import require_GET
 
@@ -132,12 +133,11 @@ def last_event_id(request: HttpRequest) -> str:
 
 
 async def _stream(
-    check: Callable[[], str], channels: list[str], last: str = "", once: bool = False
+    check: Callable[[], str], channels: list[str], last: str = ""
 ) -> AsyncIterator[str]:
     """Long because one loop says the whole life of a stream: subscribe, tell the current
     version (unless the client, resuming, last heard it), then each change, heartbeats and
-    re-checks, until a check lapses. With `once` (a WSGI server, which sends nothing of a
-    stream until it ends) the stream ends after telling the current version."""
+    re-checks, until a check lapses."""
     checked = sync_to_async(check, thread_sensitive=False)
     subscription = broker.Subscription(channels)
     try:
@@ -151,8 +151,6 @@ async def _stream(
         # A resumed stream whose version has not moved sends no event (nothing to fetch), only
         # its reconnection delay, so the answer starts at once.
         yield _event(version) if version != last else f"{_retry()}\n\n"
-        if once:
-            return
         loop = asyncio.get_running_loop()
         next_check = loop.time() + settings.PUSH_RECHECK_SECONDS
         next_beat = loop.time() + settings.PUSH_HEARTBEAT_SECONDS
@@ -181,11 +179,11 @@ async def _stream(
         subscription.close()
 
 
-def _once(request: HttpRequest) -> bool:
-    """Whether the request came through a WSGI server (the test suite's live server, a sync
-    worker): it buffers a stream whole, so the stream tells one version and ends (the page
-    polls, docs/deploy.md) instead of holding a thread until its re-check."""
-    return not isinstance(request, ASGIRequest)
+def _no_stream(request: HttpRequest) -> HttpResponse | None:
+    """Through a WSGI server (the test suite's live server, a sync worker), which buffers a
+    stream whole, no stream: 204, which an EventSource takes as "no stream here" (the page polls,
+    docs/deploy.md), instead of a thread held until the stream's re-check."""
+    return None if isinstance(request, ASGIRequest) else HttpResponse(status=204)
 
 
 def _response(stream: AsyncIterator[str]) -> StreamingHttpResponse:
@@ -196,7 +194,7 @@ def _response(stream: AsyncIterator[str]) -> StreamingHttpResponse:
 
 
 @require_GET
-async def rubber_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+async def rubber_events(request: HttpRequest, pk: int) -> HttpResponseBase:
     """A pad's stream: read as the pad's live part is (games.pad.live), 404 as a missing
     rubber for anyone who may not."""
     check = _rubber_check(request, pk)
@@ -206,19 +204,17 @@ async def rubber_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
         if not lapsed.closed:
             raise Http404("No such rubber.") from None
     channels = [broker.rubber_channel(pk)]
-    return _response(_stream(check, channels, last_event_id(request), _once(request)))
+    return _no_stream(request) or _response(_stream(check, channels, last_event_id(request)))
 
 
 @login_required
 @require_GET
-async def console_events(request: HttpRequest, slug: str) -> StreamingHttpResponse:
+async def console_events(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The director's console's stream: read as the console is (a director of the club)."""
     club = await sync_to_async(_released(lambda: _club_id(request, slug)))()
     channels = [broker.club_channel(int(club))]
-    stream = _stream(
-        _console_check(request, slug), channels, last_event_id(request), _once(request)
-    )
-    return _response(stream)
+    stream = _stream(_console_check(request, slug), channels, last_event_id(request))
+    return _no_stream(request) or _response(stream)
 
 
 def _club_id(request: HttpRequest, slug: str) -> str:
