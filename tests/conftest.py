@@ -121,6 +121,23 @@ def _throttle_counts_start_at_zero() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _kept_renders_start_empty() -> None:
+    """Pads and forms are kept under their rubber's state (games/pad/rendered.py), whose ids a
+    flushed test database hands out again: a kept render of an earlier test's rubber 1 must not
+    answer a later test's rubber 1 in the same worker (in production an id is never reused)."""
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    from games.pad import rendered
+
+    default = caches["default"]
+    if isinstance(default, LocMemCache):
+        default.clear()
+    rendered._FIELDS.renders.clear()
+    rendered._CARDS.renders.clear()
+
+
+@pytest.fixture(autouse=True)
 def _each_test_starts_in_the_default_language() -> Iterator[None]:
     """A request leaves its language active in the thread (a club page activates the club's, and
     nothing deactivates it): each test starts from LANGUAGE_CODE, whatever the test before it in
