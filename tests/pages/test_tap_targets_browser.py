@@ -62,14 +62,15 @@ MEASURE = """() => {
 def open_every_disclosure(page: Any) -> None:
     """Open each closed `<details>` on the page (the pad's figures, History, Correct, Honours,
     the dispute), as a player's taps would, and wait for a correction's form it fetches."""
-    opened = page.evaluate(
-        """() => {
-          const closed = [...document.querySelectorAll("details:not([open])")];
-          closed.forEach(details => { details.open = true; });
-          return closed.filter(details => details.matches(".correction")).length;
-        }"""
+    page.evaluate(
+        """() => document.querySelectorAll("details:not([open]):not(.correction)")
+                  .forEach(details => { details.open = true; })"""
     )
-    if opened:
+    # A correction is opened by a tap on its summary, as a player opens it: the pad keeps what
+    # the player opened when a change is morphed in.
+    corrections = page.locator("details.correction:not([open]) > summary")
+    if corrections.count():
+        corrections.first.click()
         page.locator("details.correction .correction-body form").first.wait_for()
 
 
