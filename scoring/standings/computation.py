@@ -439,14 +439,23 @@ _SEATINGS = {
 }
 
 
+#: ``player_money`` of a rubber's hundreds (by seat) at a whole-cent stake, by stake: a
+#: rubber's money depends only on its hundreds there, and rubbers repeat a few hundred of
+#: them, so each is worked out once per process (bounded: ``_MONEY_KEPT`` a stake).
+_MONEY: dict[Decimal, dict[tuple[int, ...], tuple[Decimal, ...]]] = {}
+_MONEY_KEPT = 4096
+
+
 def _rubber_money(stake: Decimal) -> Callable[[dict[int, int]], dict[int, Decimal]]:
     """``player_money`` at this stake, for a session's rubbers. With a stake in whole cents a
     player's money depends only on their own hundreds, so it is remembered by the rubber's
-    hundreds; in fractions of a cent, the cents rounding leaves are shared out by player key
-    (``player_money``), so it is computed for every rubber."""
+    hundreds (``_MONEY``); in fractions of a cent, the cents rounding leaves are shared out by
+    player key (``player_money``), so it is computed for every rubber."""
     if not stake.is_finite() or (stake * 100) % 1:
         return lambda hundreds: player_money(hundreds, stake)
-    known: dict[tuple[int, ...], tuple[Decimal, ...]] = {}
+    known = _MONEY.setdefault(stake, {})
+    if len(known) > _MONEY_KEPT:
+        known.clear()
 
     def money(hundreds: dict[int, int]) -> dict[int, Decimal]:
         values = tuple(hundreds.values())
