@@ -5,7 +5,8 @@
 For each size a scratch database ``backscore_bench_<size>`` is created, migrated and filled with
 ``seed_synthetic`` up to about that many deals (kept between runs: it is only topped up when it
 holds fewer than 95% of the deals asked for; seeding a million deals takes about half an hour on
-two busy cores). Then, each run in a fresh process so its peak memory is its own:
+two busy cores; ``BENCH_STANDINGS_DB=<prefix>`` names them ``<prefix>_<size>`` instead).
+Then, each run in a fresh process so its peak memory is its own:
 
 - raw read (the baseline): every deal's scoring facts in the rebuild's order, fetched into
   Python by a plain cursor (``RAW_READ``);
@@ -72,6 +73,8 @@ TARGETS = {"raw_times": 10.0, "raw_goal": 5.0, "rss_mb": 500.0, "refresh_ms": 50
 TABLES = ("scoring_rubberresult", "scoring_sessionstanding", "scoring_sessionpayment")
 LIVE_SLUG = "bench-live"
 REDIS = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379/12")
+#: Scratch databases are ``<prefix>_<size>`` (one's own prefix: runs in parallel don't collide).
+DB_PREFIX = os.environ.get("BENCH_STANDINGS_DB", "backscore_bench")
 #: Worker processes of the fanned-out rebuild (``celery worker -c``): one per core here.
 WORKERS = 2
 MODES = ("raw", "full", "full-previous", "nightly", "full-fanout", "nightly-fanout")
@@ -423,19 +426,20 @@ def run_worker(mode: str, url: str, runs: int = 1) -> dict[str, float]:
 def measure(
     label: str, target: int, runs: int, big_runs: int, modes: tuple[str, ...] = MODES
 ) -> dict[str, object]:
-    url, deals = ensure_size(f"backscore_bench_{label}", target)
-    sessions = int(psql("SELECT count(*) FROM clubs_session", f"backscore_bench_{label}"))
+    db = f"{DB_PREFIX}_{label}"
+    url, deals = ensure_size(db, target)
+    sessions = int(psql("SELECT count(*) FROM clubs_session", db))
     # A rebuild at 300k deals takes minutes on this machine, at a million several: fewer runs.
     rebuild_runs = runs if target < 300_000 else big_runs
     row: dict[str, object] = {"label": label, "deals": deals, "sessions": sessions}
     for mode in modes:
         if target < 300_000:
             run_worker(mode, url)  # warm-up (larger sizes: the seeding has just read everything)
-            psql("ANALYZE", f"backscore_bench_{label}")
+            psql("ANALYZE", db)
         results = []
         for _ in range(rebuild_runs):
             results.append(run_worker(mode, url))
-            psql("ANALYZE", f"backscore_bench_{label}")  # the rows just written, untimed
+            psql("ANALYZE", db)  # the rows just written, untimed
         row[mode] = {k: statistics.median(r[k] for r in results) for k in results[0]}
         row[f"{mode}_runs"] = [round(r["wall_s"], 2) for r in results]
         print(f"  {label} {mode}: {row[mode]}", flush=True)

@@ -33,9 +33,12 @@ def build_scoring_tables(**kwargs: Any) -> None:
     process, before its pool forks: every pool process inherits them instead of building its
     own at its first task (the nightly rebuild's chunks, fanned out, each paid them; gunicorn's
     workers build theirs at start the same way, config/gunicorn.py)."""
+    from scoring.rules.options import DEFAULT
     from scoring.rules.rubber import rubber_table
+    from scoring.rules.rubber_totals import totals_table
 
     rubber_table()
+    totals_table(DEFAULT.insult_redoubled, DEFAULT.old_undertricks)  # the rebuild's replay
 
 
 worker_init.connect(build_scoring_tables)

@@ -24,7 +24,8 @@ from scoring.rules.deal import DealInput
 from scoring.rules.errors import ScoringError
 from scoring.rules.options import HouseRules
 from scoring.rules.reading import check_keys, read_closed, read_deals, read_options
-from scoring.rules.rubber import hundreds, score_rubber, score_rubber_keys
+from scoring.rules.rubber import hundreds, score_rubber
+from scoring.rules.rubber_totals import rubber_totals_keys
 from scoring.rules.two_player import (
     DrawDiscardDeal,
     TwoPlayerDeal,
@@ -199,10 +200,10 @@ def _score_rubber(deals: Sequence[DealLike], closed: bool, options: HouseRules) 
 
 
 def _rubber_result(keys: Sequence[int], closed: bool, options: HouseRules) -> Result:
-    """`_score_rubber(...).result` from the deals' keys: the same replay (RULES 2, 8.2), with
-    totals, net, hundreds (RULES 4.1) and the points leader (RULES 2.5) read off its totals."""
-    rubber = score_rubber_keys(keys, closed=closed, options=options)
-    ns, ew = rubber.total_ns, rubber.total_ew
+    """`_score_rubber(...).result` from the deals' keys: the same replay (RULES 2, 8.2) without
+    its items (`rubber_totals_keys`), with totals, net, hundreds (RULES 4.1) and the points
+    leader (RULES 2.5) read off its totals."""
+    ns, ew = rubber_totals_keys(keys, closed=closed, options=options)
     back = hundreds(ns - ew)
     return Result((ns, ew), (ns - ew, ew - ns), (back, -back), _leader((ns, ew)))
 

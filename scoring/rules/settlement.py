@@ -88,10 +88,12 @@ def settle(hundreds: Mapping[K, int], stake_per_hundred: Decimal) -> list[Paymen
     [(2, 1, Decimal('1.50')), (3, 1, Decimal('1.00'))]
     """
     owing = sorted((player, cents) for player, cents in _balances(hundreds, stake_per_hundred))
+    # (minus the cents, payer, payee): sorted as the payments are listed, then made.
     payments = [
         payment for group in _zero_sum_groups([b for b in owing if b[1]]) for payment in _pay(group)
     ]
-    return sorted(payments, key=lambda p: (-p.amount, p.payer, p.payee))
+    payments.sort()
+    return [Payment(payer, payee, _money(-cents)) for cents, payer, payee in payments]
 
 
 def _balances(hundreds: Mapping[K, int], stake: Decimal) -> list[tuple[K, int]]:
@@ -316,15 +318,16 @@ def _subset_sums(values: list[int]) -> list[int]:
     return sums
 
 
-def _pay(group: list[tuple[K, int]]) -> list[Payment[K]]:
-    """Settle one zero-sum group: the largest debtor pays the largest creditor, until all clear."""
+def _pay(group: list[tuple[K, int]]) -> list[tuple[int, K, K]]:
+    """Settle one zero-sum group: the largest debtor pays the largest creditor (ties by player
+    key), until all clear. Each payment as (minus its cents, payer, payee)."""
     owed = dict(group)
-    payments = []
+    payments: list[tuple[int, K, K]] = []
     while owed:
-        debtor = min(owed, key=lambda p: (owed[p], p))
-        creditor = min(owed, key=lambda p: (-owed[p], p))
-        amount = min(-owed[debtor], owed[creditor])
-        payments.append(Payment(debtor, creditor, _money(amount)))
+        debt, debtor = min([(cents, player) for player, cents in owed.items()])
+        credit, creditor = min([(-cents, player) for player, cents in owed.items()])
+        amount = min(-debt, -credit)
+        payments.append((-amount, debtor, creditor))
         owed[debtor] += amount
         owed[creditor] -= amount
         owed = {player: cents for player, cents in owed.items() if cents}

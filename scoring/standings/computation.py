@@ -226,17 +226,19 @@ def stream_sessions(session_ids: list[int]) -> dict[int, Computed]:
     current: int | None = None
     deals: dict[int, list[Any]] = {}
     key = _deal_key
-    for session_id, rubber_id, data, *facts in _ordered_deals(ids):
-        if session_id != current:
-            if current is not None:
-                finish(current, deals)
-            current, deals = session_id, {}
-        row = key(tuple(facts)) if rubber_id in by_key else _DealRow(tuple(facts), _json(data))
-        rows = deals.get(rubber_id)
-        if rows is None:
-            deals[rubber_id] = [row]
-        else:
-            rows.append(row)
+    for fetched in _ordered_deals(ids):
+        for deal in fetched:
+            session_id, rubber_id = deal[0], deal[1]
+            if session_id != current:
+                if current is not None:
+                    finish(current, deals)
+                current, deals = session_id, {}
+            row = key(deal[3:]) if rubber_id in by_key else _DealRow(deal[3:], _json(deal[2]))
+            rows = deals.get(rubber_id)
+            if rows is None:
+                deals[rubber_id] = [row]
+            else:
+                rows.append(row)
     if current is not None:
         finish(current, deals)
     for session in sessions:  # sessions with no deal at all
@@ -245,9 +247,10 @@ def stream_sessions(session_ids: list[int]) -> dict[int, Computed]:
     return {s.pk: computed[s.pk] for s in sessions}
 
 
-def _ordered_deals(ids: list[int]) -> Iterator[tuple[Any, ...]]:
+def _ordered_deals(ids: list[int]) -> Iterator[list[tuple[Any, ...]]]:
     """The sessions' deals, a session's together, each rubber's in order: (session, rubber,
-    data, *facts), fetched ``STREAM_ROWS`` at a time (a server-side cursor on PostgreSQL).
+    data, *facts), fetched ``STREAM_ROWS`` at a time (a server-side cursor on PostgreSQL) and
+    handed over as fetched, a list at a time.
 
     The query is the ORM's; its rows are read from the database cursor as they are, without
     the ORM's per-row converters (which cost more than the read itself): ``data`` comes as JSON
@@ -261,7 +264,7 @@ def _ordered_deals(ids: list[int]) -> Iterator[tuple[Any, ...]]:
     with connection.chunked_cursor() as cursor:
         cursor.execute(sql, params)
         while rows := cursor.fetchmany(STREAM_ROWS):
-            yield from rows
+            yield rows
 
 
 def _raw(query: Any) -> list[tuple[Any, ...]]:
@@ -439,14 +442,23 @@ _SEATINGS = {
 }
 
 
+#: ``player_money`` of a rubber's hundreds (by seat) at a whole-cent stake, by stake: a
+#: rubber's money depends only on its hundreds there, and rubbers repeat a few hundred of
+#: them, so each is worked out once per process (bounded: ``_MONEY_KEPT`` a stake).
+_MONEY: dict[Decimal, dict[tuple[int, ...], tuple[Decimal, ...]]] = {}
+_MONEY_KEPT = 4096
+
+
 def _rubber_money(stake: Decimal) -> Callable[[dict[int, int]], dict[int, Decimal]]:
     """``player_money`` at this stake, for a session's rubbers. With a stake in whole cents a
     player's money depends only on their own hundreds, so it is remembered by the rubber's
-    hundreds; in fractions of a cent, the cents rounding leaves are shared out by player key
-    (``player_money``), so it is computed for every rubber."""
+    hundreds (``_MONEY``); in fractions of a cent, the cents rounding leaves are shared out by
+    player key (``player_money``), so it is computed for every rubber."""
     if not stake.is_finite() or (stake * 100) % 1:
         return lambda hundreds: player_money(hundreds, stake)
-    known: dict[tuple[int, ...], tuple[Decimal, ...]] = {}
+    known = _MONEY.setdefault(stake, {})
+    if len(known) > _MONEY_KEPT:
+        known.clear()
 
     def money(hundreds: dict[int, int]) -> dict[int, Decimal]:
         values = tuple(hundreds.values())

@@ -253,7 +253,7 @@ def _insert(model: Any, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -
     with (
         connection.cursor() as cursor,
         cursor.cursor.copy(  # the psycopg cursor
-            f"COPY {quote(model._meta.db_table)} ({names}) FROM STDIN"
+            f"COPY {quote(model._meta.db_table)} ({names}) FROM STDIN (FORMAT BINARY)"
         ) as copy,
     ):
         # The columns' types told up front: psycopg then dumps each value by its column's

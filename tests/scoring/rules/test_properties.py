@@ -21,6 +21,8 @@ from scoring.rules import (
     score_rubbers,
 )
 from scoring.rules.games import game
+from scoring.rules.rubber import score_rubber_keys
+from scoring.rules.rubber_totals import rubber_totals_keys
 
 PROPERTY = settings(max_examples=60, deadline=None)
 contracts = st.builds(
@@ -216,3 +218,23 @@ def test_a_rubbers_result_from_keys_equals_its_sheets_rules_2_and_4_1(deal_list,
     keys = [d.key for d in played]
     sheet = rubber_game.score([_Recorded(d) for d in played], closed, rules)
     assert rubber_game.result_of_keys(keys, closed, rules) == sheet.result
+
+
+@settings(max_examples=300, deadline=None)
+@given(deal_lists, st.booleans(), options)
+def test_a_rubbers_totals_from_keys_equal_its_replay_rules_2_and_8_1(deal_list, closed, rules):
+    """`rubber_totals_keys` (the rebuild's replay without items) gives the totals of
+    `score_rubber_keys`, and refuses what it refuses: a deal after the rubber ended (RULES 8.1)
+    or a key that is no deal."""
+    keys = [d.key for d in deal_list]
+    for stream in (keys, keys[: len(first_rubber(deal_list))], [*keys[:3], -1]):
+        try:
+            rubber = score_rubber_keys(stream, closed=closed, options=rules)
+        except ScoringError as error:
+            with pytest.raises(ScoringError) as refused:
+                rubber_totals_keys(stream, closed=closed, options=rules)
+            assert str(refused.value) == str(error)
+            assert (refused.value.field, refused.value.rule) == (error.field, error.rule)
+        else:
+            totals = (rubber.total_ns, rubber.total_ew)
+            assert rubber_totals_keys(stream, closed=closed, options=rules) == totals
