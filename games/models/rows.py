@@ -207,18 +207,43 @@ def insert_with_history(deal: Any) -> None:
         del deal.skip_history_when_saving
 
 
-#: The rubber for an entry check (`RubberQuerySet.for_entry`): its club's `club_public`, the
-#: user's `viewer_role` and `viewer_player_id` there, whether the session is
-#: `session_reopened`. Subqueries rather than joins: PostgreSQL planned the five-table join in
-#: ~0.5 ms on the benchmark's machine, this in ~0.2. Parameters: the user's id twice, the
-#: running status, the rubber's id.
-FOR_ENTRY_SQL = (
-    "SELECT r.*,"
-    " (SELECT c.public FROM clubs_club c WHERE c.id = s.club_id) AS club_public,"
-    " (SELECT m.role FROM clubs_membership m"
-    "  WHERE m.club_id = s.club_id AND m.user_id = %s) AS viewer_role,"
-    " (SELECT p.id FROM clubs_player p"
-    "  WHERE p.club_id = s.club_id AND p.user_id = %s) AS viewer_player_id,"
-    " (s.status = %s AND s.closed_at IS NOT NULL) AS session_reopened"
-    " FROM games_rubber r JOIN clubs_session s ON s.id = r.session_id WHERE r.id = %s"
-)
+#: What the entry check reads after the rubber's columns (`RubberQuerySet.for_entry`): its
+#: club's `club_public`, the user's `viewer_role` and `viewer_player_id` there, whether the
+#: session is `session_reopened`.
+ENTRY_CHECK = ("club_public", "viewer_role", "viewer_player_id", "session_reopened")
+
+
+@cache
+def _entry_check_sql(model: type[models.Model]) -> tuple[Columns, str]:
+    rubber = Columns(model, "r")
+    # Subqueries rather than joins: PostgreSQL planned the five-table join in ~0.5 ms on the
+    # benchmark's machine, this in ~0.2. Parameters: the user's id twice, the running status,
+    # the rubber's id.
+    sql = (
+        f"SELECT {rubber.sql},"  # noqa: S608  # nosec B608: the model's own column names
+        " (SELECT c.public FROM clubs_club c WHERE c.id = s.club_id) AS club_public,"
+        " (SELECT m.role FROM clubs_membership m"
+        "  WHERE m.club_id = s.club_id AND m.user_id = %s) AS viewer_role,"
+        " (SELECT p.id FROM clubs_player p"
+        "  WHERE p.club_id = s.club_id AND p.user_id = %s) AS viewer_player_id,"
+        " (s.status = %s AND s.closed_at IS NOT NULL) AS session_reopened"
+        " FROM games_rubber r JOIN clubs_session s ON s.id = r.session_id WHERE r.id = %s"
+    )
+    return rubber, sql
+
+
+def entry_check(model: type[models.Model], pk: int, user_id: int, running: str) -> Any:
+    """The rubber `pk` (`model`: games.models.Rubber) with the `ENTRY_CHECK` facts as its
+    attributes, for the user `user_id` (`running`: the running session's status); None if it is
+    gone. One statement, its text built once (a raw queryset worked out its columns anew on
+    every request)."""
+    columns, sql = _entry_check_sql(model)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [user_id, user_id, running, pk])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    rubber = columns.build(row)
+    for name, value in zip(ENTRY_CHECK, row[columns.width :], strict=True):
+        setattr(rubber, name, value)
+    return rubber
