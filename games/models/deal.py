@@ -33,7 +33,15 @@ from ..summaries import summarise
 from .constraints import deal_constraints
 from .locks import check_reopened_writer, closed_session, lock_session, noted, queue_refresh
 from .summary import two_player_result
-from .values import DISPUTE_NOTE_MAX, SEAT_SIDE, SEATS, DealFields, DisputeReason, RubberStatus
+from .values import (
+    DISPUTE_NOTE_MAX,
+    SEAT_SIDE,
+    SEATS,
+    DealFields,
+    DisputeReason,
+    RubberStatus,
+    deal_input,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -163,7 +171,9 @@ class Deal(models.Model):
         )
 
     def as_input(self) -> DealInput:
-        return self.fields().as_input()
+        return deal_input(
+            self.contract, self.declarer, self.tricks, self.honours_side, self.honours_points
+        )
 
     @property
     def settled(self) -> bool:
