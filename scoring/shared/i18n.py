@@ -474,8 +474,8 @@ def _kept_item(data: dict[str, Any], language: str, names: tuple[str, ...] | Non
     """An item's dict in ``language``, as `_item` makes it, kept: a copy of the one made for
     the same fields (each of the same type), or `_item`'s for one whose fields are not all
     hashable."""
-    fields = tuple((key, type(value), value) for key, value in data.items() if key != "explanation")
-    key = (language, names, fields)
+    # Its English sentence too: made from the other fields, it changes with them.
+    key = (language, names, tuple(data.items()), tuple(map(type, data.values())))
     try:
         kept = _KEPT.get(key)
     except TypeError:  # a field that cannot be a key (a list, a dict): explained as it is
