@@ -24,7 +24,7 @@ from django.utils.translation import pgettext_lazy
 
 from scoring.rules.contract import Contract, Doubling, Side, Strain
 from scoring.rules.errors import ScoringError
-from scoring.rules.explain import explain
+from scoring.rules.explain import TEMPLATES, explain
 from scoring.rules.items import Item
 from scoring.rules.two_player import PlayerItem, explain_player_item
 
@@ -35,6 +35,7 @@ __all__ = [
     "localize_explanations",
     "next_club_page_language",
     "speak_club_language",
+    "speaks_the_engines_sentences",
     "strain_display",
     "templates_for",
     "visitor_chose_language",
@@ -435,6 +436,17 @@ def _item_from_dict(data: Mapping[str, Any]) -> Item | PlayerItem:
         count=data.get("count"),
         deal=data.get("deal"),
     )
+
+
+def speaks_the_engines_sentences() -> bool:
+    """Whether the active language's scoresheet sentences are the engine's own (English): a
+    four-player sheet's items are then explained already as `localize_explanations` would."""
+    return _engines_own(translation.get_language() or "en")
+
+
+@lru_cache(maxsize=16)
+def _engines_own(language: str) -> bool:
+    return templates_for(language) == TEMPLATES
 
 
 def localize_explanations(data: Any, names: Sequence[str] | None = None) -> Any:

@@ -169,3 +169,27 @@ def test_a_sheet_explained_again_from_the_kept_items_is_the_same() -> None:
     assert again == first
     for data in all_items(again):
         assert data["explanation"] == explain_item(_item_from_dict(data))
+
+
+@pytest.mark.parametrize("kind", ["rubber", "chicago"])
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_a_four_player_sheet_in_english_is_the_engines_as_localized(
+    kind: str, language: str
+) -> None:
+    """A four-player sheet in the engine's own language is not rewritten (games/sheets.py):
+    it is what the localization would make of it; in Italian it is localized."""
+    from games import sheets
+    from games.models.values import DealFields
+    from scoring.rules import HouseRules
+
+    deals = [
+        DealFields("4SX", "N", 11, "", None),
+        DealFields("3NT", "E", 7, "NS", 150),
+        DealFields("6H", "S", 10, "", None),
+        DealFields("2C", "W", 6, "", None),
+    ]
+    sheet = sheets.score(kind, deals, closed=False, options=HouseRules())
+    with translation.override(language):
+        written = sheet.to_dict()
+        assert written == localize_explanations(sheet.score.to_dict())
+    assert (written == sheet.score.to_dict()) is (language == "en")
