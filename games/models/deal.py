@@ -33,15 +33,7 @@ from ..summaries import summarise
 from .constraints import deal_constraints
 from .locks import check_reopened_writer, closed_session, lock_session, noted, queue_refresh
 from .summary import two_player_result
-from .values import (
-    DISPUTE_NOTE_MAX,
-    SEAT_SIDE,
-    SEATS,
-    DealFields,
-    DisputeReason,
-    RubberStatus,
-    deal_input,
-)
+from .values import DISPUTE_NOTE_MAX, SEAT_SIDE, SEATS, DealFields, DisputeReason, RubberStatus
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -171,9 +163,7 @@ class Deal(models.Model):
         )
 
     def as_input(self) -> DealInput:
-        return deal_input(
-            self.contract, self.declarer, self.tricks, self.honours_side, self.honours_points
-        )
+        return self.fields().as_input()
 
     @property
     def settled(self) -> bool:
