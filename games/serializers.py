@@ -6,11 +6,16 @@ applied by the model methods, so an impossible result is refused with the rule i
 
 from __future__ import annotations
 
-from typing import Any
+import datetime
+from collections.abc import Callable
+from typing import Any, cast
 
+from django.conf import settings
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
-from rest_framework import serializers
+from rest_framework import ISO_8601, serializers
+from rest_framework.settings import api_settings
 
 from scoring.shared import inputs
 from scoring.shared.inputs import RefusesUnknownFields
@@ -21,6 +26,32 @@ from .registry import names_for, pages
 
 #: How DRF writes a date and time (ISO 8601 in the current time zone), for the written-out fields.
 _DATETIME = inputs.DateTimeField()
+
+Times = Callable[[datetime.datetime | None], str | None]
+
+
+def answer_times() -> Times:
+    """`_DATETIME.to_representation` for one answer, the current time zone read once rather
+    than for each of its deals' times (DRF reads it for each): an aware time in that zone, ISO
+    8601, UTC as "Z". Anything else (a naive time, another format) is DRF's own."""
+    if not settings.USE_TZ or str(api_settings.DATETIME_FORMAT).lower() != ISO_8601:
+        return _drf_time
+    zone = timezone.get_current_timezone()
+
+    def written(value: datetime.datetime | None) -> str | None:
+        if value is None or not timezone.is_aware(value):
+            return _drf_time(value)
+        try:
+            text = value.astimezone(zone).isoformat()
+        except OverflowError:
+            return _drf_time(value)  # DRF's refusal
+        return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+    return written
+
+
+def _drf_time(value: datetime.datetime | None) -> str | None:
+    return cast("str | None", _DATETIME.to_representation(value))  # type: ignore[arg-type]
 
 
 class HonoursSerializer(RefusesUnknownFields, serializers.Serializer[Any]):
@@ -297,10 +328,11 @@ class DealSerializer(serializers.ModelSerializer[Deal]):
         return deal_json(deal, self._entrant(deal))
 
 
-def deal_json(deal: Deal, entrant: history.Entrant) -> dict[str, Any]:
+def deal_json(deal: Deal, entrant: history.Entrant, times: Times | None = None) -> dict[str, Any]:
     """`DealSerializer`'s fields, written out (a test keeps them equal to DRF's generic output):
     a rubber's answer has every deal, and the generic path rebuilt each field from the model per
-    deal (docs/benchmarks.md, HTTP)."""
+    deal (docs/benchmarks.md, HTTP). `times` writes its times (`answer_times`, once per answer)."""
+    times = answer_times() if times is None else times
     return {
         "id": deal.pk,
         "rubber_id": deal.rubber_id,
@@ -315,8 +347,8 @@ def deal_json(deal: Deal, entrant: history.Entrant) -> dict[str, Any]:
         "data": deal.data,
         "entered_by": entrant.name,
         "entered_by_player": entrant.player_id,
-        "entered_at": _DATETIME.to_representation(deal.entered_at),
-        "updated_at": _DATETIME.to_representation(deal.updated_at),
+        "entered_at": times(deal.entered_at),
+        "updated_at": times(deal.updated_at),
         "confirmed_by": deal.confirmed_by_id,
         "disputed": deal.disputed,
         "ruled": deal.ruled,
@@ -389,7 +421,7 @@ class RubberSerializer(serializers.Serializer[Any]):
 
     @extend_schema_field(DealSerializer(many=True))
     def get_deals(self, rubber: Rubber) -> list[dict[str, Any]]:
-        return _deals(rubber, self.context.get("entrants"))
+        return _deals(rubber, self.context.get("entrants"), answer_times())
 
     def to_representation(self, rubber: Rubber) -> dict[str, Any]:
         return rubber_json(rubber, self.context.get("entrants"))
@@ -411,16 +443,21 @@ def _scoresheet(rubber: Rubber) -> dict[str, Any]:
     return rubber.scoresheet().to_dict(names_for(rubber))
 
 
-def _deals(rubber: Rubber, known: dict[int, history.Entrant] | None) -> list[dict[str, Any]]:
+def _deals(
+    rubber: Rubber, known: dict[int, history.Entrant] | None, times: Times
+) -> list[dict[str, Any]]:
     deals = rubber.ordered_deals()
     # Who entered them: given by a deal's answer that already read them (one query fewer).
     entrants = rubber_entrants(rubber, deals) if known is None else known
-    return [deal_json(d, history.who(entrants, d.entered_by_id)) for d in deals]
+    return [deal_json(d, history.who(entrants, d.entered_by_id), times) for d in deals]
 
 
-def rubber_json(rubber: Rubber, entrants: dict[int, history.Entrant] | None) -> dict[str, Any]:
+def rubber_json(
+    rubber: Rubber, entrants: dict[int, history.Entrant] | None, times: Times | None = None
+) -> dict[str, Any]:
     """`RubberSerializer`'s fields, written out, as `deal_json` (a test keeps them equal);
     `entrants` who entered its deals, if already read."""
+    times = answer_times() if times is None else times
     return {
         "id": rubber.pk,
         "session": rubber.session_id,
@@ -432,9 +469,9 @@ def rubber_json(rubber: Rubber, entrants: dict[int, history.Entrant] | None) -> 
         "players": _players(rubber),
         "sitting_out": [int(pk) for pk in rubber.sitting_out],
         "status": rubber.status,
-        "ended_at": _DATETIME.to_representation(rubber.ended_at) if rubber.ended_at else None,
+        "ended_at": times(rubber.ended_at) if rubber.ended_at else None,
         "scoresheet": _scoresheet(rubber),
-        "deals": _deals(rubber, entrants),
+        "deals": _deals(rubber, entrants, times),
     }
 
 
@@ -444,9 +481,10 @@ def written_json(
     """`DealWithRubberSerializer`'s answer without building the serializers: the deal, its
     rubber as written and the next rubber's id (the same JSON; a test compares them)."""
     entrant = history.who(entrants, deal.entered_by_id)
+    times = answer_times()
     return {
-        **deal_json(deal, entrant),
-        "rubber": rubber_json(rubber, entrants),
+        **deal_json(deal, entrant, times),
+        "rubber": rubber_json(rubber, entrants, times),
         "next_rubber": next_rubber,
     }
 

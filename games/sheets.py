@@ -19,7 +19,7 @@ from typing import Any
 
 from scoring.rules import HouseRules, ScoringError
 from scoring.rules.games import GAMES, DealLike, Result, game, kinds
-from scoring.shared.i18n import localize_explanations
+from scoring.shared.i18n import localize_explanations, speaks_the_engines_sentences
 
 __all__ = [
     "DealLike",
@@ -74,8 +74,12 @@ class Sheet:
         name its players with `names` (player 0's and player 1's), else count them from 1."""
         if self.score is None:  # a Turnover match before its result is entered
             return {"tricks": None, "winner": None, "tie": False}
-        data: dict[str, Any] = localize_explanations(self.score.to_dict(), names)
-        return data
+        data: dict[str, Any] = self.score.to_dict()
+        if self.kind in FOUR_PLAYER and names is None and speaks_the_engines_sentences():
+            # Items that name sides, in the engine's own language: already the reader's words.
+            return data
+        localized: dict[str, Any] = localize_explanations(data, names)
+        return localized
 
 
 def normalise(kind: str, data: Any) -> dict[str, Any]:

@@ -18,7 +18,10 @@ from functools import cache
 from typing import Any, TypeVar, cast
 
 from django.db import connection, models
-from django.db.models.signals import post_save, pre_save
+from django.db.models.base import ModelState
+from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
+from django.db.models.query_utils import DeferredAttribute
+from django.db.models.signals import post_init, post_save, pre_init, pre_save
 from django.utils import timezone
 from simple_history.models import HistoricalRecords
 from simple_history.utils import get_change_reason_from_object
@@ -33,7 +36,13 @@ Converter = Callable[[Any, Any, Any], Any]
 
 class Columns:
     """A model's concrete columns under a table alias: the select list, and a row's slice made
-    into an instance as the ORM makes it (its converters, `from_db`)."""
+    into an instance as the ORM makes it (its converters, `from_db`).
+
+    `from_db` calls the model's `__init__`, which sets each field through its descriptor and
+    sends `pre_init` and `post_init`. Where no receiver listens and every field's descriptor
+    only reads (a plain column or a foreign key's id, as here), the instance is made as that
+    would leave it, its attributes set at once: a rubber's answer makes every deal of it, at
+    every entry (docs/benchmarks.md, issue 33)."""
 
     def __init__(self, model: type[models.Model], alias: str) -> None:
         self.model = model
@@ -42,6 +51,10 @@ class Columns:
         self.sql = ", ".join(f'{alias}."{f.column}"' for f in self.fields)
         self.width = len(self.fields)
         self._converters: list[tuple[int, list[Converter], Any]] | None = None
+        self._plain = all(
+            type(model.__dict__.get(name)) in (DeferredAttribute, ForeignKeyDeferredAttribute)
+            for name in self.names
+        )
 
     def converters(self) -> list[tuple[int, list[Converter], Any]]:
         """As `SQLCompiler.get_converters`: the backend's, then the field's, by position."""
@@ -57,13 +70,32 @@ class Columns:
         return self._converters
 
     def build(self, row: Sequence[Any], start: int = 0) -> Any:
-        values = list(row[start : start + self.width])
-        for i, convert, col in self.converters():
-            value = values[i]
-            for converter in convert:
-                value = converter(value, col, connection)
-            values[i] = value
-        return self.model.from_db(connection.alias, self.names, values)
+        return self.build_all([row], start)[0]
+
+    def build_all(self, rows: Sequence[Sequence[Any]], start: int = 0) -> list[Any]:
+        """Each row's slice from `start`, made an instance."""
+        model, names, alias = self.model, self.names, connection.alias
+        converters = self.converters()
+        plain = self._plain and not (
+            pre_init.has_listeners(model) or post_init.has_listeners(model)
+        )
+        made = []
+        for row in rows:
+            values = list(row[start : start + self.width])
+            for i, convert, col in converters:
+                value = values[i]
+                for converter in convert:
+                    value = converter(value, col, connection)
+                values[i] = value
+            if not plain:
+                made.append(model.from_db(alias, names, values))
+                continue
+            instance = model.__new__(model)
+            state = instance._state = ModelState()
+            state.adding, state.db = False, alias
+            instance.__dict__.update(zip(names, values, strict=True))
+            made.append(instance)
+        return made
 
 
 @cache
@@ -134,7 +166,7 @@ def deals_of(model: type[models.Model], rubber: Any) -> list[Any]:
     with connection.cursor() as cursor:
         cursor.execute(sql, [rubber.pk])
         rows = cursor.fetchall()
-    deals = [columns.build(row) for row in rows]
+    deals = columns.build_all(rows)
     for deal in deals:
         deal._state.fields_cache["rubber"] = rubber
     return deals
@@ -207,18 +239,43 @@ def insert_with_history(deal: Any) -> None:
         del deal.skip_history_when_saving
 
 
-#: The rubber for an entry check (`RubberQuerySet.for_entry`): its club's `club_public`, the
-#: user's `viewer_role` and `viewer_player_id` there, whether the session is
-#: `session_reopened`. Subqueries rather than joins: PostgreSQL planned the five-table join in
-#: ~0.5 ms on the benchmark's machine, this in ~0.2. Parameters: the user's id twice, the
-#: running status, the rubber's id.
-FOR_ENTRY_SQL = (
-    "SELECT r.*,"
-    " (SELECT c.public FROM clubs_club c WHERE c.id = s.club_id) AS club_public,"
-    " (SELECT m.role FROM clubs_membership m"
-    "  WHERE m.club_id = s.club_id AND m.user_id = %s) AS viewer_role,"
-    " (SELECT p.id FROM clubs_player p"
-    "  WHERE p.club_id = s.club_id AND p.user_id = %s) AS viewer_player_id,"
-    " (s.status = %s AND s.closed_at IS NOT NULL) AS session_reopened"
-    " FROM games_rubber r JOIN clubs_session s ON s.id = r.session_id WHERE r.id = %s"
-)
+#: What the entry check reads after the rubber's columns (`RubberQuerySet.for_entry`): its
+#: club's `club_public`, the user's `viewer_role` and `viewer_player_id` there, whether the
+#: session is `session_reopened`.
+ENTRY_CHECK = ("club_public", "viewer_role", "viewer_player_id", "session_reopened")
+
+
+@cache
+def _entry_check_sql(model: type[models.Model]) -> tuple[Columns, str]:
+    rubber = Columns(model, "r")
+    # Subqueries rather than joins: PostgreSQL planned the five-table join in ~0.5 ms on the
+    # benchmark's machine, this in ~0.2. Parameters: the user's id twice, the running status,
+    # the rubber's id.
+    sql = (
+        f"SELECT {rubber.sql},"  # noqa: S608  # nosec B608: the model's own column names
+        " (SELECT c.public FROM clubs_club c WHERE c.id = s.club_id) AS club_public,"
+        " (SELECT m.role FROM clubs_membership m"
+        "  WHERE m.club_id = s.club_id AND m.user_id = %s) AS viewer_role,"
+        " (SELECT p.id FROM clubs_player p"
+        "  WHERE p.club_id = s.club_id AND p.user_id = %s) AS viewer_player_id,"
+        " (s.status = %s AND s.closed_at IS NOT NULL) AS session_reopened"
+        " FROM games_rubber r JOIN clubs_session s ON s.id = r.session_id WHERE r.id = %s"
+    )
+    return rubber, sql
+
+
+def entry_check(model: type[models.Model], pk: int, user_id: int, running: str) -> Any:
+    """The rubber `pk` (`model`: games.models.Rubber) with the `ENTRY_CHECK` facts as its
+    attributes, for the user `user_id` (`running`: the running session's status); None if it is
+    gone. One statement, its text built once (a raw queryset worked out its columns anew on
+    every request)."""
+    columns, sql = _entry_check_sql(model)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [user_id, user_id, running, pk])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    rubber = columns.build(row)
+    for name, value in zip(ENTRY_CHECK, row[columns.width :], strict=True):
+        setattr(rubber, name, value)
+    return rubber

@@ -37,7 +37,7 @@ from .locks import (
     noted,
     queue_refresh,
 )
-from .rows import FOR_ENTRY_SQL, deals_of, insert_with_history, lock_for_entry
+from .rows import deals_of, entry_check, insert_with_history, lock_for_entry
 from .state import answer_state
 from .summary import NextRubberToWithdraw, reopen_refusal
 from .values import MAX_ID, SEAT_FIELDS, DealFields, NumberGap, RubberStatus
@@ -61,10 +61,8 @@ class RubberQuerySet(models.QuerySet["Rubber"]):
         running them (docs/benchmarks.md, HTTP)."""
         if pk > MAX_ID:  # the ORM answers no row for an id out of range; SQLite would raise
             return None
-        found = Rubber.objects.raw(
-            FOR_ENTRY_SQL, [user_id, user_id, Session.Status.RUNNING.value, pk]
-        )
-        return next(iter(found), None)
+        found: Rubber | None = entry_check(Rubber, pk, user_id, Session.Status.RUNNING.value)
+        return found
 
     def answer_state(self, pk: int) -> tuple[Any, ...] | None:
         """The rubber's club and what its API answer is made of (`state.answer_state`)."""

@@ -101,18 +101,8 @@ class DealFields:
         return fields
 
     def as_input(self) -> DealInput:
-        honours = None
-        if self.honours_side or self.honours_points is not None:
-            if not self.honours_side:
-                raise ScoringError("honours.side", "is required with the points", "RULES 3.6")
-            # Unchecked here: Honours refuses missing points itself (RULES 3.6).
-            points: Any = self.honours_points
-            honours = Honours(Side.parse(self.honours_side, "honours.side"), points)
-        return DealInput.create(
-            self.contract,
-            SEAT_SIDE[self.declarer] if self.declarer else None,
-            self.tricks,
-            honours,
+        return deal_input(
+            self.contract, self.declarer, self.tricks, self.honours_side, self.honours_points
         )
 
     def corrected(self, kind: str, changes: dict[str, Any]) -> DealFields:
@@ -147,6 +137,46 @@ class DealFields:
             "honours_points": self.honours_points,
             "data": self.data,
         }
+
+
+#: The engine's input for a four-player deal's facts, kept per process (`deal_input`): a rubber
+#: is scored again from all its deals at every entry (RULES 8.2), and its earlier deals' facts
+#: do not change. Keyed with each fact's type, as `True == 1` and both hash alike.
+_INPUTS: dict[tuple[Any, ...], DealInput] = {}
+#: At most this many inputs kept; then the table is emptied and refilled.
+KEPT_INPUTS = 8192
+
+
+def deal_input(
+    contract: str, declarer: str, tricks: int | None, honours_side: str, honours_points: int | None
+) -> DealInput:
+    """The engine's input for a four-player deal's facts (checked by it: RULES 1, 3.6), kept
+    for facts of the same values and types; facts it refuses raise each time."""
+    facts = (contract, declarer, tricks, honours_side, honours_points)
+    key = (*facts, *map(type, facts))
+    try:
+        found = _INPUTS.get(key)
+    except TypeError:  # a fact that cannot be a key
+        return _deal_input(*facts)
+    if found is None:
+        found = _deal_input(*facts)
+        if len(_INPUTS) >= KEPT_INPUTS:
+            _INPUTS.clear()
+        _INPUTS[key] = found
+    return found
+
+
+def _deal_input(
+    contract: str, declarer: str, tricks: int | None, honours_side: str, honours_points: int | None
+) -> DealInput:
+    honours = None
+    if honours_side or honours_points is not None:
+        if not honours_side:
+            raise ScoringError("honours.side", "is required with the points", "RULES 3.6")
+        # Unchecked here: Honours refuses missing points itself (RULES 3.6).
+        points: Any = honours_points
+        honours = Honours(Side.parse(honours_side, "honours.side"), points)
+    return DealInput.create(contract, SEAT_SIDE[declarer] if declarer else None, tricks, honours)
 
 
 class RubberStatus(models.TextChoices):

@@ -40,6 +40,14 @@ REASONS = (
 )
 
 
+#: Each item's JSON, kept per process (`Item.to_dict`): a rubber's scoresheet is written out
+#: again after each deal, every earlier item unchanged (the API answers a deal with it). Keyed
+#: by the item and its fields' types, as `True == 1` and both hash alike.
+_DICTS: dict[tuple[Any, ...], dict[str, Any]] = {}
+#: At most this many kept; then the table is emptied and refilled.
+KEPT_DICTS = 8192
+
+
 class Item(NamedTuple):
     """A scoresheet entry.
 
@@ -65,6 +73,17 @@ class Item(NamedTuple):
         return explain(self)
 
     def to_dict(self) -> dict[str, Any]:
+        """The item's JSON, a copy of the one kept for an equal item (`_DICTS`)."""
+        key = (self, tuple(map(type, self)))
+        kept = _DICTS.get(key)
+        if kept is None:
+            kept = self._dict()
+            if len(_DICTS) >= KEPT_DICTS:
+                _DICTS.clear()
+            _DICTS[key] = kept
+        return dict(kept)
+
+    def _dict(self) -> dict[str, Any]:
         return {
             "side": self.side.value,
             "line": self.line,

@@ -24,7 +24,7 @@ from django.utils.translation import pgettext_lazy
 
 from scoring.rules.contract import Contract, Doubling, Side, Strain
 from scoring.rules.errors import ScoringError
-from scoring.rules.explain import explain
+from scoring.rules.explain import TEMPLATES, explain
 from scoring.rules.items import Item
 from scoring.rules.two_player import PlayerItem, explain_player_item
 
@@ -35,6 +35,7 @@ __all__ = [
     "localize_explanations",
     "next_club_page_language",
     "speak_club_language",
+    "speaks_the_engines_sentences",
     "strain_display",
     "templates_for",
     "visitor_chose_language",
@@ -437,6 +438,17 @@ def _item_from_dict(data: Mapping[str, Any]) -> Item | PlayerItem:
     )
 
 
+def speaks_the_engines_sentences() -> bool:
+    """Whether the active language's scoresheet sentences are the engine's own (English): a
+    four-player sheet's items are then explained already as `localize_explanations` would."""
+    return _engines_own(translation.get_language() or "en")
+
+
+@lru_cache(maxsize=16)
+def _engines_own(language: str) -> bool:
+    return templates_for(language) == TEMPLATES
+
+
 def localize_explanations(data: Any, names: Sequence[str] | None = None) -> Any:
     """``data`` (an engine ``to_dict()``, or any JSON built from them) with each item's
     ``"explanation"`` rewritten in the active language; the figures are left as they are.
@@ -447,24 +459,61 @@ def localize_explanations(data: Any, names: Sequence[str] | None = None) -> Any:
 
 def _localize(data: Any, language: str, names: tuple[str, ...] | None) -> Any:
     if isinstance(data, dict):
-        out = {
+        if "explanation" in data and "reason" in data:
+            return _kept_item(data, language, names)
+        return {
             key: _localize(value, language, names) if isinstance(value, dict | list) else value
             for key, value in data.items()
         }
-        if "explanation" in data and "reason" in data:
-            fields = tuple(item for item in data.items() if item[0] != "explanation")
-            try:
-                out["explanation"] = _explanation(language, fields, names)
-            except TypeError:  # a field that cannot be a cache key: explain it directly
-                with translation.override(language):
-                    out["explanation"] = explain_item(_item_from_dict(data), names)
-        return out
     if isinstance(data, list):
         return [
             _localize(value, language, names) if isinstance(value, dict | list) else value
             for value in data
         ]
     return data
+
+
+#: Items explained, by language, names and their fields: a rubber's answer after each deal
+#: explains every earlier deal's items again, unchanged (docs/benchmarks.md, issue 33). Each
+#: field is keyed with its type, as `True == 1` and both hash alike: an item whose
+#: `"vulnerable"` is `1` is not answered with one whose is `true`.
+_KEPT: dict[tuple[Any, ...], dict[str, Any]] = {}
+#: At most this many items kept per process; then the whole table is emptied and refilled.
+KEPT_ITEMS = 8192
+
+
+def _kept_item(data: dict[str, Any], language: str, names: tuple[str, ...] | None) -> Any:
+    """An item's dict in ``language``, as `_item` makes it, kept: a copy of the one made for
+    the same fields (each of the same type), or `_item`'s for one whose fields are not all
+    hashable."""
+    # Its English sentence too: made from the other fields, it changes with them.
+    key = (language, names, tuple(data.items()), tuple(map(type, data.values())))
+    try:
+        kept = _KEPT.get(key)
+    except TypeError:  # a field that cannot be a key (a list, a dict): explained as it is
+        return _item(data, language, names)
+    if kept is None:
+        kept = _item(data, language, names)
+        if len(_KEPT) >= KEPT_ITEMS:
+            _KEPT.clear()
+        _KEPT[key] = kept
+    return dict(kept)
+
+
+def _item(data: dict[str, Any], language: str, names: tuple[str, ...] | None) -> dict[str, Any]:
+    """An item's dict with its ``"explanation"`` in ``language`` (its other fields as they are,
+    any nested ones localized too)."""
+    out = {
+        key: _localize(value, language, names) if isinstance(value, dict | list) else value
+        for key, value in data.items()
+    }
+    fields = tuple(item for item in data.items() if item[0] != "explanation")
+    try:
+        out["explanation"] = _explanation(language, fields, names)
+    except TypeError:  # a field that cannot be a cache key: explain it directly
+        with translation.override(language):
+            out["explanation"] = explain_item(_item_from_dict(data), names)
+    return out
 
 
 @lru_cache(maxsize=4096)

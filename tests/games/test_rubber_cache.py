@@ -307,6 +307,24 @@ def test_the_written_out_serializers_equal_drfs_generic_output(
         assert RubberSerializer().to_representation(each) == dict(generic)
 
 
+@pytest.mark.parametrize("zone", ["Europe/London", "Europe/Rome", "UTC", "America/St_Johns"])
+def test_an_answers_times_are_written_as_drf_writes_them(zone: str) -> None:
+    """`answer_times` reads the time zone once per answer; each time it writes is DRF's."""
+    from zoneinfo import ZoneInfo
+
+    from django.utils import timezone
+
+    from games.serializers import _DATETIME, answer_times
+
+    winter = datetime.datetime(2026, 1, 5, 19, 30, 1, 250, tzinfo=datetime.UTC)
+    summer = datetime.datetime(2026, 7, 5, 23, 59, 59, tzinfo=ZoneInfo("Asia/Tokyo"))
+    naive = datetime.datetime(2026, 3, 29, 0, 30)
+    with timezone.override(zone):
+        times = answer_times()
+        for value in (winter, summer, naive, winter.replace(microsecond=0), None):
+            assert times(value) == _DATETIME.to_representation(value), value
+
+
 def test_a_seated_player_renamed_changes_the_cached_answer(
     api: Any, rubber: Any, enter: Any, cached: Any
 ) -> None:

@@ -12,7 +12,12 @@ from scoring.rules.contract import Doubling, Strain
 from scoring.rules.deal import DealInput
 from scoring.rules.items import Item
 from scoring.rules.two_player import PlayerItem
-from scoring.shared.i18n import explain_item, localize_explanations, templates_for
+from scoring.shared.i18n import (
+    _item_from_dict,
+    explain_item,
+    localize_explanations,
+    templates_for,
+)
 
 
 def sheet() -> Any:
@@ -130,3 +135,61 @@ def test_rules_explanations_name_their_section_in_italian(item: Any, section: st
     with translation.override("en"):
         english = explain_item(item)
     assert english.endswith(f" (RULES {section})") and english != text
+
+
+def test_an_item_explained_is_kept_by_its_fields_and_their_types() -> None:
+    """A rubber's answer explains its earlier deals' items again after every deal: each item's
+    dict is kept by its language and fields (scoring.shared.i18n), each field with its type, so
+    `1` is never answered as `true`; the dict handed out is a copy."""
+    item = Item(Side.EW, "above", 500, "undertricks", Contract.parse("4HX"), True, 2, 2).to_dict()
+    as_one = {**item, "vulnerable": 1}
+    with translation.override("en"):
+        first = localize_explanations({"items": [item]})["items"][0]
+        first["points"] = -1
+        again = localize_explanations({"items": [item, as_one]})["items"]
+    assert again[0] == item and again[0]["vulnerable"] is True
+    assert again[1]["vulnerable"] == 1 and again[1]["vulnerable"] is not True
+    with translation.override("it"):
+        italian = localize_explanations({"items": [item]})["items"][0]
+    assert italian["explanation"] != item["explanation"]
+    assert {**italian, "explanation": item["explanation"]} == item
+
+
+def test_an_item_with_a_field_that_is_no_key_is_explained_as_it_is() -> None:
+    item = {**Item(Side.NS, "above", 500, "rubber_bonus", None, None, 1, None).to_dict()}
+    item["extra"] = {"nested": [1]}
+    with translation.override("en"):
+        assert localize_explanations({"items": [item]}) == {"items": [item]}
+
+
+@pytest.mark.usefixtures("italian")
+def test_a_sheet_explained_again_from_the_kept_items_is_the_same() -> None:
+    first = localize_explanations(sheet().to_dict())
+    again = localize_explanations(sheet().to_dict())
+    assert again == first
+    for data in all_items(again):
+        assert data["explanation"] == explain_item(_item_from_dict(data))
+
+
+@pytest.mark.parametrize("kind", ["rubber", "chicago"])
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_a_four_player_sheet_in_english_is_the_engines_as_localized(
+    kind: str, language: str
+) -> None:
+    """A four-player sheet in the engine's own language is not rewritten (games/sheets.py):
+    it is what the localization would make of it; in Italian it is localized."""
+    from games import sheets
+    from games.models.values import DealFields
+    from scoring.rules import HouseRules
+
+    deals = [
+        DealFields("4SX", "N", 11, "", None),
+        DealFields("3NT", "E", 7, "NS", 150),
+        DealFields("6H", "S", 10, "", None),
+        DealFields("2C", "W", 6, "", None),
+    ]
+    sheet = sheets.score(kind, deals, closed=False, options=HouseRules())
+    with translation.override(language):
+        written = sheet.to_dict()
+        assert written == localize_explanations(sheet.score.to_dict())
+    assert (written == sheet.score.to_dict()) is (language == "en")

@@ -116,6 +116,23 @@ def test_a_token_is_read_in_one_query_and_expired_ones_go_at_sign_in(
     assert not AuthToken.objects.filter(user=user, token_key=stale[:KEY]).exists()
 
 
+def test_a_token_refused_as_knox_refuses_it(world: World) -> None:
+    """The token's read in once-built SQL (config/tokens.py) refuses what knox refuses: a known
+    key with another secret, an unknown key, a user made inactive; the live token still reads."""
+    live = _token()
+    forged = live[:KEY] + ("0" if live[KEY] != "0" else "1") + live[KEY + 1 :]
+    for token in (forged, "f" * len(live), live[:KEY]):
+        response = _with(token).post(f"/api/v1/rubbers/{world.rubber.pk}/deals/", {}, "json")
+        assert response.status_code == 401, token
+        assert response.json() == {"detail": "Invalid token."}
+    assert _reads(_with(live), world) == 200
+    user = world.users["seated"]
+    user.is_active = False
+    user.save(update_fields=["is_active"])
+    response = _with(live).post(f"/api/v1/rubbers/{world.rubber.pk}/deals/", {}, "json")
+    assert (response.status_code, response.json()) == (401, {"detail": "User inactive or deleted."})
+
+
 def test_the_default_lifetime_is_two_weeks(settings: Any) -> None:
     assert settings.REST_KNOX["TOKEN_TTL"] == timedelta(hours=336)
 

@@ -331,3 +331,19 @@ def test_rules_explanations_name_the_section_they_apply(
     item = next(item for item in result.items if item.reason == reason)
     assert explain(item) == sentence
     assert item.to_dict()["explanation"] == sentence
+
+
+def test_an_items_json_is_kept_by_its_fields_and_their_types() -> None:
+    """`Item.to_dict` keeps each item's JSON (a rubber's sheet is written out again after each
+    deal): an equal item gets an equal copy, never the same dict, and `1` is not `True`."""
+    from scoring.rules.contract import Contract, Side
+    from scoring.rules.items import Item
+
+    item = Item(Side.EW, "above", 500, "undertricks", Contract.parse("4HX"), True, 2, 2)
+    first = item.to_dict()
+    first["points"] = 0
+    again = Item(Side.EW, "above", 500, "undertricks", Contract.parse("4HX"), True, 2, 2)
+    assert again.to_dict() == again._dict() and again.to_dict()["points"] == 500
+    assert again.to_dict() is not again.to_dict()
+    as_one = item._replace(vulnerable=1)
+    assert as_one == item and as_one.to_dict()["vulnerable"] is not True
