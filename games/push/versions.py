@@ -1,15 +1,31 @@
-"""The versions the push streams send (games.push.views): what the console's poll and its
-stream both say changed."""
+"""The versions the push streams send (games.push.views): a pad's (`version_of` its state),
+what the console's poll and its stream both say changed."""
 
 from __future__ import annotations
 
 import hashlib
+import re
+from typing import Any
 
 from django.db.models import Count, Max, Q, Sum
+from django.utils.crypto import salted_hmac
 
 from clubs.models import Club, Session, TableSeat
 
 from ..models import Deal, Rubber
+
+
+def version_of(state: tuple[Any, ...] | list[Any]) -> str:
+    """A short version of a state, keyed (the state holds the table's code)."""
+    text = re.sub(r"\s+", " ", repr(state))
+    return salted_hmac("games.push", text, algorithm="sha256").hexdigest()[:16]
+
+
+def rubber_version(pk: int) -> str | None:
+    """The version of a rubber's pad as every reader's stream has it (`version_of` its
+    `answer_state`, which is the same whoever reads), or None if there is no such rubber."""
+    state = Rubber.objects.answer_state(pk)
+    return None if state is None else version_of(state)
 
 
 def console_version(club: Club) -> str:
