@@ -20,16 +20,20 @@ else anything. Without such a cookie for that table, the answer stays the missin
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
+from django.db import connection
 from django.http import Http404, HttpRequest
 
-from clubs.models import Player, TableSeat
+from clubs.models import Club, Player, Session, Table, TableSeat
 from clubs.permissions import check_club_id_readable, role_in_club
 from clubs.policy import may_read
 
 from .codes import tokens as codes
 from .models import Deal, EntryCheck, Rubber
+from .models.rows import Columns
+from .models.values import MAX_ID
 from .permissions import Actor, Viewer
 
 if TYPE_CHECKING:
@@ -94,16 +98,86 @@ def _rubber(pk: int, *, deals: bool) -> Rubber | None:
     return found.select_related("session__club").filter(pk=pk).first()
 
 
+@cache
+def _with_viewer_sql() -> tuple[list[Columns], str]:
+    """The columns and text of `_with_viewer`'s query, built once from the models' fields.
+    Columns by their tables' names (as the ORM writes them), not aliases."""
+    models = (Rubber, Table, Session, Club, Player)
+    columns = [Columns(model, f'"{model._meta.db_table}"') for model in models]
+    # The models' own column names, no input: the user's and the rubber's ids are parameters.
+    select = ", ".join(c.sql for c in columns)
+    sql = f"SELECT {select}," + (  # noqa: S608  # nosec B608
+        ' (SELECT "clubs_membership"."role" FROM "clubs_membership"'
+        '  WHERE "clubs_membership"."club_id" = "clubs_club"."id"'
+        '  AND "clubs_membership"."user_id" = %s),'
+        ' EXISTS (SELECT 1 FROM "clubs_tableseat"'
+        '  WHERE "clubs_tableseat"."table_id" = "games_rubber"."table_id"'
+        '  AND "clubs_tableseat"."player_id" = "clubs_player"."id"'
+        '  AND "clubs_tableseat"."active")'
+        ' FROM "games_rubber"'
+        ' JOIN "clubs_session" ON "clubs_session"."id" = "games_rubber"."session_id"'
+        ' JOIN "clubs_club" ON "clubs_club"."id" = "clubs_session"."club_id"'
+        ' JOIN "clubs_table" ON "clubs_table"."id" = "games_rubber"."table_id"'
+        ' LEFT JOIN "clubs_player" ON "clubs_player"."club_id" = "clubs_club"."id"'
+        '  AND "clubs_player"."user_id" = %s'
+        ' WHERE "games_rubber"."id" = %s'
+    )
+    return columns, sql
+
+
+def _with_viewer(user: User | AnonymousUser, pk: int) -> tuple[Rubber, Viewer] | None:
+    """The rubber alone (its table, session and club cached on it, as `_rubber` reads them)
+    and who looks, as `viewer_of` decides, in one query (`viewer_of` and `_rubber` take three
+    or four: compiling them cost more than running them); None if there is no such rubber."""
+    if pk > MAX_ID:  # as in RubberQuerySet.for_entry
+        return None
+    columns, sql = _with_viewer_sql()
+    user_id = user.pk if user.is_authenticated else None
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [user_id, user_id, pk])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    built: list[Any] = []
+    at = 0
+    for column in columns:
+        built.append(None if row[at] is None else column.build(row, at))
+        at += column.width
+    rubber, table, session, club, player = built
+    role, at_table = row[at], bool(row[at + 1])
+    session._state.fields_cache["club"] = club
+    rubber._state.fields_cache["session"], rubber._state.fields_cache["table"] = session, table
+    # As viewer_of: a login's player counts only while the login is a member of the club.
+    if role is None:
+        player = None
+    seat = rubber.seat_of(None if player is None else player.pk)
+    viewer = Viewer(
+        user=user,
+        role=role,
+        player=player,
+        seat=seat,
+        at_table=seat is None and player is not None and at_table,
+        reopened=session.is_reopened,
+    )
+    return rubber, viewer
+
+
 def rubber_for_reader(
     user: User | AnonymousUser, pk: int, *, deals: bool = True
 ) -> tuple[Rubber, Viewer]:
     """The rubber, with its deals and players, if the user may read its club, else Http404.
-    Without `deals`, the rubber alone (`Rubber.fetch_deals` and `fetch_players` read the rest):
-    who looks and whether they may read are decided by the same reads either way."""
-    rubber = _rubber(pk, deals=deals)
-    if rubber is None:
-        raise Http404("No such rubber.")
-    viewer = viewer_of(user, rubber)
+    Without `deals`, the rubber alone (`Rubber.fetch_deals` and `fetch_players` read the rest),
+    and who looks, in one query: who looks and whether they may read are decided alike."""
+    if deals:
+        rubber = _rubber(pk, deals=deals)
+        if rubber is None:
+            raise Http404("No such rubber.")
+        viewer = viewer_of(user, rubber)
+    else:
+        found = _with_viewer(user, pk)
+        if found is None:
+            raise Http404("No such rubber.")
+        rubber, viewer = found
     if not may_read(rubber.session.club.public, viewer.role):
         raise Http404("No such rubber.")
     if deals:

@@ -108,12 +108,13 @@ def console_live(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _console_context(request: HttpRequest, club: Club) -> dict[str, Any]:
-    players = list(club.players.order_by("name"))
+    # Their names alone: no instance of each of the club's players.
+    names = dict(club.players.values_list("pk", "name"))
     sessions = console_sessions(club)
     unconfirmed = unconfirmed_deals(sessions)
     active = [
         session_context(
-            request, s, director=True, players=players, unconfirmed=unconfirmed.get(s.pk, [])
+            request, s, director=True, names=names, unconfirmed=unconfirmed.get(s.pk, [])
         )
         for s in sessions
     ]

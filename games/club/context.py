@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import Prefetch
 from django.http import HttpRequest
 
-from clubs.models import Club, Player, Session, TableChange
+from clubs.models import Club, Session, TableChange
 from clubs.permissions import is_director
 from games.history import entrants, who
 from games.models import Deal
@@ -23,14 +23,14 @@ def session_context(
     session: Session,
     *,
     director: bool | None = None,
-    players: list[Player] | None = None,
+    names: dict[int, str] | None = None,
     unconfirmed: list[Deal] | None = None,
 ) -> dict[str, Any]:
     """A session's tables and rotation as the session page and the console show them.
-    ``director`` and ``players`` (the club's, by name) may be given when already known."""
+    ``director`` and ``names`` (the club's players' names by id) may be given when already
+    known."""
     if director is None:
         director = is_director(request.user, session.club)
-    names = None if players is None else {p.pk: p.name for p in players}
     if unconfirmed is None:
         unconfirmed = unconfirmed_deals([session]).get(session.pk, [])
     return {

@@ -13,7 +13,7 @@ from django.http import HttpRequest
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from clubs.models import Player, Session, Table, is_prefetched
+from clubs.models import Player, Session, Table, TableSeat, is_prefetched
 from games import registry, rotation
 from games.club_api import table_queryset
 from games.display import two_player_order
@@ -196,14 +196,10 @@ def _played_views(session: Session, tables: list[Table]) -> list[TableView]:
 
 
 def _last_deal(table: Table, names: dict[int, str]) -> str | None:
-    """The latest deal of the table's rubber in play, in words (None before its first deal)."""
-    live = getattr(table, "live_rubbers", None)
-    if not live:
-        return None
-    # Its last deal alone, as `tables_with_rubbers` reads it; else all, and the last of them.
-    deals = getattr(live[0], "last_deals", None)
-    if deals is None:
-        deals = sorted(live[0].deals.all(), key=lambda d: d.number)
+    """The latest deal of the table's rubber in play, in words (None before its first deal, or
+    when its last deal was not read with it: `tables_with_rubbers` reads it)."""
+    live = getattr(table, "rubbers_in_play", None) or []
+    deals = getattr(live[0], "last_deals", None) if live else None
     if not deals:
         return None
     return _("Deal %(number)s: %(deal)s") % {
@@ -238,21 +234,15 @@ def tables_with_rubbers() -> QuerySet[Table]:
     """Tables with their seats, every rubber in order and the one in play with its last deal
     (`last_deals`, one at most: the console shows no other, and reading all of a room's deals
     was most of its render): what ``table_views`` reads, in a fixed number of queries however
-    many tables there are."""
+    many tables there are. The rubbers in play as `table_queryset` reads them, with that deal
+    (once, not a second time apart)."""
     last = Deal.objects.order_by("-number")
-    return (
-        table_queryset()
-        .order_by("number")
-        .prefetch_related(
-            Prefetch(
-                "rubbers", queryset=Rubber.objects.order_by("number"), to_attr="rubbers_in_order"
-            ),
-            Prefetch(
-                "rubbers",
-                queryset=Rubber.objects.in_play().prefetch_related(
-                    Prefetch("deals", queryset=last[:1], to_attr="last_deals")
-                ),
-                to_attr="live_rubbers",
-            ),
-        )
+    in_play = Rubber.objects.in_play().prefetch_related(
+        Prefetch("deals", queryset=last[:1], to_attr="last_deals")
+    )
+    # `table_queryset`'s seats, and its rubbers in play with their last deal.
+    return Table.objects.order_by("number").prefetch_related(
+        Prefetch("seats", queryset=TableSeat.objects.select_related("player")),
+        Prefetch("rubbers", queryset=in_play, to_attr="rubbers_in_play"),
+        Prefetch("rubbers", queryset=Rubber.objects.order_by("number"), to_attr="rubbers_in_order"),
     )

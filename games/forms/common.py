@@ -13,6 +13,8 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.utils.html import conditional_escape, escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -43,7 +45,31 @@ def side_names(we_side: str | None) -> dict[str, Any]:
 
 
 class ChoiceButtons(forms.RadioSelect):
-    """Radio inputs, drawn as big buttons by the `.choices` CSS (templates/games/_choices.html)."""
+    """Radio inputs, drawn as big buttons by the `.choices` CSS (templates/games/_choices.html).
+
+    Each button's input (`{{ radio.tag }}`) is written here, as Django's own templates write
+    it (django/forms/widgets/input.html and attrs.html, escaped alike): a pad's form has some
+    forty buttons, and their three nested templates each were most of a pad's render
+    (docs/benchmarks.md, issue 28; tests/games/test_choice_buttons.py holds them equal)."""
+
+    def _render(self, template_name: str, context: dict[str, Any], renderer: Any = None) -> Any:
+        widget = context.get("widget", {})
+        if template_name != self.option_template_name or widget.get("wrap_label"):
+            return super()._render(template_name, context, renderer)  # type: ignore[misc]
+        html = [
+            f'<input type="{conditional_escape(widget["type"])}"'
+            f' name="{conditional_escape(widget["name"])}"'
+        ]
+        if widget["value"] is not None:
+            html.append(f' value="{escape(widget["value"])}"')
+        for name, value in widget["attrs"].items():
+            if value is False:
+                continue
+            html.append(f" {conditional_escape(name)}")
+            if value is not True:
+                html.append(f'="{escape(value)}"')
+        html.append(">")
+        return mark_safe("".join(html))  # noqa: S308  # nosec B308 B703  each part escaped above
 
 
 # --- errors in plain words ----------------------------------------------------------------------

@@ -36,7 +36,7 @@ def _on(table: str, columns: str) -> tuple[str, ...]:
     return tuple(f"{table}.{column}" for column in columns.split())
 
 
-def _joined(sql: str, vendor: str) -> str:
+def joined(sql: str, vendor: str) -> str:
     """`sql` with each ``JOINED(expression)`` made the vendor's aggregate that joins the
     expression's values in one text (PostgreSQL's ``string_agg``, SQLite's ``group_concat``),
     and each ``LISTED(column)`` the ids a JSON list column holds, as a subquery."""
@@ -167,7 +167,7 @@ def state_sql() -> str:
 @functools.cache
 def _state_sql(vendor: str) -> str:
     """`state_sql` for a database `vendor`, made once (the live part asks for it every poll)."""
-    columns = _joined(", ".join(fact.sql for fact in FACTS), vendor)
+    columns = joined(", ".join(fact.sql for fact in FACTS), vendor)
     tables = (
         "games_rubber r JOIN clubs_session s ON s.id = r.session_id"
         " JOIN clubs_club c ON c.id = s.club_id"

@@ -5,14 +5,19 @@ With `REDIS_URL` a publish goes to Redis (one PUBLISH per channel) and each web 
 loop holds one Redis connection, subscribed to the pattern of every channel, which delivers to
 the queues of its own streams: several processes and hosts serve one room, and a process's
 hundreds of idle streams cost one connection. Without Redis (`make run`) a publish is delivered
-in this process only."""
+in this process only.
+
+Each message says what its channel's streams must do: `CHECK` (read again whether who holds
+them may still read, and their version), or the new version itself, when only what the pad
+shows changed (a deal written: games.push.hooks), which a stream passes on with no query."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import redis
 from django.conf import settings
@@ -20,9 +25,15 @@ from django.conf import settings
 log = logging.getLogger(__name__)
 
 PREFIX = "backscore:push:"
+#: A message that tells the streams to check again (who may read, and their version).
+CHECK = "1"
+_VERSION = re.compile(r"[0-9a-f]{16}")
+
+#: One change heard by a stream: its channel, and the version it brings (None: check again).
+Change = tuple[str, str | None]
 
 # channel -> the (loop, queue) of each stream listening to it, in this process
-_listeners: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue[str]]]] = {}
+_listeners: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue[Change]]]] = {}
 _lock = threading.Lock()
 # the Redis listening task of each event loop
 _readers: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
@@ -39,13 +50,15 @@ def club_channel(pk: int) -> str:
     return f"club:{pk}"
 
 
-def deliver(channel: str) -> None:
-    """Tell this process's streams of `channel` that it changed (from any thread)."""
+def deliver(channel: str, message: str = CHECK) -> None:
+    """Tell this process's streams of `channel` that it changed (from any thread): `message`
+    is `CHECK` or the channel's new version."""
+    change: Change = (channel, message if _VERSION.fullmatch(message) else None)
     with _lock:
         targets = list(_listeners.get(channel, ()))
     for loop, queue in targets:
         try:
-            loop.call_soon_threadsafe(queue.put_nowait, channel)
+            loop.call_soon_threadsafe(queue.put_nowait, change)
         except RuntimeError:  # its loop has closed: the stream is gone
             continue
 
@@ -59,20 +72,22 @@ def _redis() -> redis.Redis:
     return _client
 
 
-def publish(channels: Iterable[str]) -> None:
-    """Tell every process's streams of each of `channels` that it changed. A Redis that is
-    down loses the event (logged): the pads' poll still brings the change."""
-    names = sorted(set(channels))
+def publish(channels: Mapping[str, str] | Iterable[str]) -> None:
+    """Tell every process's streams of each of `channels` that it changed: a mapping gives
+    each channel its message (`CHECK` or its new version), a list checks them all. A Redis
+    that is down loses the event (logged): the pads' poll still brings the change."""
+    messages = dict(channels) if isinstance(channels, Mapping) else dict.fromkeys(channels, CHECK)
+    names = sorted(messages)
     if not names:
         return
     if not settings.REDIS_URL:
         for name in names:
-            deliver(name)
+            deliver(name, messages[name])
         return
     try:
         pipe = _redis().pipeline(transaction=False)
         for name in names:
-            pipe.publish(PREFIX + name, "1")
+            pipe.publish(PREFIX + name, messages[name])
         pipe.execute()
     except Exception:  # a push lost is a poll away: never fail the write
         log.warning("push: publish to Redis failed", exc_info=True)
@@ -108,9 +123,12 @@ async def _read_redis(up: asyncio.Event) -> None:
             async for message in pubsub.listen():
                 if message.get("type") == "pmessage":
                     channel = message["channel"]
+                    data = message.get("data", CHECK)
                     if isinstance(channel, bytes):
                         channel = channel.decode()
-                    deliver(channel.removeprefix(PREFIX))
+                    if isinstance(data, bytes):
+                        data = data.decode(errors="replace")
+                    deliver(channel.removeprefix(PREFIX), str(data))
         except asyncio.CancelledError:
             raise
         except Exception:  # Redis down, or the connection dropped: subscribe again
@@ -129,7 +147,7 @@ class Subscription:
     def __init__(self, channels: Iterable[str]) -> None:
         self.channels = tuple(channels)
         self.loop = asyncio.get_running_loop()
-        self.queue: asyncio.Queue[str] = asyncio.Queue()
+        self.queue: asyncio.Queue[Change] = asyncio.Queue()
         with _lock:
             for name in self.channels:
                 _listeners.setdefault(name, set()).add((self.loop, self.queue))
@@ -161,15 +179,19 @@ class Subscription:
 
     async def get(self, timeout: float) -> str | None:
         """The next channel changed, or None after `timeout` seconds of nothing."""
+        changes = await self.changes(timeout)
+        return None if changes is None else changes[0][0]
+
+    async def changes(self, timeout: float) -> list[Change] | None:
+        """The changes heard, as soon as there is one (with those queued behind it: one event
+        tells them all), or None after `timeout` seconds of nothing."""
         try:
-            return await asyncio.wait_for(self.queue.get(), timeout)
+            found = [await asyncio.wait_for(self.queue.get(), timeout)]
         except TimeoutError:
             return None
-
-    def drain(self) -> None:
-        """Forget the changes already queued (one event tells them all)."""
         while not self.queue.empty():
-            self.queue.get_nowait()
+            found.append(self.queue.get_nowait())
+        return found
 
 
 def listening(channel: str) -> int:

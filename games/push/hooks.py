@@ -2,7 +2,14 @@
 the models' signals (connected by games.apps), for every verb that saves or deletes a deal, a
 rubber, a session, a table, a seat at a table, a player (a seated player's name is on the pad),
 a club or a membership (who may read). A write by `QuerySet.update` sends no signal: its verb
-calls `changed_session` itself (games.sessions.table_changes)."""
+calls `changed_session` itself (games.sessions.table_changes).
+
+A pad's channel told only of deals written (entered, corrected, confirmed, disputed, ruled,
+deleted) is sent the pad's new version (`versions.rubber_version`, one query after the commit)
+instead of "check again": a deal changes no one's right to read, so each of that pad's streams
+passes the version on with no query of its own (games.push.views). Any other write (a table's
+code, a session's status, a membership, a seat, a player) makes every stream it tells check
+again who holds it."""
 
 from __future__ import annotations
 
@@ -17,7 +24,7 @@ from django.db.models.signals import post_delete, post_save
 from clubs.models import Club, Membership, Player, Session, Table, TableSeat
 
 from ..models import Deal, Rubber
-from . import broker
+from . import broker, versions
 
 log = logging.getLogger(__name__)
 
@@ -68,12 +75,34 @@ class _Batch:
             return
         self.flushed = True
         names: set[str] = set()
-        for find in self.finders.values():
+        checked: set[str] = set()  # told by a write other than a deal's
+        for key, find in self.finders.items():
             try:
-                names.update(find())
+                found = set(find())
             except Exception:  # a push lost is a poll away: never fail the write
                 log.warning("push: finding the channels failed", exc_info=True)
-        broker.publish(names)
+                continue
+            names |= found
+            if not (isinstance(key, tuple) and key[0] is Deal):
+                checked |= found
+        messages = dict.fromkeys(names, broker.CHECK)
+        for name in names - checked:
+            if name.startswith(_PAD):
+                messages[name] = _pad_version(name)
+        broker.publish(messages)
+
+
+_PAD = broker.rubber_channel(0).removesuffix("0")
+
+
+def _pad_version(channel: str) -> str:
+    """The new version of the pad of a channel only deals' writes told, or CHECK if it cannot
+    be read (the streams then read it themselves)."""
+    try:
+        return versions.rubber_version(int(channel.removeprefix(_PAD))) or broker.CHECK
+    except Exception:  # a push lost is a poll away: never fail the write
+        log.warning("push: reading the pad's version failed", exc_info=True)
+        return broker.CHECK
 
 
 def _batch() -> _Batch:

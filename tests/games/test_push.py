@@ -13,7 +13,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from django.test import AsyncClient, Client
 
 from clubs.models import Membership
-from games.push import broker, hooks
+from games.push import broker, hooks, versions
 from tests.factories import UserFactory, acting, make_club, make_session
 
 # The streams check in threads of their own: the test's data must be committed.
@@ -222,3 +222,32 @@ def test_without_a_change_the_periodic_check_sees_a_lapse(rubber, running_sessio
 
     _, got, ended = events(f"/rubbers/{rubber.pk}/events", then=close, count=3)
     assert ended and field(got[-1], "event") == "closed"
+
+
+def test_a_deal_reaches_a_pad_stream_with_no_check_of_its_own(rubber, monkeypatch):
+    """The deal's write sends its pad's new version (games.push.hooks): the stream passes it
+    on without checking again (any other write still checks: the tests above)."""
+    from games.push import views
+
+    checks: list[str] = []
+    real = views.rubber_version_for_request
+
+    def counted(request: Any, pk: int) -> Any:
+        checks.append("check")
+        return real(request, pk)
+
+    monkeypatch.setattr(views, "rubber_version_for_request", counted)
+
+    def record() -> None:
+        rubber.record_deal(number=1, **FIRST, actor=acting(rubber))
+
+    # The stream's settings (_quick) check every 0.05 s: a long interval here, so that only a
+    # change could check.
+    from django.conf import settings
+
+    settings.PUSH_RECHECK_SECONDS = 3600
+    status, (first, second), _ = events(f"/rubbers/{rubber.pk}/events", then=record)
+    assert status == 200
+    assert len(checks) == 2  # the opening's (the page's answer) and the stream's first
+    assert field(second, "event") == "changed"
+    assert field(second, "id") == versions.rubber_version(rubber.pk) != field(first, "id")

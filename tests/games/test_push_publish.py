@@ -12,7 +12,7 @@ import pytest
 from django.db import transaction
 
 from clubs.models import Membership, TableSeat
-from games.push import broker
+from games.push import broker, versions
 from games.sessions import lifecycle
 from tests.factories import acting, make_session
 
@@ -132,3 +132,43 @@ def test_a_write_rolled_back_tells_nothing(pad, told, django_capture_on_commit_c
         WRITES["recorded"](pad)
         raise RuntimeError
     assert not told
+
+
+@pytest.fixture
+def messages(monkeypatch: Any) -> list[dict[str, str]]:
+    sent: list[dict[str, str]] = []
+    monkeypatch.setattr(broker, "publish", lambda channels: sent.append(dict(channels)))
+    return sent
+
+
+# Committed: the set-up's writes publish their own batch, not this one's.
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("kind", ["recorded", "corrected", "deleted", "confirmed", "disputed"])
+def test_a_deals_write_sends_its_pad_the_new_version(pad, messages, kind):
+    """A deal changes no one's right to read: its pad's streams get the version they would
+    have read (the console, whose version is not the pad's, checks again)."""
+    messages.clear()
+    WRITES[kind](pad)
+    assert messages == [
+        {
+            broker.rubber_channel(pad.pk): versions.rubber_version(pad.pk),
+            broker.club_channel(pad.session.club_id): broker.CHECK,
+        }
+    ]
+    assert messages[0][broker.rubber_channel(pad.pk)] != broker.CHECK
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("kind", ["code regenerated", "seat left", "renamed"])
+def test_any_other_write_beside_a_deal_makes_the_streams_check(pad, messages, kind):
+    """A table's code, a seat, a name: who may read, or what a viewer is, may have changed."""
+    messages.clear()
+    with transaction.atomic():
+        WRITES["recorded"](pad)
+        WRITES[kind](pad)
+    assert messages == [
+        {
+            broker.rubber_channel(pad.pk): broker.CHECK,
+            broker.club_channel(pad.session.club_id): broker.CHECK,
+        }
+    ]

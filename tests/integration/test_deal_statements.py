@@ -3,8 +3,10 @@
 A token's entry of a deal costs these statements and no more: the token with its user (one read,
 config/tokens.py), the entry check, the transaction (its rubber locked with its session, table and
 seated players, its deals, the deal and its history row), and after the commit the standings
-queued in one statement (mark, claim and the leaderboard's revision). The answer and the push
-read nothing more. The queue's one statement does what its steps did: tested here on PostgreSQL.
+queued in one statement (mark, claim and the leaderboard's revision). The push reads the pad's
+new version, which it publishes with its event (so that the pad's streams need not read it each,
+games.push.hooks); the answer reads nothing more. The queue's one statement does what its steps
+did: tested here on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ POST_STATEMENTS = [
     "SELECT",  # its deals
     "WITH",  # the deal and its history, in one statement
     "COMMIT",
+    "SELECT",  # the pad's new version, published with the push's event
     "WITH",  # the standings queued: marked stale, claimed, the leaderboard revised
 ]
 
@@ -58,7 +61,7 @@ def _token_client(user: Any) -> APIClient:
     [(60, "seated"), (0, "seated"), (60, "director")],
     ids=["leaderboard cached", "no cache", "a director not seated"],
 )
-def test_a_deal_posted_by_a_token_takes_eight_statements(
+def test_a_deal_posted_by_a_token_takes_nine_statements(
     rubber: Any, settings: Any, cache: int, who: str, director: Any
 ) -> None:
     settings.LEADERBOARD_CACHE_SECONDS = cache
