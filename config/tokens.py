@@ -68,7 +68,7 @@ def _token_sql() -> tuple[Columns, Columns, str]:
     """The tokens of a key with their users, as knox's `select_related("user")` reads them."""
     tokens, users = Columns(AuthToken, "a"), Columns(get_user_model(), "u")
     # The models' own names, no input: the key is a parameter.
-    select = f'SELECT {tokens.sql}, {users.sql} FROM "{AuthToken._meta.db_table}" a'  # noqa: S608
+    select = f'SELECT {tokens.sql}, {users.sql} FROM "{AuthToken._meta.db_table}" a'  # noqa: S608  # nosec B608
     join = f' JOIN "{users.model._meta.db_table}" u ON u."id" = a."user_id"'
     sql = select + join + ' WHERE a."token_key" = %s'  # nosec B608
     return tokens, users, sql
