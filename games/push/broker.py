@@ -177,11 +177,6 @@ class Subscription:
                     if not found:
                         del _listeners[name]
 
-    async def get(self, timeout: float) -> str | None:
-        """The next channel changed, or None after `timeout` seconds of nothing."""
-        changes = await self.changes(timeout)
-        return None if changes is None else changes[0][0]
-
     async def changes(self, timeout: float) -> list[Change] | None:
         """The changes heard, as soon as there is one (with those queued behind it: one event
         tells them all), or None after `timeout` seconds of nothing."""

@@ -105,9 +105,7 @@ def _console_check(request: HttpRequest, slug: str) -> Callable[[], str]:
     def check() -> str:
         user = request.user
         state = console_state(slug, user.pk if user.is_authenticated else None)
-        if state is None or not may_read(state.public, state.role):
-            raise Lapsed()
-        if not may_direct(state.role):
+        if state is None or not (may_read(state.public, state.role) and may_direct(state.role)):
             raise Lapsed()
         return state.version
 
