@@ -114,6 +114,7 @@ def test_recording_a_deal_on_a_phone_logs_no_csp_violation(live_server: Any, bro
 
     page.goto(f"{live_server.url}/rubbers/{world.rubber.pk}/")
     page.locator("#entry-title").filter(has_text="Deal 2").wait_for()
+    page.wait_for_load_state("networkidle")  # the pad's first live fetch may morph the form
     assert page.evaluate("htmx.config.attributesToSettle") == ["class", "width", "height"]
     assert page.evaluate(STYLE_THE_BUTTONS) is None
     assert page.locator("#entry input[style]").count() == 45  # every button of the form
