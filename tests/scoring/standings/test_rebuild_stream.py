@@ -12,6 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from celery import current_app
 from django.core.management import call_command
 from django.db import connection
 
@@ -245,10 +246,12 @@ def test_a_rebuild_that_changes_no_ended_result_queues_no_ratings(
 
 @pytest.mark.django_db
 def test_after_the_rebuild_the_ratings_task_stores_the_ratings_of_the_results(
-    club, table_of_four, director, django_capture_on_commit_callbacks
+    club, table_of_four, director, django_capture_on_commit_callbacks, monkeypatch
 ):
-    """Eager Celery (no REDIS_URL): the task the rebuild queued runs after it, and the ratings
-    equal those the refreshes had stored, row for row."""
+    """Eager Celery (the embedded default, also when the environment names a broker): the task
+    the rebuild queued runs after it, and the ratings equal those the refreshes had stored,
+    row for row."""
+    monkeypatch.setitem(current_app.conf, "task_always_eager", True)
     with django_capture_on_commit_callbacks(execute=True):  # each write's refresh, then ratings
         _nights(club, table_of_four, director, 3)
     before = sorted(PlayerRating.objects.values_list("player_id", "mu", "sigma", "matches"))
