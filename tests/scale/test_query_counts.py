@@ -152,3 +152,26 @@ def test_the_room_does_not_grow_with_tables_and_deals(
         response = client.get(url)
     assert response.status_code == 200
     assert response.content.count(b'class="card tile') == 9
+
+
+#: What every signed-in request reads before its view: its session, its user, its language.
+_BEFORE_THE_VIEW = ('SELECT "django_session"', 'SELECT "auth_user"')
+
+
+def test_the_console_poll_answers_304_in_one_query(client: Any, club: Any, director: Any) -> None:
+    """Who reads the console and whether it changed are one query (`console_state`): a 304
+    reads nothing else, however many sessions and tables there are."""
+    client.force_login(director)
+    _play_night(club, "A")
+    _play_night(club, "B")
+    url = f"/clubs/{club.slug}/console/live/"
+    etag = client.get(url)["ETag"]
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    view = [
+        q["sql"]
+        for q in ctx.captured_queries
+        if not q["sql"].startswith(_BEFORE_THE_VIEW) and '"language"' not in q["sql"]
+    ]
+    assert len(view) == 1, view
+    assert view[0].startswith("WITH c AS")
