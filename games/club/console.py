@@ -30,6 +30,7 @@ from games.sessions.planning import form_suggestion, plan_in_words, planned_tabl
 from games.sessions.seating import seated_in_running
 from scoring.shared.numbers import small_number
 
+from .cards import console_cards, to_read, with_kept
 from .context import console_sessions, session_context
 
 
@@ -117,14 +118,18 @@ def console_live(request: HttpRequest, slug: str) -> HttpResponse:
 def _console_context(request: HttpRequest, club: Club) -> dict[str, Any]:
     # Their names alone: no instance of each of the club's players.
     names = dict(club.players.values_list("pk", "name"))
-    sessions = console_sessions(club)
+    # Only the tables whose card is not kept are read and rendered (games.club.cards).
+    cards = console_cards(club.pk, club.slug, names)
+    kept, read = to_read(cards)
+    sessions = console_sessions(club, read)
     unconfirmed = unconfirmed_deals(sessions)
-    active = [
-        session_context(
+    active = []
+    for s in sessions:
+        context = session_context(
             request, s, director=True, names=names, unconfirmed=unconfirmed.get(s.pk, [])
         )
-        for s in sessions
-    ]
+        context["tables"] = with_kept(s.pk, context["tables"], cards, kept)
+        active.append(context)
     # Forms in the sessions come back to the console, also when polled (console_live).
     back = reverse("clubs:console", args=[club.slug])
     return {"club": club, "active": active, "is_director": True, "back": back}

@@ -53,6 +53,9 @@ class TableView:
     qr: str | None = None
     #: At a table of two: whom each player of the match in play meets next, and where.
     next_opponents: list[NextOpponent] = field(default_factory=list)
+    #: The key its card is kept under on the console, when its card facts say it
+    #: (games.club.cards); None: kept by what the view holds (games.pad.rendered.card_key).
+    card_key: str | None = None
 
 
 @dataclass
