@@ -15,7 +15,7 @@ from games.history import entrants, who
 from games.models import Deal
 from games.sessions.pages import reverse_or_none, unconfirmed_deals
 
-from .tables import AHEAD_ON_CONSOLE, table_views, tables_with_rubbers
+from .tables import AHEAD_ON_CONSOLE, table_views, tables_with_rubbers, with_rubbers_in_play
 
 
 def session_context(
@@ -86,4 +86,5 @@ def console_sessions(club: Club, tables_read: Collection[int] | None = None) -> 
     )
     for session in sessions:
         session.club = club
+    with_rubbers_in_play(table for session in sessions for table in session.tables.all())
     return sorted(sessions, key=room_order)
