@@ -173,18 +173,22 @@ class _Kept:
     def __init__(self, size: int) -> None:
         self.size = size
         self.renders: OrderedDict[str, str] = OrderedDict()
+        self.lock = threading.Lock()
 
     def peek(self, key: str) -> str | None:
-        html = self.renders.get(key)
-        if html is not None:
-            self.renders.move_to_end(key)
-        return html
+        """The render kept under `key`, or None (the requests' threads share it: locked)."""
+        with self.lock:
+            html = self.renders.get(key)
+            if html is not None:
+                self.renders.move_to_end(key)
+            return html
 
     def put(self, key: str, html: str) -> None:
-        self.renders[key] = html
-        self.renders.move_to_end(key)
-        if len(self.renders) > self.size:
-            self.renders.popitem(last=False)
+        with self.lock:
+            self.renders[key] = html
+            self.renders.move_to_end(key)
+            if len(self.renders) > self.size:
+                self.renders.popitem(last=False)
 
     def get(self, key: str, render: Callable[[], str]) -> str:
         html = self.renders.get(key)
