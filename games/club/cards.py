@@ -67,6 +67,9 @@ _MADE_BY = (
     "games/rotation.py",
     "games/registry.py",
     "games/display.py",
+    "games/summaries.py",
+    "scoring/rules/rotation.py",
+    "scoring/rules/round_robin.py",
     "games/pad/rendered.py",
     "games/templatetags/games.py",
 )
@@ -127,16 +130,14 @@ def console_cards(club_id: int, slug: str, names: dict[int, str]) -> list[Card]:
         rows = cursor.fetchall()
     language = get_language()
     shared = (slug, language, hashlib.sha256(repr(sorted(names.items())).encode()).hexdigest())
-    return [
-        Card(
-            table_id=row[0],
-            session_id=row[1],
-            number=row[2],
-            key=card_key(row, shared),
-            whole=bool(row[4]) or row[5] in TWO_PLAYER_KINDS,
-        )
-        for row in rows
-    ]
+    cards = []
+    for row in rows:
+        table_id, session_id, number, _status, reopened, kind = row[:6]
+        # As `table_views` reads them: a table of two with the whole round robin, a reopened
+        # session's tables with every rubber played.
+        whole = bool(reopened) or kind in TWO_PLAYER_KINDS
+        cards.append(Card(table_id, session_id, number, card_key(row, shared), whole))
+    return cards
 
 
 def card_key(facts: tuple[Any, ...], shared: tuple[Any, ...]) -> str:

@@ -160,3 +160,21 @@ def test_a_deal_at_one_table_reads_and_renders_that_table_alone(
         *room["two"].tables.values_list("pk", flat=True),
     ]
     assert sorted(read) == sorted(expected)
+
+
+def test_a_card_is_kept_by_the_code_that_made_it(settings, tmp_path):
+    from games.club import cards
+
+    card = tmp_path / "templates" / "clubs" / "_table_card.html"
+    card.parent.mkdir(parents=True)
+    settings.BASE_DIR = tmp_path
+    settings.LOCALE_PATHS = []
+    versions = []
+    for markup in ("<article>", "<article class='new'>"):
+        card.write_text(markup)
+        cards.code_version.cache_clear()
+        versions.append(cards.code_version())
+    cards.code_version.cache_clear()
+    assert versions[0] != versions[1]
+    assert cards.card_key((1,), ()).startswith(f"card:{cards.code_version()}:")
+    cards.code_version.cache_clear()  # made again from the real files by the next test
