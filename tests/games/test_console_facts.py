@@ -15,6 +15,7 @@ from django.utils.formats import date_format
 
 from clubs.models import Club, Membership, Player, Session, Table, TableChange, TableSeat
 from games.models import Rubber
+from games.push.versions import console_state
 from tests.factories import UserFactory, acting, add_player, make_session
 
 pytestmark = pytest.mark.django_db
@@ -172,6 +173,7 @@ def test_each_fact_the_console_shows_moves_its_version_and_shows(client, room, d
     first = client.get(url)
     assert first.status_code == 200
     etag, before = first["ETag"], first.content.decode()
+    streamed = console_state(room["club"].slug, director.pk)
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
     if change.shows is not None:
         assert change.shows not in before
@@ -184,6 +186,8 @@ def test_each_fact_the_console_shows_moves_its_version_and_shows(client, room, d
 
     assert after.status_code == 200, "a 304: the console's version missed the change"
     assert after["ETag"] != etag
+    # What the console's stream checks and sends (games.push.views): a new event.
+    assert console_state(slug, director.pk).version != streamed.version
     html = after.content.decode()
     if change.shows is not None:
         assert change.shows in html
