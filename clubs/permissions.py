@@ -66,8 +66,14 @@ def check_club_access(user: AnyUser, club: Club, *, director: bool = False) -> N
     if not director:
         check_club_id_readable(user, club.pk, public=club.public)
         return
-    role = role_in_club(user, club)
-    if not may_read(club.public, role):
+    check_director_role(club.public, role_in_club(user, club))
+
+
+def check_director_role(public: bool, role: str | None) -> None:
+    """`check_club_access` with `director=True`, from the club's `public` flag and the user's
+    `role` in it when already read: Http404 when `may_read` refuses, PermissionDenied for a
+    reader who is not one of its directors."""
+    if not may_read(public, role):
         raise Http404("No such club.")
     if not may_direct(role):
         raise PermissionDenied(_("Only a director of this club may do this."))

@@ -19,10 +19,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from clubs.forms import SessionForm
 from clubs.models import Club, Session, TableSeat
-from clubs.permissions import signed_in_user
+from clubs.permissions import check_director_role, signed_in_user
 from clubs.selectors import club_for_reader
 from games.pad import rendered
-from games.push.versions import console_version
+from games.push.versions import console_state
 from games.sessions import lifecycle
 from games.sessions.confirming import set_confirmation
 from games.sessions.pages import next_or, unconfirmed_deals
@@ -30,6 +30,7 @@ from games.sessions.planning import form_suggestion, plan_in_words, planned_tabl
 from games.sessions.seating import seated_in_running
 from scoring.shared.numbers import small_number
 
+from .cards import console_cards, to_read, with_kept
 from .context import console_sessions, session_context
 
 
@@ -76,22 +77,29 @@ def _busy(club: Club, values: Any) -> list[TableSeat]:
     return seated_in_running(ids, club_id=club.pk) if ids else []
 
 
-def _console_etag(request: HttpRequest, club: Club) -> str:
-    """`console_version` in the language the console is read in."""
+def _console_etag(version: str) -> str:
+    """The console's `version` (`console_state`) in the language the console is read in."""
     # The day too: a session left running becomes one of an earlier day at midnight.
-    key = f"{console_version(club)}|{get_language()}|{timezone.localdate()}"
+    key = f"{version}|{get_language()}|{timezone.localdate()}"
     return '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
 
 
 @login_required
 @require_GET
 def console_live(request: HttpRequest, slug: str) -> HttpResponse:
-    """The console's sessions, polled by the page every 2 s: 304 while nothing changed."""
-    club = club_for_reader(request.user, slug, director=True)
-    etag = _console_etag(request, club)
+    """The console's sessions, polled by the page every 2 s: 304 while nothing changed. Who
+    reads and what changed are one query (`console_state`), which is all a 304 costs; the
+    reader is checked as `club_for_reader(user, slug, director=True)` checks."""
+    user = request.user
+    state = console_state(slug, user.pk if user.is_authenticated else None)
+    if state is None:
+        raise Http404("No such club.")
+    check_director_role(state.public, state.role)
+    etag = _console_etag(state.version)
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=304)
     else:
+        club = Club.objects.get(pk=state.club_id)
         # The same for every director of the club in the same language (the ETag holds it):
         # rendered once per change, then kept (games.pad.rendered).
         response = HttpResponse(
@@ -110,14 +118,18 @@ def console_live(request: HttpRequest, slug: str) -> HttpResponse:
 def _console_context(request: HttpRequest, club: Club) -> dict[str, Any]:
     # Their names alone: no instance of each of the club's players.
     names = dict(club.players.values_list("pk", "name"))
-    sessions = console_sessions(club)
+    # Only the tables whose card is not kept are read and rendered (games.club.cards).
+    cards = console_cards(club.pk, club.slug, names)
+    kept, read = to_read(cards)
+    sessions = console_sessions(club, read)
     unconfirmed = unconfirmed_deals(sessions)
-    active = [
-        session_context(
+    active = []
+    for s in sessions:
+        context = session_context(
             request, s, director=True, names=names, unconfirmed=unconfirmed.get(s.pk, [])
         )
-        for s in sessions
-    ]
+        context["tables"] = with_kept(s.pk, context["tables"], cards, kept)
+        active.append(context)
     # Forms in the sessions come back to the console, also when polled (console_live).
     back = reverse("clubs:console", args=[club.slug])
     return {"club": club, "active": active, "is_director": True, "back": back}

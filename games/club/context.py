@@ -3,7 +3,7 @@ not settled yet; and the console's sessions, read in a fixed number of queries."
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from django.db.models import Prefetch
@@ -15,7 +15,7 @@ from games.history import entrants, who
 from games.models import Deal
 from games.sessions.pages import reverse_or_none, unconfirmed_deals
 
-from .tables import AHEAD_ON_CONSOLE, table_views, tables_with_rubbers
+from .tables import AHEAD_ON_CONSOLE, table_views, tables_with_rubbers, with_rubbers_in_play
 
 
 def session_context(
@@ -65,11 +65,13 @@ def room_order(session: Session) -> tuple[bool, bool, Any, int]:
     return (not running, session.left_running, session.date, session.pk)
 
 
-def console_sessions(club: Club) -> Sequence[Session]:
+def console_sessions(club: Club, tables_read: Collection[int] | None = None) -> Sequence[Session]:
     """The club's planned and running sessions with their tables, seats and rubbers, read with
     a fixed number of queries however many sessions and tables there are (no N+1; guarded in
-    tests/scale/test_query_counts.py)."""
+    tests/scale/test_query_counts.py); with `tables_read`, only the tables with those ids."""
     tables = tables_with_rubbers()
+    if tables_read is not None:
+        tables = tables.filter(pk__in=tables_read)
     sessions = list(
         club.sessions.filter(status__in=[Session.Status.PLANNED, Session.Status.RUNNING])
         .order_by("date", "id")
@@ -84,4 +86,5 @@ def console_sessions(club: Club) -> Sequence[Session]:
     )
     for session in sessions:
         session.club = club
+    with_rubbers_in_play(table for session in sessions for table in session.tables.all())
     return sorted(sessions, key=room_order)

@@ -25,6 +25,7 @@ from .tables import (
     table_views,
     tables_with_rubbers,
     with_codes,
+    with_rubbers_in_play,
 )
 
 
@@ -120,6 +121,7 @@ def session_cards(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     session = session_for_page(request, slug, pk)
     # Every table's rubbers at once: a query per table made a long night's cards slow.
     prefetch_related_objects([session], Prefetch("tables", queryset=tables_with_rubbers()))
+    with_rubbers_in_play(session.tables.all())
     # A planned table has no rubber in play yet: one more ahead, so that the rubbers the card
     # lists are the same before and after the start.
     planned = session.status == Session.Status.PLANNED

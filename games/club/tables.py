@@ -4,11 +4,12 @@ played; at a table of two, whom each player meets next (RULES 7)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import segno
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Count, Prefetch, QuerySet, prefetch_related_objects
 from django.http import HttpRequest
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -53,6 +54,9 @@ class TableView:
     qr: str | None = None
     #: At a table of two: whom each player of the match in play meets next, and where.
     next_opponents: list[NextOpponent] = field(default_factory=list)
+    #: The key its card is kept under on the console, when its card facts say it
+    #: (games.club.cards); None: kept by what the view holds (games.pad.rendered.card_key).
+    card_key: str | None = None
 
 
 @dataclass
@@ -231,18 +235,25 @@ def _next_opponents(
 
 
 def tables_with_rubbers() -> QuerySet[Table]:
-    """Tables with their seats, every rubber in order and the one in play with its last deal
-    (`last_deals`, one at most: the console shows no other, and reading all of a room's deals
-    was most of its render): what ``table_views`` reads, in a fixed number of queries however
-    many tables there are. The rubbers in play as `table_queryset` reads them, with that deal
-    (once, not a second time apart)."""
-    last = Deal.objects.order_by("-number")
-    in_play = Rubber.objects.in_play().prefetch_related(
-        Prefetch("deals", queryset=last[:1], to_attr="last_deals")
-    )
-    # `table_queryset`'s seats, and its rubbers in play with their last deal.
+    """Tables with their seats and every rubber in order: what ``table_views`` reads, in a
+    fixed number of queries however many tables there are, once `with_rubbers_in_play` has
+    picked the rubbers in play of the tables read."""
     return Table.objects.order_by("number").prefetch_related(
         Prefetch("seats", queryset=TableSeat.objects.select_related("player")),
-        Prefetch("rubbers", queryset=in_play, to_attr="rubbers_in_play"),
         Prefetch("rubbers", queryset=Rubber.objects.order_by("number"), to_attr="rubbers_in_order"),
     )
+
+
+def with_rubbers_in_play(tables: Iterable[Table]) -> None:
+    """Each of `tables` (read by `tables_with_rubbers`) with its rubbers in play, as
+    `table_queryset` reads them, taken from its rubbers in order (not read a second time), and
+    their last deal (`last_deals`, one at most: the console shows no other, and reading all of a
+    room's deals was most of its render), in one query."""
+    in_play: list[Rubber] = []
+    for table in tables:
+        ordered = getattr(table, "rubbers_in_order", [])
+        rubbers = [r for r in ordered if r.status == Rubber.Status.IN_PLAY]
+        table.rubbers_in_play = rubbers  # type: ignore[attr-defined]
+        in_play += rubbers
+    last = Deal.objects.order_by("-number")
+    prefetch_related_objects(in_play, Prefetch("deals", queryset=last[:1], to_attr="last_deals"))

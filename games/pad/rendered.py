@@ -173,6 +173,22 @@ class _Kept:
     def __init__(self, size: int) -> None:
         self.size = size
         self.renders: OrderedDict[str, str] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def peek(self, key: str) -> str | None:
+        """The render kept under `key`, or None (the requests' threads share it: locked)."""
+        with self.lock:
+            html = self.renders.get(key)
+            if html is not None:
+                self.renders.move_to_end(key)
+            return html
+
+    def put(self, key: str, html: str) -> None:
+        with self.lock:
+            self.renders[key] = html
+            self.renders.move_to_end(key)
+            if len(self.renders) > self.size:
+                self.renders.popitem(last=False)
 
     def get(self, key: str, render: Callable[[], str]) -> str:
         html = self.renders.get(key)
@@ -267,17 +283,45 @@ def card_key(context: Any) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
+#: How long a card kept by its card facts lives in the shared cache (games.club.cards).
+CARD_SECONDS = 3600
+_BY_FACTS = _Kept(4096)
+
+
+def kept_cards(keys: list[str]) -> dict[str, str]:
+    """The cards kept under these `keys` (games.club.cards.card_key): in this process, else in
+    the shared cache (one round trip for all)."""
+    found = {key: html for key in keys if (html := _BY_FACTS.peek(key)) is not None}
+    missing = [key for key in keys if key not in found]
+    if missing:
+        shared = cache.get_many(missing)
+        for key, html in shared.items():
+            _BY_FACTS.put(key, str(html))
+            found[key] = str(html)
+    return found
+
+
 def table_card(context: Any) -> SafeString:
-    """A table's card (templates/clubs/_table_card.html) in `context`: kept in this process by
-    `card_key`, so that a console rendered after a deal renders only the card of the table that
-    changed. The CSRF token is the request's own (`with_token`)."""
+    """A table's card (templates/clubs/_table_card.html) in `context`. The console's cards come
+    kept (`t.html`) or with the key of their card facts (`t.card_key`, games.club.cards), under
+    which the render is kept in this process and the shared cache; others are kept in this
+    process by `card_key`. The CSRF token is the request's own (`with_token`)."""
+    t = context["t"]
 
     def render() -> str:
         with context.push(csrf_token=CSRF_MARK):
             card = context.template.engine.get_template("clubs/_table_card.html")
             return str(card.render(context))
 
-    html = _CARDS.get(card_key(context), render)
+    html = getattr(t, "html", None)
+    if html is None:
+        key = getattr(t, "card_key", None)
+        if key is None:
+            html = _CARDS.get(card_key(context), render)
+        else:
+            html = render()
+            _BY_FACTS.put(key, html)
+            cache.set(key, html, CARD_SECONDS)
     request = context.get("request")
     if request is None:
         return mark_safe(html.replace(CSRF_MARK, ""))  # noqa: S308  # nosec B308 B703  rendered by the template engine, which escapes

@@ -152,3 +152,54 @@ def test_the_room_does_not_grow_with_tables_and_deals(
         response = client.get(url)
     assert response.status_code == 200
     assert response.content.count(b'class="card tile') == 9
+
+
+#: What every signed-in request reads before its view: its session, its user, its language.
+_BEFORE_THE_VIEW = ('SELECT "django_session"', 'SELECT "auth_user"')
+
+
+def test_the_console_poll_answers_304_in_one_query(client: Any, club: Any, director: Any) -> None:
+    """Who reads the console and whether it changed are one query (`console_state`): a 304
+    reads nothing else, however many sessions and tables there are."""
+    client.force_login(director)
+    _play_night(club, "A")
+    _play_night(club, "B")
+    url = f"/clubs/{club.slug}/console/live/"
+    etag = client.get(url)["ETag"]
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    view = [
+        q["sql"]
+        for q in ctx.captured_queries
+        if not q["sql"].startswith(_BEFORE_THE_VIEW) and '"language"' not in q["sql"]
+    ]
+    assert len(view) == 1, view
+    assert view[0].startswith("WITH c AS")
+
+
+def test_the_console_after_a_deal_at_one_table_does_not_grow_with_the_room(
+    client: Any, club: Any, director: Any, django_assert_max_num_queries: Any
+) -> None:
+    """After a deal, the console reads the facts of every card in one query and only the
+    changed table with the ORM (games.club.cards): more sessions and tables cost no more."""
+    client.force_login(director)
+    url = f"/clubs/{club.slug}/console/live/"
+
+    def deal_at_one_table(session: Any, number: int) -> None:
+        client.get(url)  # every card kept
+        rubber = session.rubbers.in_play().get(table__number=2)
+        rubber.record_deal(
+            number=number, contract="2H", declarer="S", tricks=8, actor=acting(rubber)
+        )
+
+    first = _play_night(club, "A")
+    deal_at_one_table(first, 2)
+    before = _queries(lambda: client.get(url))
+    _play_night(club, "B")
+    _play_night(club, "C")
+    make_session(club, [[add_player(club, f"P{i}") for i in range(5)]], start=False)
+    deal_at_one_table(first, 3)
+    with django_assert_max_num_queries(before):
+        response = client.get(url)
+    assert response.status_code == 200
+    assert b"Deal 3: 2" in response.content
