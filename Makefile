@@ -61,10 +61,13 @@ audit: venv
 	bash .ci/audit
 
 # Production-like: everything from the environment (DATABASE_URL, REDIS_URL, SECRET_KEY, ...).
+# The worker sends no events to other workers and asks none at start: an idle one costs little
+# (docs/deploy.md, "An idle worker").
+WORKER_QUIET := --without-gossip --without-mingle --without-heartbeat
 serve: venv messages
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py collectstatic --no-input -v 0
-	$(BIN)/celery -A config worker --loglevel=INFO & worker=$$!; \
+	$(BIN)/celery -A config worker --loglevel=INFO $(WORKER_QUIET) & worker=$$!; \
 	$(BIN)/celery -A config beat --loglevel=INFO --schedule=/tmp/backscore-beat & beat=$$!; \
 	trap 'kill $$worker $$beat 2>/dev/null; wait' EXIT INT TERM; \
 	$(BIN)/gunicorn -c config/gunicorn.py --bind $(HOST):$(PORT)

@@ -450,6 +450,7 @@ def one_mode(mode: str, url: str, args: argparse.Namespace, redis_pid: int) -> d
             "--loglevel=WARNING",
             "--without-gossip",
             "--without-mingle",
+            "--without-heartbeat",
         ],
         cwd=ROOT,
         env=django_env(url, **SERVER_ENV),

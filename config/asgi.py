@@ -5,13 +5,18 @@ kept database connection belongs to one thread: without a pool every request wou
 anew (4x slower, STACK.md), and under load the finished threads' connections pile up until
 collected (past 45 in seconds, docs/benchmarks.md). So this entry point turns on the psycopg
 pool shared by the process's threads (config/settings.py) unless the environment chose a size.
+The handler is Django's with the sync work of a request in one thread hand-over (config/handler.py).
 """
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
+
+from config.handler import Handler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("DATABASE_POOL_MAX_SIZE", "4")
 
-application = get_asgi_application()
+django.setup(set_prefix=False)
+
+application = Handler()

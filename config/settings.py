@@ -7,6 +7,7 @@ tasks run eagerly in-process and a local-memory cache. `DATABASE_URL` switches t
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import environ
 from celery.schedules import crontab
@@ -199,11 +200,18 @@ CELERY_TIMEZONE = TIME_ZONE
 # Entry must never wait on a dead broker: fail fast when publishing (STACK.md).
 CELERY_BROKER_CONNECTION_TIMEOUT = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
     "max_retries": 0,
     "socket_connect_timeout": 1,
     "socket_timeout": 2,
 }
+if REDIS_URL:
+    # An idle worker waits on Redis's BRPOP this many seconds at a time (kombu's default is 1):
+    # a queued task still wakes it at once. Redis only: the in-memory transport would sleep
+    # between its polls for as long (docs/deploy.md).
+    CELERY_BROKER_TRANSPORT_OPTIONS["polling_interval"] = env.float(
+        "CELERY_BROKER_POLLING_INTERVAL", default=10.0
+    )
 CELERY_TASK_PUBLISH_RETRY = False
 # Two queues, and a worker started without `-Q` consumes both: refreshes (and the rest) on
 # "celery", the nightly rebuild's chunks on "bulk". Redis hands a worker its queues in turn, so a

@@ -135,6 +135,7 @@ def _kept_renders_start_empty() -> None:
         default.clear()
     rendered._FIELDS.renders.clear()
     rendered._CARDS.renders.clear()
+    rendered._CHOICES.renders.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -1,7 +1,8 @@
 """Rendered pads kept per version and viewer: what a deal changes is rendered once and reused
-for every request that would see the same thing (`live_pad`), and the deal buttons of an
+for every request that would see the same thing (`live_pad`), the deal buttons of an
 unbound entry form, which are the same for every pad of a game, once per process
-(`deal_fields`).
+(`deal_fields`), and each field's buttons, tapped or refused, once per process per what they
+show (`choice_buttons`).
 
 A pad is a function of the rubber's declared state (games.models.state.FACTS, the version that
 says "changed"), of what it shows of who looks (`viewer_key`: their rights, their side, the
@@ -23,6 +24,7 @@ from dataclasses import fields
 from typing import Any
 
 from django.core.cache import cache
+from django.forms import BoundField
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
@@ -242,6 +244,54 @@ def deal_fields(form: Any, template: str) -> SafeString:
     if form.is_bound:
         return mark_safe(render_to_string(template, {"form": form}))  # noqa: S308  # nosec B308 B703  rendered by the template engine, which escapes
     html = _FIELDS.get(form_key(form), lambda: render_to_string(template, {"form": form}))
+    return mark_safe(html)  # noqa: S308  # nosec B308 B703  as above
+
+
+# --- one field's buttons, once per process per what they show -----------------------------------
+
+_CHOICES = _Kept(2048)
+_CHOICES_TEMPLATE = "games/_choices.html"
+
+
+def choices_key(field: BoundField) -> str:
+    """Everything templates/games/_choices.html shows of `field`: its names and ids, label and
+    help, its choices, the value held (which button is checked), its errors, its widget and what
+    makes an input required or disabled, the seats' names a declarer's buttons speak, in the
+    language spoken."""
+    form, inner = field.form, field.field
+    seat_names = getattr(form, "seat_names", None) or {}
+    parts = (
+        type(form).__qualname__,
+        field.name,
+        field.html_name,
+        field.auto_id,
+        str(field.label),
+        str(field.help_text),
+        [(str(v), str(label)) for v, label in getattr(inner, "choices", ())],
+        repr(field.value()),
+        repr(field.initial),
+        [str(error) for error in field.errors],
+        type(inner.widget).__qualname__,
+        repr(sorted(inner.widget.attrs.items())),
+        inner.required,
+        inner.disabled,
+        form.use_required_attribute,
+        form.is_bound,
+        sorted((str(k), str(v)) for k, v in seat_names.items()),
+        get_language(),
+    )
+    return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def choice_buttons(field: Any) -> SafeString:
+    """One field's buttons (templates/games/_choices.html), kept in this process by
+    `choices_key`: a pad's form shows the same buttons, tapped or not, render after render.
+    Anything but a form's field (a control the form lacks) is rendered as the template would."""
+    if not isinstance(field, BoundField):
+        return mark_safe(render_to_string(_CHOICES_TEMPLATE, {"field": field}))  # noqa: S308  # nosec B308 B703  rendered by the template engine, which escapes
+    html = _CHOICES.get(
+        choices_key(field), lambda: render_to_string(_CHOICES_TEMPLATE, {"field": field})
+    )
     return mark_safe(html)  # noqa: S308  # nosec B308 B703  as above
 
 

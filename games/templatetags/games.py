@@ -9,6 +9,8 @@
 - ``{% seat_button pages seat player.name %}``: a seat's button on a table-code page;
 - ``{% deal_fields form %}``: the deal's buttons (games/_deal_fields.html), an unbound form's
   rendered once per process (games.pad.rendered);
+- ``{% choices form.level %}``: one field's buttons (games/_choices.html), kept per process per
+  what they show (games.pad.rendered);
 - ``{% table_card %}``: a table's card on the console (clubs/_table_card.html with ``t``), kept
   per what it shows (games.pad.rendered).
 """
@@ -24,6 +26,7 @@ from django.utils.translation import pgettext, pgettext_lazy
 
 from .. import display
 from ..forms.spoken import spoken as spoken_words
+from ..pad.rendered import choice_buttons as _choice_buttons
 from ..pad.rendered import deal_fields as _deal_fields
 from ..pad.rendered import table_card as _table_card
 from ..registry import GamePages, pages
@@ -67,6 +70,12 @@ def seat_button(game_pages: GamePages, seat: str, name: str) -> SafeString:
 def deal_fields(form: Any) -> SafeString:
     """The deal's buttons of `form` (games/_deal_fields.html); an unbound form's kept."""
     return _deal_fields(form, "games/_deal_fields.html")
+
+
+@register.simple_tag
+def choices(field: Any) -> SafeString:
+    """A field's buttons (games/_choices.html), kept per what they show (games.pad.rendered)."""
+    return _choice_buttons(field)
 
 
 @register.simple_tag(takes_context=True)

@@ -79,3 +79,23 @@ def test_defaults_need_no_services():
 def test_production_refuses_to_start_without_a_secret_key():
     with pytest.raises(ImproperlyConfigured, match="SECRET_KEY"):
         settings_under({"DEBUG": "False", "SECRET_KEY": "", "ALLOWED_HOSTS": "example.org"})
+
+
+def test_an_idle_worker_waits_on_redis_ten_seconds_at_a_time_unless_told():
+    redis = {"REDIS_URL": "redis://cache:6379/1", "SECRET_KEY": "k" * 50}
+    assert settings_under(redis).CELERY_BROKER_TRANSPORT_OPTIONS["polling_interval"] == 10.0
+    told = settings_under({**redis, "CELERY_BROKER_POLLING_INTERVAL": "2.5"})
+    assert told.CELERY_BROKER_TRANSPORT_OPTIONS["polling_interval"] == 2.5
+    # The in-memory transport (no Redis) would sleep as long between its polls: not set.
+    assert (
+        "polling_interval" not in settings_under({"DEBUG": "true"}).CELERY_BROKER_TRANSPORT_OPTIONS
+    )
+
+
+@pytest.mark.parametrize(
+    "path", ["Makefile", "docs/deploy.md", "bench/bench_room.py", "tests/conftest.py"]
+)
+def test_every_worker_is_started_without_gossip_mingle_or_heartbeat(path: str) -> None:
+    text = (ROOT / path).read_text()
+    for flag in ("--without-gossip", "--without-mingle", "--without-heartbeat"):
+        assert flag in text, (path, flag)

@@ -81,6 +81,7 @@ def test_a_pad_is_the_one_the_templates_write(running_session, north, monkeypatc
     def pad() -> str:
         cache.clear()
         rendered._FIELDS.renders.clear()
+        rendered._CHOICES.renders.clear()
         answer = phone.get(f"/rubbers/{rubber.pk}/live")
         assert answer.status_code == 200
         return _TOKEN.sub("TOKEN", answer.content.decode())

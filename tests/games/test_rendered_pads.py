@@ -146,9 +146,10 @@ def test_the_same_version_is_rendered_once_and_reused(running_session, north, mo
         assert live(other_tab, rubber).count("csrfmiddlewaretoken") == html.count(
             "csrfmiddlewaretoken"
         )
-    # The pad once (with its deal buttons, kept per process, on the first render only).
+    # The pad once (with its deal buttons and each field's, kept per process, on the first
+    # render only).
     assert renders.count("games/_live.html") == 1
-    assert set(renders) <= {"games/_live.html", "games/_deal_fields.html"}
+    assert set(renders) <= {"games/_live.html", "games/_deal_fields.html", "games/_choices.html"}
     # A kept pad costs the state, who looks and the cache: no read of the deals and histories.
     assert len(again) < len(first)
 
