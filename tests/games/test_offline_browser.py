@@ -14,6 +14,7 @@ from games.models import Deal
 from tests.conftest import sign_in, wait_for
 from tests.factories import acting
 from tests.games.test_browser import tap_deal
+from tests.pages.test_a11y_browser import AXE
 
 FOUR_SPADES = ("4", "S", 0, "N", 0, "")  # 4♠ by N, made: 10 tricks
 THREE_NT_DOWN = ("3", "NT", 0, "E", -1, "")  # 3NT by E, one down: 8 tricks
@@ -49,6 +50,18 @@ def kept_page_has(page: Any, text: str) -> bool:
             text,
         )
     )
+
+
+def axe_violations(page: Any, selector: str) -> list[str]:
+    """axe-core's violations of any impact inside `selector` (tests/browser_assets), run in
+    the page as it is (no reload: offline, a reload would lose what is shown)."""
+    page.evaluate("source => (0, eval)(source)", AXE.read_text())
+    found: list[str] = page.evaluate(
+        """async selector => (await axe.run(selector, {resultTypes: ["violations"]}))
+            .violations.map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target)}`)""",
+        selector,
+    )
+    return found
 
 
 def record(page: Any, deal: tuple[Any, ...], number: int) -> None:
@@ -119,6 +132,7 @@ def test_deals_recorded_offline_survive_a_reload_and_reach_the_server_once_in_or
     assert page.locator("#mini-totals .we.unsent").count() == 1
     assert "2 deals are waiting to be sent." in page.locator("#offline-title").inner_text()
     assert "Offline" in page.locator("#offline-title").inner_text()
+    assert axe_violations(page, "#offline") == []  # a walk's axe found a heading as a status
     assert page.locator("#entry h2").inner_text() == "Deal 3"
     assert not Deal.objects.filter(rubber=rubber).exists()
 
