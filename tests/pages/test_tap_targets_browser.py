@@ -2,12 +2,13 @@
 it picks its seat, enters a deal, is handed to the other side, which confirms.
 
 - Every interactive element on each of these screens, the header's and the footer's too, is at
-  least 44×44 px (the pad with a deal also with the phone turned sideways): each link, button, form control (a radio button by the label that shows it),
-  disclosure and focusable element the page has, found by the browser rather than listed here,
-  with every disclosure open (the pad's figures and their explanations, History, Correct and
-  its form, Honours, the dispute form). An outside probe found History, Correct, Honours and the
-  pad's figures 20–23 px high, which a hand-picked list of buttons had let through. The open
-  dispute form keeps Confirm's shape, its note field the form's width and 44 px high.
+  least 44×44 px (the pad with a deal also with the phone turned sideways): each link, button,
+  form control (a radio button by the label that shows it), disclosure and focusable element
+  the page has, found by the browser rather than listed here, with every disclosure open (the
+  pad's figures and their explanations, History, Correct and its form, Honours, the dispute
+  form). An outside probe found History, Correct, Honours and the pad's figures 20–23 px high,
+  which a hand-picked list of buttons had let through. The open dispute form keeps Confirm's
+  shape, its note field the form's width and 44 px high.
 - Names wherever a seat is chosen or shown: the seat picker names each seat's player and who sits
   out, the pad's header who sits where and who sits out, the hand-over the other side's players.
 - Buttons speak words, not glyphs: "spades", "made exactly", "undoubled", "declarer North, Clara
