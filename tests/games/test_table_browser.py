@@ -23,13 +23,15 @@ def phone(browser: Any) -> Any:
     return context, page
 
 
-def in_view(page: Any, selector: str) -> bool:
-    """The element's box is within the screen, top to bottom."""
-    found: bool = page.locator(selector).evaluate(
-        "e => { const box = e.getBoundingClientRect();"
-        " return box.top >= 0 && box.bottom <= innerHeight; }"
+def wait_in_view(page: Any, selector: str) -> None:
+    """Wait until the element's box is within the screen, top to bottom (the page scrolls once
+    htmx has settled the answer, a moment after the answer is in)."""
+    page.wait_for_function(
+        "selector => { const box = document.querySelector(selector).getBoundingClientRect();"
+        " return box.top >= 0 && box.bottom <= innerHeight; }",
+        arg=selector,
+        timeout=5_000,
     )
-    return found
 
 
 def tap(page: Any, field: str, value: str) -> None:
@@ -141,7 +143,7 @@ def test_a_deal_entered_on_another_phone_is_told_in_words(live_server, browser, 
     )
     # In view: the answer replaced the pad under Record, and a walk found the phone left at
     # Record's height, the notice above the screen's top edge.
-    assert in_view(east, "#notice")
+    wait_in_view(east, "#notice")
     east.locator("#entry h2").filter(has_text="Deal 2").wait_for()
     assert east.locator("#entry input[name=number]").input_value() == "2"
     # The taps moved with it, and the pad says so: Record names the deal, the live line shows them.
