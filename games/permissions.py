@@ -279,6 +279,9 @@ class Viewer:
     code: str = ""
     #: The name of the player whose phone holds the code (in their seat, or sitting out).
     code_name: str = ""
+    #: That player has left the table (a substitute took their place, or they moved table):
+    #: the phone is no longer theirs to use here, unlike one whose player sits out a rubber.
+    code_left: bool = False
     #: A phone handed over to the other side to confirm (games.codes): the player it goes
     #: back to, and their name. It only confirms and disputes meanwhile.
     back_id: int | None = None

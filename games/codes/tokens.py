@@ -40,11 +40,11 @@ from typing import Any
 from django.conf import settings
 from django.core import signing
 from django.core.cache import caches
-from django.db.models import Exists, Q
+from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest, HttpResponse
 from django.utils.module_loading import import_string
 
-from clubs.models import CODE_ALPHABET, CODE_LENGTH, Player, Table
+from clubs.models import CODE_ALPHABET, CODE_LENGTH, Player, Table, TableSeat
 
 from ..models import Rubber
 from ..permissions import Viewer
@@ -230,13 +230,21 @@ def with_code(request: HttpRequest, rubber: Rubber, viewer: Viewer) -> Viewer:
         name = rubber.seats[seat].name
     else:
         player = data.get("pl")
-        name = (
+        found = (
             Player.objects.filter(pk=player, club_id=rubber.session.club_id)
-            .values_list("name", flat=True)
+            .annotate(
+                here=Exists(
+                    TableSeat.objects.filter(
+                        table_id=rubber.table_id, player_id=OuterRef("pk"), active=True
+                    )
+                )
+            )
+            .values_list("name", "here")
             .first()
             if isinstance(player, int)
             else None
-        ) or ""
+        )
+        name, left = (found[0], not found[1]) if found is not None else ("", False)
     back = back_player(data, rubber.table_id) if "b" in data else None
     return replace(
         viewer,
@@ -245,6 +253,7 @@ def with_code(request: HttpRequest, rubber: Rubber, viewer: Viewer) -> Viewer:
         phone=phone_id(request),
         code=str(data.get("c", "")),
         code_name=name,
+        code_left=seat is None and left,
         back_id=None if back is None else back.pk,
         handed_over_by="" if back is None else back.name,
     )

@@ -38,6 +38,18 @@ document.addEventListener("click", (event) => {
   if (summary) summary.closest("details").open = true;
 });
 
+// What the answer to a form of the pad says (another phone entered the deal, an error to put
+// right) sits at the pad's top, while the answer replaced the pad under the finger on Record,
+// Confirm or a correction: brought into view when it is off the screen.
+document.addEventListener("htmx:afterSettle", (event) => {
+  const source = event.detail.requestConfig && event.detail.requestConfig.elt;
+  if (!source || source.tagName !== "FORM") return;
+  const said = document.querySelector("#live [role=alert]");
+  if (!said) return;
+  const box = said.getBoundingClientRect();
+  if (box.top < 0 || box.bottom > window.innerHeight) said.scrollIntoView({ block: "center" });
+});
+
 // Live pads and the console (issue 28). A page hears "this changed" as a `backscore:changed`
 // event (the push channel's script sets <html data-push="up"> while it is connected); then it
 // fetches its live part once (a burst of events, one fetch; a version already shown, none) and

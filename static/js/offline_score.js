@@ -185,6 +185,16 @@
   });
   document.addEventListener("offline:rendered", showOver);
   document.addEventListener("offline:rendered", drawPad);
+  // Online again with nothing waiting (the queue as the first listener read it): the phone's
+  // line ("… on this phone, not yet sent") of the taps still held gives way to the server's,
+  // asked for those taps as a tap would.
+  document.addEventListener("offline:rendered", () => {
+    const entry = form();
+    const preview = previewOf(entry);
+    if (!preview || preview.dataset.phone !== "true" || phoneScores()) return;
+    delete preview.dataset.phone;
+    if (window.htmx) window.htmx.trigger(entry, "change");
+  });
   // The server's pad drawn again (the live poll, htmx) while deals still wait: theirs again.
   document.addEventListener("backscore:morphed", () => {
     drawPad();
@@ -295,12 +305,37 @@
       drawItems(pad, data, sheet, first, left);
     }
     drawRows(data, sheet, kept, first);
+    drawMini(data, sheet);
     const note = document.createElement("p");
     note.className = "muted unsent-note";
     note.id = "pad-unsent";
     note.dataset.unsent = "";
     note.textContent = T["pad-unsent"];
     pad.after(note);
+  }
+
+  // The running score beside the entry's "Deal n": the phone's too, and who is vulnerable on
+  // the phone (a rubber), each mark the phone adds removed with its figures.
+  function drawMini(data, sheet) {
+    const mini = document.getElementById("mini-totals");
+    if (!mini) return;
+    ["we", "they"].forEach((place, i) => {
+      const el = mini.querySelector(`:scope > .${place}`);
+      if (!el) return;
+      const side = data.order[i];
+      const server = el.dataset.serverText === undefined ? el.textContent : el.dataset.serverText;
+      phoneFigure(el, server.replace(/-?\d+\s*$/, String(sheet.totals[column(data, side)])));
+      const vul = el.nextElementSibling && el.nextElementSibling.classList.contains("vul");
+      if (data.kind === "rubber" && sheet.vulnerable && sheet.vulnerable[column(data, side)] && !vul) {
+        const mark = document.createElement("span");
+        mark.dataset.unsent = "";
+        const words = document.createElement("small");
+        words.className = "vul";
+        words.textContent = T.vul;
+        mark.append(" ", words);
+        el.after(mark);
+      }
+    });
   }
 
   // A paper pad: each item above the line or below it in its game, the totals.

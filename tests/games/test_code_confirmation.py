@@ -675,3 +675,24 @@ def test_deals_that_stand_are_not_handed_over_and_the_phone_comes_back(rubber, r
     html = phone.post(f"/deals/{deal.pk}/confirm", {"version": 1}, follow=True).content.decode()
     assert "Deal 2 confirmed by South. This phone is East&#x27;s again (seat E)." in html
     assert this_phone(html) == "This phone: East, E" and 'id="entry"' in html
+
+
+def test_a_phone_whose_player_left_the_table_says_so_not_that_they_sit_out(rubber):
+    """A walk on a real server (issue 28): the director seated a substitute for East, and East's
+    phone, left on the table for the substitute, said "This phone: <East>, sitting out this
+    rubber", as if they would be back. It says they are no longer at this table, in the pad and
+    in the live part the other phones' changes bring, in English and in Italian."""
+    from games.sessions import table_changes
+
+    east = rubber.east
+    phone = phone_at(rubber, "E")
+    table_changes.table_substitute(table=rubber.table, leaver=east, new_name="Zoe Zeta")
+    for path in (f"/rubbers/{rubber.pk}/", f"/rubbers/{rubber.pk}/live"):
+        html = phone.get(path).content.decode()
+        assert this_phone(html) == f"This phone: {east.name}, no longer at this table"
+    phone.cookies["django_language"] = "it"
+    html = phone.get(f"/rubbers/{rubber.pk}/live").content.decode()
+    assert this_phone(html) == f"Questo telefono: {east.name}, non più a questo tavolo"
+    # Whoever takes the phone picks their seat from "not you?": the substitute is there.
+    picker = phone.get(f"/t/{rubber.table.code}").content.decode()
+    assert "Zoe Zeta" in picker

@@ -14,6 +14,7 @@ from games.models import Deal
 from tests.conftest import sign_in, wait_for
 from tests.factories import acting
 from tests.games.test_browser import tap_deal
+from tests.pages.test_a11y_browser import AXE
 
 FOUR_SPADES = ("4", "S", 0, "N", 0, "")  # 4♠ by N, made: 10 tricks
 THREE_NT_DOWN = ("3", "NT", 0, "E", -1, "")  # 3NT by E, one down: 8 tricks
@@ -49,6 +50,18 @@ def kept_page_has(page: Any, text: str) -> bool:
             text,
         )
     )
+
+
+def axe_violations(page: Any, selector: str) -> list[str]:
+    """axe-core's violations of any impact inside `selector` (tests/browser_assets), run in
+    the page as it is (no reload: offline, a reload would lose what is shown)."""
+    page.evaluate("source => (0, eval)(source)", AXE.read_text())
+    found: list[str] = page.evaluate(
+        """async selector => (await axe.run(selector, {resultTypes: ["violations"]}))
+            .violations.map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target)}`)""",
+        selector,
+    )
+    return found
 
 
 def record(page: Any, deal: tuple[Any, ...], number: int) -> None:
@@ -113,8 +126,13 @@ def test_deals_recorded_offline_survive_a_reload_and_reach_the_server_once_in_or
     )
     # On the pad, the phone's total, marked (the server's replaces it once it has the deals).
     assert page.locator("#total-ns.unsent").inner_text() == "170"
+    # And beside the entry's "Deal 3", with the game deal 1 made (a walk found the server's
+    # "We 0 · They 0" there while the pad and the panel said 170).
+    assert page.locator("#mini-totals").inner_text() == "We 170 vul. · They 0"
+    assert page.locator("#mini-totals .we.unsent").count() == 1
     assert "2 deals are waiting to be sent." in page.locator("#offline-title").inner_text()
     assert "Offline" in page.locator("#offline-title").inner_text()
+    assert axe_violations(page, "#offline") == []  # a walk's axe found a heading as a status
     assert page.locator("#entry h2").inner_text() == "Deal 3"
     assert not Deal.objects.filter(rubber=rubber).exists()
 
@@ -130,13 +148,24 @@ def test_deals_recorded_offline_survive_a_reload_and_reach_the_server_once_in_or
     assert page.locator("#offline-pending li").count() == 2
     assert page.locator("#pad").is_visible()
     assert page.locator("#entry h2").inner_text() == "Deal 3"
+    assert page.locator("#mini-totals").inner_text() == "We 170 vul. · They 0"
     assert not Deal.objects.filter(rubber=rubber).exists()
+    # Deal 3 tapped, not recorded, when the connection returns: its line is the phone's...
+    tap_deal(page, *FOUR_SPADES)
+    preview = page.locator("#preview")
+    assert preview.inner_text() == "We +820, with the rubber bonus (on this phone, not yet sent)"
 
     context.set_offline(False)
     page.locator("#offline").wait_for(state="hidden")
     page.locator("#deals #deal-2").wait_for()
     assert page.locator("#total-ns").inner_text() == "170"
     assert page.locator("#pad .unsent").count() == 0  # the server's figures now
+    # ...then the server's, once it has the deals: no longer "not yet sent" (a walk found the
+    # phone's words left there), the taps kept.
+    preview.filter(has_text="4♠ by North, made: We +820, with the rubber bonus").wait_for()
+    assert "not yet sent" not in preview.inner_text()
+    assert page.locator("#mini-totals").inner_text() == "We 170 vul. · They 0"
+    assert page.locator("#mini-totals .unsent").count() == 0
     deals = list(Deal.objects.filter(rubber=rubber).order_by("number"))
     assert [(d.number, d.contract, d.declarer, d.tricks) for d in deals] == [
         (1, "4S", "N", 10),

@@ -23,6 +23,17 @@ def phone(browser: Any) -> Any:
     return context, page
 
 
+def wait_in_view(page: Any, selector: str) -> None:
+    """Wait until the element's box is within the screen, top to bottom (the page scrolls once
+    htmx has settled the answer, a moment after the answer is in)."""
+    page.wait_for_function(
+        "selector => { const box = document.querySelector(selector).getBoundingClientRect();"
+        " return box.top >= 0 && box.bottom <= innerHeight; }",
+        arg=selector,
+        timeout=5_000,
+    )
+
+
 def tap(page: Any, field: str, value: str) -> None:
     page.locator(f"#entry .field-{field} label[data-v='{value}']").click()
 
@@ -122,12 +133,17 @@ def test_a_deal_entered_on_another_phone_is_told_in_words(live_server, browser, 
         tap(page, "result", "0")
     north.locator("#record").click()
     north.locator("#entry h2").filter(has_text="Deal 2").wait_for()
+    # East's screen shows Record at its top, the top of the page above it (a longer pad).
+    east.locator("#record").evaluate("e => e.scrollIntoView({block: 'start'})")
     east.locator("#record").click()
     notice = east.locator("#notice")
     notice.wait_for()
     assert "Deal 1 was already entered by North: 4♠ by North, made. Correct it?" in (
         notice.inner_text()
     )
+    # In view: the answer replaced the pad under Record, and a walk found the phone left at
+    # Record's height, the notice above the screen's top edge.
+    wait_in_view(east, "#notice")
     east.locator("#entry h2").filter(has_text="Deal 2").wait_for()
     assert east.locator("#entry input[name=number]").input_value() == "2"
     # The taps moved with it, and the pad says so: Record names the deal, the live line shows them.

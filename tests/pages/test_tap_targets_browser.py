@@ -2,12 +2,13 @@
 it picks its seat, enters a deal, is handed to the other side, which confirms.
 
 - Every interactive element on each of these screens, the header's and the footer's too, is at
-  least 44×44 px: each link, button, form control (a radio button by the label that shows it),
-  disclosure and focusable element the page has, found by the browser rather than listed here,
-  with every disclosure open (the pad's figures and their explanations, History, Correct and
-  its form, Honours, the dispute form). An outside probe found History, Correct, Honours and the
-  pad's figures 20–23 px high, which a hand-picked list of buttons had let through. The open
-  dispute form keeps Confirm's shape, its note field the form's width and 44 px high.
+  least 44×44 px (the pad with a deal also with the phone turned sideways): each link, button,
+  form control (a radio button by the label that shows it), disclosure and focusable element
+  the page has, found by the browser rather than listed here, with every disclosure open (the
+  pad's figures and their explanations, History, Correct and its form, Honours, the dispute
+  form). An outside probe found History, Correct, Honours and the pad's figures 20–23 px high,
+  which a hand-picked list of buttons had let through. The open dispute form keeps Confirm's
+  shape, its note field the form's width and 44 px high.
 - Names wherever a seat is chosen or shown: the seat picker names each seat's player and who sits
   out, the pad's header who sits where and who sits out, the hand-over the other side's players.
 - Buttons speak words, not glyphs: "spades", "made exactly", "undoubled", "declarer North, Clara
@@ -104,7 +105,9 @@ def test_a_tables_phone_walks_seat_entry_hand_over_and_confirmation(
     out = rubber.out_players[0].name
     words = WORDS[language]
     code = rubber.table.code
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
     context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
     page = context.new_page()
     page.set_default_timeout(15_000)
@@ -142,6 +145,12 @@ def test_a_tables_phone_walks_seat_entry_hand_over_and_confirmation(
     page.reload()  # the entry with a deal: its figures on the pad, its History and Correct
     page.locator("#pad .pad-item").first.wait_for()
     assert_tap_targets(page)
+    # The phone turned sideways (844 px wide, wider than the phone layout's 48rem): still a
+    # finger's targets. A walk on a real server found the header, the crumbs, History, Correct,
+    # Honours and the pad's figures 19-24 px high there.
+    page.set_viewport_size({"width": 844, "height": 390})
+    assert_tap_targets(page)
+    page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"{live_server.url}/t/{code}/hand-over?rubber={rubber.pk}")  # the hand-over
     page.locator("#hand-over-who").wait_for()
     assert_tap_targets(page)
