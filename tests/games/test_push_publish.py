@@ -14,6 +14,7 @@ from django.db import transaction
 from clubs.models import Membership, TableSeat
 from games.push import broker, versions
 from games.sessions import lifecycle
+from games.sessions.confirming import set_confirmation
 from tests.factories import acting, make_session
 
 pytestmark = pytest.mark.django_db
@@ -64,6 +65,11 @@ WRITES: dict[str, Callable[[Any], Any]] = {
     "renamed": lambda r: r.seats["E"].__class__.objects.filter(pk=r.east_id).get().save(),
     "code regenerated": lambda r: r.table.save(),
     "seat left": lambda r: TableSeat.objects.filter(table=r.table).first().save(),
+    # The pad and the console show whether the session asks for confirmation: switching it off
+    # writes no deal (nothing stands), only the session's row, by an update with no signal.
+    "session's confirmation switched off": lambda r: set_confirmation(
+        club=r.session.club, on=False, session=r.session
+    ),
 }
 
 
