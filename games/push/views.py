@@ -24,9 +24,12 @@ import asyncio
 import functools
 import random
 from collections.abc import AsyncIterator, Callable
+from importlib import import_module
+from types import SimpleNamespace
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.contrib.auth import get_user
 from django.contrib.auth.decorators import login_required
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
@@ -84,8 +87,38 @@ def _released(check: Callable[[], str]) -> Callable[[], str]:
     return run
 
 
+def _signed_in_again(request: HttpRequest, fresh: int = 1) -> Callable[[], None]:
+    """Who holds the stream, read again from their session at each check but the first `fresh`
+    ones (the request's own reading): signed out, their password changed elsewhere or their
+    login made inactive, they read as anyone else would, as their next page would."""
+    left = [fresh]
+
+    def again() -> None:
+        if left[0] > 0:
+            left[0] -= 1
+            return
+        session = getattr(request, "session", None)
+        key = getattr(session, "session_key", None)
+        if key is None:
+            return
+        store = import_module(settings.SESSION_ENGINE).SessionStore(key)
+        request.user = get_user(SimpleNamespace(session=store))  # type: ignore[arg-type]
+
+    return again
+
+
+def _channels(request: HttpRequest, *channels: str) -> list[str]:
+    """The stream's channels, with its signed-in session's (`broker.login_channel`): a
+    sign-out tells it at once."""
+    key = getattr(getattr(request, "session", None), "session_key", None)
+    return [*channels, *([broker.login_channel(key)] if key else [])]
+
+
 def _rubber_check(request: HttpRequest, pk: int) -> Callable[[], str]:
+    signed_in = _signed_in_again(request, fresh=2)  # the view's check, then the stream's first
+
     def check() -> str:
+        signed_in()
         request.__dict__.pop("_table_codes_held", None)  # the code, read again (codes.tokens)
         try:
             state = rubber_version_for_request(request, pk)
@@ -102,7 +135,10 @@ def _console_check(request: HttpRequest, slug: str) -> Callable[[], str]:
     """The console's check: as `club_for_reader(user, slug, director=True)` decides (a
     director of the club), with the console's version, in one query."""
 
+    signed_in = _signed_in_again(request)
+
     def check() -> str:
+        signed_in()
         user = request.user
         state = console_state(slug, user.pk if user.is_authenticated else None)
         if state is None or not (may_read(state.public, state.role) and may_direct(state.role)):
@@ -206,7 +242,7 @@ async def rubber_events(request: HttpRequest, pk: int) -> HttpResponseBase:
     except Lapsed as lapsed:
         if not lapsed.closed:
             raise Http404("No such rubber.") from None
-    channels = [broker.rubber_channel(pk)]
+    channels = _channels(request, broker.rubber_channel(pk))
     return _no_stream(request) or _response(_stream(check, channels, last_event_id(request)))
 
 
@@ -215,7 +251,7 @@ async def rubber_events(request: HttpRequest, pk: int) -> HttpResponseBase:
 async def console_events(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The director's console's stream: read as the console is (a director of the club)."""
     club = await sync_to_async(_released(lambda: _club_id(request, slug)))()
-    channels = [broker.club_channel(int(club))]
+    channels = _channels(request, broker.club_channel(int(club)))
     stream = _stream(_console_check(request, slug), channels, last_event_id(request))
     return _no_stream(request) or _response(stream)
 

@@ -178,3 +178,18 @@ def test_any_other_write_beside_a_deal_makes_the_streams_check(pad, messages, ki
             broker.club_channel(pad.session.club_id): broker.CHECK,
         }
     ]
+
+
+def test_a_sign_out_tells_the_streams_of_that_login(
+    client, director, told, django_capture_on_commit_callbacks
+):
+    from django.contrib.sessions.models import Session as LoginSession
+
+    client.force_login(director)
+    key = client.session.session_key
+    told.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        LoginSession.objects.get(session_key=key).delete()
+        assert not told, "told before the commit"
+    assert broker.login_channel(key) in told
+    assert not any(key in channel for channel in told), "a session's key is a credential"
