@@ -25,16 +25,23 @@ import functools
 import random
 from collections.abc import AsyncIterator, Callable
 from importlib import import_module
-from types import SimpleNamespace
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.contrib.auth import get_user
+from django.contrib.auth import (
+    BACKEND_SESSION_KEY,
+    HASH_SESSION_KEY,
+    SESSION_KEY,
+    get_user_model,
+    load_backend,
+)
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
+from django.utils.crypto import constant_time_compare
 from django.views.decorators.http import require_GET
 
 from clubs.models import Session
@@ -99,12 +106,27 @@ def _signed_in_again(request: HttpRequest, fresh: int = 1) -> Callable[[], None]
             return
         session = getattr(request, "session", None)
         key = getattr(session, "session_key", None)
-        if key is None:
-            return
-        store = import_module(settings.SESSION_ENGINE).SessionStore(key)
-        request.user = get_user(SimpleNamespace(session=store))  # type: ignore[arg-type]
+        if key is not None:
+            request.user = _user_of(key)
 
     return again
+
+
+def _user_of(key: str) -> User | AnonymousUser:
+    """The user the session `key` signs in, as `django.contrib.auth.get_user` finds them (a
+    login still active, its password's hash the session's) but writing nothing: a check never
+    flushes nor cycles the session of a browser that is not asking."""
+    data = import_module(settings.SESSION_ENGINE).SessionStore(key).load()
+    backend_path = data.get(BACKEND_SESSION_KEY)
+    if SESSION_KEY not in data or backend_path not in settings.AUTHENTICATION_BACKENDS:
+        return AnonymousUser()
+    user_id = get_user_model()._meta.pk.to_python(data[SESSION_KEY])
+    user: User | None = load_backend(backend_path).get_user(user_id)
+    held = data.get(HASH_SESSION_KEY) or ""
+    if user is None or not held:
+        return AnonymousUser()
+    hashes = [user.get_session_auth_hash(), *user.get_session_auth_fallback_hash()]
+    return user if any(constant_time_compare(held, h) for h in hashes) else AnonymousUser()
 
 
 def _channels(request: HttpRequest, *channels: str) -> list[str]:

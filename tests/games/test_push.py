@@ -291,3 +291,24 @@ def test_a_console_stream_ends_when_its_directors_password_changes_elsewhere(dir
         f"/clubs/{club.slug}/console/events/", login=director, then=change_password, count=3
     )
     assert status == 200 and ended and len(got) == 1
+
+
+def test_a_stream_reads_its_login_again_and_writes_nothing(director, settings):
+    """The re-read of who holds a stream (`_user_of`) says what a page would, but never flushes
+    nor cycles a session: the browser holding it is not asking, and would be signed out."""
+    from django.contrib.sessions.models import Session as LoginSession
+
+    from games.push.views import _user_of
+
+    client = Client()
+    client.force_login(director)
+    key = client.session.session_key
+    assert _user_of(key) == director
+    settings.SECRET_KEY_FALLBACKS = [settings.SECRET_KEY]
+    settings.SECRET_KEY = "a-rotated-secret-key-for-this-test-only-0123456789"
+    assert _user_of(key) == director  # signed with the previous key: still them
+    director.set_password("a-new-secret-42")
+    director.save()
+    assert not _user_of(key).is_authenticated
+    assert LoginSession.objects.filter(session_key=key).count() == 1
+    assert not _user_of("no-such-session").is_authenticated
