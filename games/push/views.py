@@ -11,9 +11,10 @@ at once (a client refetches on it, so it misses nothing; a reconnecting client t
 version it last heard, as `Last-Event-ID` or `?last=`, gets no event if it has not moved, only
 the `retry:` line) and again after each commit that changes what the page shows
 (games.push.hooks), with a comment line as a heartbeat every PUSH_HEARTBEAT_SECONDS. Who may read
-is checked again at each change: when a table's code dies, a membership ends or the session
-closes, the hooks publish it and the stream ends (a closed session's pad with `event: closed`,
-which tells the client not to come back). Every PUSH_RECHECK_SECONDS (5 minutes) a stream checks
+is checked again at each change, their login read again from their session: when a table's code
+dies, a membership ends, the session closes or the reader signs out (their login's channel,
+`broker.login_channel`), the hooks publish it and the stream ends (a closed session's pad with
+`event: closed`, which tells the client not to come back). Every PUSH_RECHECK_SECONDS (5 minutes) a stream checks
 again with no change, for a write that sent no signal; more often would cost the idle room most
 of its CPU (docs/benchmarks.md). The database connection is given back after each check: an
 idle stream holds none."""
