@@ -14,10 +14,10 @@ the `retry:` line) and again after each commit that changes what the page shows
 is checked again at each change, their login read again from their session: when a table's code
 dies, a membership ends, the session closes or the reader signs out (their login's channel,
 `broker.login_channel`), the hooks publish it and the stream ends (a closed session's pad with
-`event: closed`, which tells the client not to come back). Every PUSH_RECHECK_SECONDS (5 minutes) a stream checks
-again with no change, for a write that sent no signal; more often would cost the idle room most
-of its CPU (docs/benchmarks.md). The database connection is given back after each check: an
-idle stream holds none."""
+`event: closed`, which tells the client not to come back). Every PUSH_RECHECK_SECONDS (5
+minutes) a stream checks again with no change, for a write that sent no signal; more often would
+cost the idle room most of its CPU (docs/benchmarks.md). The database connection is given back
+after each check: an idle stream holds none."""
 
 from __future__ import annotations
 
