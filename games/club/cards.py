@@ -54,6 +54,14 @@ CARD_FACTS: tuple[tuple[str, str], ...] = (
         " FROM games_deal d JOIN games_rubber r ON r.id = d.rubber_id"
         " WHERE r.table_id = t.id AND r.status = %s)",
     ),
+    (
+        # A delete adds a history record too: the latest one's id never comes back, so facts
+        # read before a deal landed (and a card made with it) are never seen again once it is
+        # deleted.
+        "the latest write of the table's deals, deletes included",
+        "(SELECT MAX(h.history_id) FROM games_historicaldeal h"
+        " JOIN games_rubber r ON r.id = h.rubber_id WHERE r.table_id = t.id)",
+    ),
 )
 
 #: What makes a card from its facts: the templates and the code that reads and renders it.

@@ -96,11 +96,15 @@ FACTS: tuple[Fact, ...] = (
         # Twice the sum of their versions, which a new deal and a correction raise, plus the
         # confirmed ones (a confirmation adds 1, a correction that clears one still adds 1 in
         # all), and the latest write (every verb saves `updated_at`: a dispute, a ruling).
-        # Each write adds the deal's history record, which the pad shows.
+        # Each write adds the deal's history record, which the pad shows; a delete adds one
+        # too, so the latest record's id never comes back: a state is never one seen before
+        # (an answer made while a deal landed, newer than its state, is never served for it
+        # once that deal is deleted).
         "the deals: what they say, their confirmations, disputes, rulings, versions, history",
         "(SELECT 2 * SUM(d.version) + COUNT(d.confirmed_by_id)"
         "  FROM games_deal d WHERE d.rubber_id = r.id),"
-        " (SELECT MAX(d.updated_at) FROM games_deal d WHERE d.rubber_id = r.id)",
+        " (SELECT MAX(d.updated_at) FROM games_deal d WHERE d.rubber_id = r.id),"
+        " (SELECT MAX(h.history_id) FROM games_historicaldeal h WHERE h.rubber_id = r.id)",
         (*_on("games_deal", _DEAL_COLUMNS), "games_historicaldeal.*"),
     ),
     Fact(
@@ -188,13 +192,12 @@ def answer_state(pk: int) -> tuple[Any, ...] | None:
     for the other's (their ids are what a client corrects): a rubber or a deal written since
     has another time.
 
-    Deleting the last deal (`Deal.delete_last`) takes its share off the count (at least 2),
-    so every phone holding a pad with that deal gets the new one on its next poll. The state
-    may then be one seen before (the deal's entry was the latest write): the deals are then
-    exactly those of that state, and an answer kept for it is right. Otherwise the latest
-    surviving write fixes the time and only deletes have followed it, each lowering the
-    count: two different sets of deals never share a state
-    (tests/games/test_delete_deal.py)."""
+    Deleting the last deal (`Deal.delete_last`) takes its share off the count (at least 2)
+    and adds the deal's last history record, so every phone holding a pad with that deal gets
+    the new one on its next poll, and the state is never one seen before: an answer is read
+    after its state, so one made while a deal landed shows that deal under the state before
+    it, which must never come back once the deal is deleted
+    (tests/games/test_live_etag.py, tests/games/test_delete_deal.py)."""
     if pk > MAX_ID:  # as in RubberQuerySet.for_entry
         return None
     with connection.cursor() as cursor:

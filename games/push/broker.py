@@ -14,6 +14,7 @@ shows changed (a deal written: games.push.hooks), which a stream passes on with 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import re
 import threading
@@ -48,6 +49,12 @@ def rubber_channel(pk: int) -> str:
 
 def club_channel(pk: int) -> str:
     return f"club:{pk}"
+
+
+def login_channel(session_key: str) -> str:
+    """The channel of the streams held by one signed-in session (a digest: the key itself is a
+    credential, never written to Redis)."""
+    return "login:" + hashlib.sha256(session_key.encode()).hexdigest()[:32]
 
 
 def deliver(channel: str, message: str = CHECK) -> None:

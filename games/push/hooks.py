@@ -17,6 +17,7 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from django.contrib.sessions.models import Session as LoginSession
 from django.db import connection, transaction
 from django.db.models import Q
 from django.db.models.signals import post_delete, post_save
@@ -193,9 +194,17 @@ def _written(sender: Any, instance: Any, raw: bool = False, **kwargs: Any) -> No
         soon(channels, key=(type(instance), instance.pk))
 
 
+def _signed_out(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """A signed-in session ended (a sign-out, or deleted by an administrator): its streams
+    check again, after the commit, and find no one signed in."""
+    key = instance.session_key
+    soon(lambda: [broker.login_channel(key)], key=("login", key))
+
+
 def connect() -> None:
     """Connect the hooks (games.apps)."""
     for model in (Deal, Rubber, Session, Table, TableSeat, Player, Club, Membership):
         uid = f"games.push.{model.__name__}"
         post_save.connect(_written, sender=model, dispatch_uid=uid + ".save")
         post_delete.connect(_written, sender=model, dispatch_uid=uid + ".delete")
+    post_delete.connect(_signed_out, sender=LoginSession, dispatch_uid="games.push.login.delete")

@@ -85,6 +85,13 @@ CONSOLE_FACTS: tuple[tuple[str, str], ...] = (
         " JOIN games_rubber r ON r.id = d.rubber_id WHERE r.session_id IN (SELECT id FROM s))",
     ),
     (
+        # A delete adds a history record too: the latest one's id never comes back, so a
+        # version read before a deal landed is never seen again once that deal is deleted.
+        "the latest write of their deals, deletes included",
+        "(SELECT MAX(h.history_id) FROM games_historicaldeal h"
+        " JOIN games_rubber r ON r.id = h.rubber_id WHERE r.session_id IN (SELECT id FROM s))",
+    ),
+    (
         "the club's players' names (the seats, the rotation, the changes and who made them)",
         "(SELECT JOINED(x) FROM (SELECT p.id || ':' || p.name || ':' || COALESCE(p.user_id, 0)"
         " AS x FROM clubs_player p WHERE p.club_id = c.id ORDER BY x) q)",

@@ -11,12 +11,13 @@ at once (a client refetches on it, so it misses nothing; a reconnecting client t
 version it last heard, as `Last-Event-ID` or `?last=`, gets no event if it has not moved, only
 the `retry:` line) and again after each commit that changes what the page shows
 (games.push.hooks), with a comment line as a heartbeat every PUSH_HEARTBEAT_SECONDS. Who may read
-is checked again at each change: when a table's code dies, a membership ends or the session
-closes, the hooks publish it and the stream ends (a closed session's pad with `event: closed`,
-which tells the client not to come back). Every PUSH_RECHECK_SECONDS (5 minutes) a stream checks
-again with no change, for a write that sent no signal; more often would cost the idle room most
-of its CPU (docs/benchmarks.md). The database connection is given back after each check: an
-idle stream holds none."""
+is checked again at each change, their login read again from their session: when a table's code
+dies, a membership ends, the session closes or the reader signs out (their login's channel,
+`broker.login_channel`), the hooks publish it and the stream ends (a closed session's pad with
+`event: closed`, which tells the client not to come back). Every PUSH_RECHECK_SECONDS (5
+minutes) a stream checks again with no change, for a write that sent no signal; more often would
+cost the idle room most of its CPU (docs/benchmarks.md). The database connection is given back
+after each check: an idle stream holds none."""
 
 from __future__ import annotations
 
@@ -24,14 +25,24 @@ import asyncio
 import functools
 import random
 from collections.abc import AsyncIterator, Callable
+from importlib import import_module
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.contrib.auth import (
+    BACKEND_SESSION_KEY,
+    HASH_SESSION_KEY,
+    SESSION_KEY,
+    get_user_model,
+    load_backend,
+)
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
+from django.utils.crypto import constant_time_compare
 from django.views.decorators.http import require_GET
 
 from clubs.models import Session
@@ -84,8 +95,53 @@ def _released(check: Callable[[], str]) -> Callable[[], str]:
     return run
 
 
+def _signed_in_again(request: HttpRequest, fresh: int = 1) -> Callable[[], None]:
+    """Who holds the stream, read again from their session at each check but the first `fresh`
+    ones (the request's own reading): signed out, their password changed elsewhere or their
+    login made inactive, they read as anyone else would, as their next page would."""
+    left = [fresh]
+
+    def again() -> None:
+        if left[0] > 0:
+            left[0] -= 1
+            return
+        session = getattr(request, "session", None)
+        key = getattr(session, "session_key", None)
+        if key is not None:
+            request.user = _user_of(key)
+
+    return again
+
+
+def _user_of(key: str) -> User | AnonymousUser:
+    """The user the session `key` signs in, as `django.contrib.auth.get_user` finds them (a
+    login still active, its password's hash the session's) but writing nothing: a check never
+    flushes nor cycles the session of a browser that is not asking."""
+    data = import_module(settings.SESSION_ENGINE).SessionStore(key).load()
+    backend_path = data.get(BACKEND_SESSION_KEY)
+    if SESSION_KEY not in data or backend_path not in settings.AUTHENTICATION_BACKENDS:
+        return AnonymousUser()
+    user_id = get_user_model()._meta.pk.to_python(data[SESSION_KEY])
+    user: User | None = load_backend(backend_path).get_user(user_id)
+    held = data.get(HASH_SESSION_KEY) or ""
+    if user is None or not held:
+        return AnonymousUser()
+    hashes = [user.get_session_auth_hash(), *user.get_session_auth_fallback_hash()]
+    return user if any(constant_time_compare(held, h) for h in hashes) else AnonymousUser()
+
+
+def _channels(request: HttpRequest, *channels: str) -> list[str]:
+    """The stream's channels, with its signed-in session's (`broker.login_channel`): a
+    sign-out tells it at once."""
+    key = getattr(getattr(request, "session", None), "session_key", None)
+    return [*channels, *([broker.login_channel(key)] if key else [])]
+
+
 def _rubber_check(request: HttpRequest, pk: int) -> Callable[[], str]:
+    signed_in = _signed_in_again(request, fresh=2)  # the view's check, then the stream's first
+
     def check() -> str:
+        signed_in()
         request.__dict__.pop("_table_codes_held", None)  # the code, read again (codes.tokens)
         try:
             state = rubber_version_for_request(request, pk)
@@ -102,7 +158,10 @@ def _console_check(request: HttpRequest, slug: str) -> Callable[[], str]:
     """The console's check: as `club_for_reader(user, slug, director=True)` decides (a
     director of the club), with the console's version, in one query."""
 
+    signed_in = _signed_in_again(request)
+
     def check() -> str:
+        signed_in()
         user = request.user
         state = console_state(slug, user.pk if user.is_authenticated else None)
         if state is None or not (may_read(state.public, state.role) and may_direct(state.role)):
@@ -206,7 +265,7 @@ async def rubber_events(request: HttpRequest, pk: int) -> HttpResponseBase:
     except Lapsed as lapsed:
         if not lapsed.closed:
             raise Http404("No such rubber.") from None
-    channels = [broker.rubber_channel(pk)]
+    channels = _channels(request, broker.rubber_channel(pk))
     return _no_stream(request) or _response(_stream(check, channels, last_event_id(request)))
 
 
@@ -215,7 +274,7 @@ async def rubber_events(request: HttpRequest, pk: int) -> HttpResponseBase:
 async def console_events(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The director's console's stream: read as the console is (a director of the club)."""
     club = await sync_to_async(_released(lambda: _club_id(request, slug)))()
-    channels = [broker.club_channel(int(club))]
+    channels = _channels(request, broker.club_channel(int(club)))
     stream = _stream(_console_check(request, slug), channels, last_event_id(request))
     return _no_stream(request) or _response(stream)
 

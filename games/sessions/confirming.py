@@ -12,6 +12,7 @@ from django.db import transaction
 from clubs.models import Club, Session
 
 from ..models import Deal
+from ..push import hooks as push_hooks
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -39,6 +40,7 @@ def set_confirmation(
             locked_club.save(update_fields=["confirm_entries"])
         else:
             Session.objects.filter(pk=session.pk).update(confirm_entries=on)
+            push_hooks.changed_session(session.pk)  # an update sends no signal
             session.confirm_entries = on
         if not on:
             return 0

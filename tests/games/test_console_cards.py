@@ -12,6 +12,7 @@ import pytest
 from django.core.cache import cache
 
 from clubs.models import Player, Session
+from games.club import console as console_module
 from games.club import tables as tables_module
 from games.pad import rendered
 from games.sessions import lifecycle, table_changes
@@ -178,3 +179,31 @@ def test_a_card_is_kept_by_the_code_that_made_it(settings, tmp_path):
     assert versions[0] != versions[1]
     assert cards.card_key((1,), ()).startswith(f"card:{cards.code_version()}:")
     cards.code_version.cache_clear()  # made again from the real files by the next test
+
+
+def test_a_card_made_while_a_deal_lands_is_not_kept_for_the_facts_before_it(
+    client, room, director, monkeypatch
+):
+    """The facts are read before the tables are: a deal landing between the two makes a card
+    newer than its facts. Deleting that deal (the last one, recorded by mistake) brings the
+    facts back to what they were; the console must not then show the deleted deal."""
+    client.force_login(director)
+    slug = room["club"].slug
+    rubber = _in_play(room["running"], 2)
+    rubber.record_deal(number=1, **FIRST, actor=acting(rubber))
+    _forget()
+    read = console_module.console_sessions
+
+    def a_deal_lands_meanwhile(club: Any, tables: Any) -> Any:
+        monkeypatch.setattr(console_module, "console_sessions", read)
+        rubber.record_deal(number=2, contract="pass", actor=acting(rubber))
+        return read(club, tables)
+
+    monkeypatch.setattr(console_module, "console_sessions", a_deal_lands_meanwhile)
+    assert "Deal 2: " in _console(client, slug)
+    rubber.deals.get(number=2).delete_last(version=1, actor=acting(rubber))
+    kept = _console(client, slug)
+    _forget()
+    afresh = _console(client, slug)
+    assert "Deal 2: " not in afresh
+    assert kept == afresh

@@ -175,3 +175,41 @@ def test_a_form_served_back_with_taps_is_marked_held_and_a_fresh_one_is_not(
     moved = phone.post(f"/rubbers/{rubber.pk}/deals/", taps, HTTP_HX_REQUEST="true")
     assert 'id="entry" data-held' in moved.content.decode()
     assert "data-held" not in live(phone, rubber).content.decode()
+
+
+def test_a_pad_made_while_a_deal_lands_is_not_answered_once_that_deal_is_deleted(
+    console, rubber, monkeypatch
+):
+    """The state (the ETag, the kept pad's key) is read before the deals are: a deal landing
+    between the two makes a pad newer than its state. Once that deal is deleted (the last one,
+    recorded by mistake) the pad must not be the kept one showing it, nor a 304 to the phone
+    that holds it."""
+    from games.pad import live as live_module
+    from tests.factories import acting
+
+    rubber.record_deal(number=1, contract="2H", declarer="N", tricks=9, actor=acting(rubber))
+    fetch = live_module._fetch
+
+    def a_deal_lands_meanwhile(found: Any) -> Any:
+        monkeypatch.setattr(live_module, "_fetch", fetch)
+        rubber.record_deal(number=2, contract="pass", actor=acting(rubber))
+        return fetch(found)
+
+    monkeypatch.setattr(live_module, "_fetch", a_deal_lands_meanwhile)
+    raced = live(console, rubber)
+    assert 'id="deal-2"' in raced.content.decode()
+    rubber.deals.get(number=2).delete_last(version=1, actor=acting(rubber))
+    assert live(console, rubber, raced["ETag"]).status_code == 200, "a 304 kept the deleted deal"
+    kept = _masked(live(console, rubber))
+    assert 'id="deal-2"' not in kept
+    from django.core.cache import cache
+
+    cache.clear()
+    assert kept == _masked(live(console, rubber))
+
+
+def _masked(response: Any) -> str:
+    """The answer with the request's own CSRF token, masked afresh for each, taken out."""
+    import re
+
+    return re.sub(r'value="[A-Za-z0-9]{64}"', 'value="token"', response.content.decode())

@@ -251,3 +251,64 @@ def test_a_deal_reaches_a_pad_stream_with_no_check_of_its_own(rubber, monkeypatc
     assert len(checks) == 2  # the opening's (the page's answer) and the stream's first
     assert field(second, "event") == "changed"
     assert field(second, "id") == versions.rubber_version(rubber.pk) != field(first, "id")
+
+
+def _sign_out_everyone() -> None:
+    """Every signed-in session ended, one by one, as a sign-out ends its own."""
+    from django.contrib.sessions.models import Session as LoginSession
+
+    for session in LoginSession.objects.all():
+        session.delete()
+
+
+def test_a_pad_stream_ends_when_its_reader_signs_out(director):
+    private = make_club(director=director, slug="private", public=False)
+    member = UserFactory(username="member")
+    from tests.factories import add_player
+
+    seated = [add_player(private, "Member", user=member)]
+    seated += [add_player(private, f"P{i}") for i in range(3)]
+    rubber = make_session(private, [seated]).rubbers.get(number=1)
+    status, got, ended = events(
+        f"/rubbers/{rubber.pk}/events", login=member, then=_sign_out_everyone, count=3
+    )
+    assert status == 200 and ended and len(got) == 1
+
+
+def test_a_console_stream_ends_when_its_director_signs_out(director, club):
+    status, got, ended = events(
+        f"/clubs/{club.slug}/console/events/", login=director, then=_sign_out_everyone, count=3
+    )
+    assert status == 200 and ended and len(got) == 1
+
+
+def test_a_console_stream_ends_when_its_directors_password_changes_elsewhere(director, club):
+    def change_password() -> None:
+        director.set_password("a-new-secret-42")
+        director.save()
+
+    status, got, ended = events(
+        f"/clubs/{club.slug}/console/events/", login=director, then=change_password, count=3
+    )
+    assert status == 200 and ended and len(got) == 1
+
+
+def test_a_stream_reads_its_login_again_and_writes_nothing(director, settings):
+    """The re-read of who holds a stream (`_user_of`) says what a page would, but never flushes
+    nor cycles a session: the browser holding it is not asking, and would be signed out."""
+    from django.contrib.sessions.models import Session as LoginSession
+
+    from games.push.views import _user_of
+
+    client = Client()
+    client.force_login(director)
+    key = client.session.session_key
+    assert _user_of(key) == director
+    settings.SECRET_KEY_FALLBACKS = [settings.SECRET_KEY]
+    settings.SECRET_KEY = settings.SECRET_KEY[::-1] + "-rotated"
+    assert _user_of(key) == director  # signed with the previous key: still them
+    director.set_password("a-new-secret-42")
+    director.save()
+    assert not _user_of(key).is_authenticated
+    assert LoginSession.objects.filter(session_key=key).count() == 1
+    assert not _user_of("no-such-session").is_authenticated

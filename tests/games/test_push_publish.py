@@ -14,6 +14,7 @@ from django.db import transaction
 from clubs.models import Membership, TableSeat
 from games.push import broker, versions
 from games.sessions import lifecycle
+from games.sessions.confirming import set_confirmation
 from tests.factories import acting, make_session
 
 pytestmark = pytest.mark.django_db
@@ -64,6 +65,11 @@ WRITES: dict[str, Callable[[Any], Any]] = {
     "renamed": lambda r: r.seats["E"].__class__.objects.filter(pk=r.east_id).get().save(),
     "code regenerated": lambda r: r.table.save(),
     "seat left": lambda r: TableSeat.objects.filter(table=r.table).first().save(),
+    # The pad and the console show whether the session asks for confirmation: switching it off
+    # writes no deal (nothing stands), only the session's row, by an update with no signal.
+    "session's confirmation switched off": lambda r: set_confirmation(
+        club=r.session.club, on=False, session=r.session
+    ),
 }
 
 
@@ -172,3 +178,18 @@ def test_any_other_write_beside_a_deal_makes_the_streams_check(pad, messages, ki
             broker.club_channel(pad.session.club_id): broker.CHECK,
         }
     ]
+
+
+def test_a_sign_out_tells_the_streams_of_that_login(
+    client, director, told, django_capture_on_commit_callbacks
+):
+    from django.contrib.sessions.models import Session as LoginSession
+
+    client.force_login(director)
+    key = client.session.session_key
+    told.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        LoginSession.objects.get(session_key=key).delete()
+        assert not told, "told before the commit"
+    assert broker.login_channel(key) in told
+    assert not any(key in channel for channel in told), "a session's key is a credential"
