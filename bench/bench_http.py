@@ -728,7 +728,9 @@ def main() -> int:
     )
     for workload in workloads:
         result["profile" + SUFFIX[workload]] = profile(url, info["token"], workload)
-    OUT.write_text(json.dumps({"rounds": rounds, **result, "load_end": end}, indent=1))
+    OUT.write_text(
+        json.dumps({"rounds": rounds, **result, "load_end": end, "info": info}, indent=1)
+    )
     if not args.no_write:
         write(result, info, rounds, start, end, args)
     return 0
