@@ -39,14 +39,28 @@ def _on(table: str, columns: str) -> tuple[str, ...]:
 def joined(sql: str, vendor: str) -> str:
     """`sql` with each ``JOINED(expression)`` made the vendor's aggregate that joins the
     expression's values in one text (PostgreSQL's ``string_agg``, SQLite's ``group_concat``),
-    and each ``LISTED(column)`` the ids a JSON list column holds, as a subquery."""
+    each ``AMONG(id; a, b; list)`` the test that `id` is one of the ids `a`, `b`... or of those
+    the JSON list column `list` holds, and each ``LISTED(column)`` the ids a JSON list column
+    holds, as a subquery.
+
+    On PostgreSQL ``AMONG`` is one ``= ANY`` of one array, which an index on `id` answers: its
+    ``IN (a, b) OR IN (subquery)`` scanned the whole table (every player of every club: 7 ms
+    at 52,000 players, for 4 rows; docs/benchmarks.md, "Issue 33: the deal's POST into rubbers
+    of real length")."""
     if vendor == "postgresql":
+        sql = re.sub(
+            r"AMONG\(([^;]*); ([^;]*); ([^)]*)\)",
+            r"\1 = ANY(ARRAY[\2] || ARRAY(SELECT CAST(e AS integer)"
+            r" FROM jsonb_array_elements_text(\3) e))",
+            sql,
+        )
         sql = re.sub(
             r"LISTED\(([^)]*)\)",
             r"(SELECT CAST(e AS integer) FROM jsonb_array_elements_text(\1) e)",
             sql,
         )
         return re.sub(r"JOINED\(([^)]*)\)", r"string_agg(CAST(\1 AS text), '|' ORDER BY \1)", sql)
+    sql = re.sub(r"AMONG\(([^;]*); ([^;]*); ([^)]*)\)", r"(\1 IN (\2) OR \1 IN LISTED(\3))", sql)
     sql = re.sub(r"LISTED\(([^)]*)\)", r"(SELECT value FROM json_each(\1))", sql)
     return re.sub(r"JOINED\(([^)]*)\)", r"group_concat(\1, '|')", sql)
 
@@ -88,8 +102,7 @@ FACTS: tuple[Fact, ...] = (
         # would add ~0.5 (`NOT_SHOWN`).
         "the seated and sitting-out players' names",
         "(SELECT JOINED(p.id || ':' || p.name) FROM clubs_player p"
-        " WHERE p.id IN (r.north_id, r.east_id, r.south_id, r.west_id)"
-        " OR p.id IN LISTED(r.sitting_out))",
+        " WHERE AMONG(p.id; r.north_id, r.east_id, r.south_id, r.west_id; r.sitting_out))",
         _on("clubs_player", "id name"),
     ),
     Fact(
