@@ -38,6 +38,7 @@ def _probe_redis(url: str) -> dict[str, Any]:
         socket_connect_timeout=PROBE_TIMEOUT,
         socket_timeout=PROBE_TIMEOUT,
         retry=Retry(NoBackoff(), 0),
+        **settings.REDIS_CLIENT_OPTIONS,
     )
     try:
         client.ping()

@@ -14,6 +14,7 @@ from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from kombu.entity import Exchange, Queue
 from redis.backoff import NoBackoff
+from redis.maint_notifications import MaintNotificationsConfig
 from redis.retry import Retry
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -150,6 +151,12 @@ PUSH_HEARTBEAT_SECONDS = env.float("PUSH_HEARTBEAT_SECONDS", default=25.0)
 PUSH_RETRY_MS = env.int("PUSH_RETRY_MS", default=2000)
 
 REDIS_URL = env.str("REDIS_URL", default="")
+#: What every Redis client of ours is made with: no maintenance notifications (a managed
+#: cluster's; redis-py tries them on each new connection, a round trip that Redis 7 refuses,
+#: and the step where a publish under load once failed: docs/deploy.md).
+REDIS_CLIENT_OPTIONS: dict[str, Any] = {
+    "maint_notifications_config": MaintNotificationsConfig(enabled=False)
+}
 if REDIS_URL:
     CACHES = {
         "default": {
@@ -160,6 +167,7 @@ if REDIS_URL:
                 "IGNORE_EXCEPTIONS": True,
                 "SOCKET_CONNECT_TIMEOUT": 1,
                 "SOCKET_TIMEOUT": 1,
+                "CONNECTION_POOL_KWARGS": REDIS_CLIENT_OPTIONS,
             },
         }
     }
@@ -170,7 +178,7 @@ if REDIS_URL:
         "OPTIONS": {
             "SOCKET_CONNECT_TIMEOUT": 0.25,
             "SOCKET_TIMEOUT": 0.25,
-            "CONNECTION_POOL_KWARGS": {"retry": Retry(NoBackoff(), 0)},
+            "CONNECTION_POOL_KWARGS": {"retry": Retry(NoBackoff(), 0), **REDIS_CLIENT_OPTIONS},
         },
     }
 else:

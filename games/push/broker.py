@@ -74,7 +74,10 @@ def _redis() -> redis.Redis:
     global _client
     if _client is None:
         _client = redis.Redis.from_url(
-            settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1
+            settings.REDIS_URL,
+            socket_connect_timeout=1,
+            socket_timeout=1,
+            **settings.REDIS_CLIENT_OPTIONS,
         )
     return _client
 
@@ -118,7 +121,9 @@ async def _read_redis(up: asyncio.Event) -> None:
     delay = 0.5
     lost = False
     while True:
-        client = aioredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1)
+        client = aioredis.Redis.from_url(
+            settings.REDIS_URL, socket_connect_timeout=1, **settings.REDIS_CLIENT_OPTIONS
+        )
         try:
             pubsub = client.pubsub(ignore_subscribe_messages=True)
             await pubsub.psubscribe(PREFIX + "*")
