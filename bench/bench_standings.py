@@ -35,6 +35,7 @@ other worker or test run uses meanwhile: one that purges or consumes the queue l
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import math
 import os
@@ -134,11 +135,27 @@ def _raw_read() -> dict[str, int]:
 
 def _one_process(run: Any) -> dict[str, float]:
     """Time ``run()`` in this process: wall, Python CPU, PostgreSQL's CPU for this connection,
-    peak RSS (``getrusage``: the process's high-water mark, Django's start included)."""
+    the time Python's cycle collector took (``gc.callbacks``), peak RSS (``getrusage``: the
+    process's high-water mark, Django's start included)."""
     backends = _pg_backends(own=True)
     pg = {pid: _cpu_seconds(pid) for pid in backends}
-    wall, cpu, summary = timed(run)
+    collecting = {"since": 0.0, "seconds": 0.0, "runs": 0}
+
+    def collector(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collecting["since"] = time.perf_counter()
+        else:
+            collecting["seconds"] += time.perf_counter() - collecting["since"]
+            collecting["runs"] += 1
+
+    gc.callbacks.append(collector)
+    try:
+        wall, cpu, summary = timed(run)
+    finally:
+        gc.callbacks.remove(collector)
     out = {
+        "gc_s": collecting["seconds"],
+        "gc_runs": collecting["runs"],
         "wall_s": wall,
         "cpu_s": cpu,
         "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
