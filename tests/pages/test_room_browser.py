@@ -17,6 +17,7 @@ from django.utils import timezone
 from clubs.models import Session
 from tests.conftest import ROOT, sign_in
 from tests.factories import UserFactory, add_player, make_club, make_session
+from tests.pages.test_tap_targets_browser import assert_tap_targets
 
 SHOT = ROOT / "docs" / "screenshots" / "room-at-a-glance.png"
 #: Long names too, as clubs have them: a rotation's S, W and Out columns must stay in their card.
@@ -113,6 +114,14 @@ def test_a_directors_night_of_three_tables_in_the_room(live_server: Any, browser
     tiles.first.wait_for()
     assert page.evaluate(FITS, ".tile") == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # Every link and button of the room and of the console is a 44×44 px tap target there
+    # too, as the table's screens are (issue 29): a phone walk found the tiles' links 25×19.
+    assert_tap_targets(page)
+    page.goto(f"{base}/clubs/riverside/console/")
+    page.locator("#room-link").wait_for()
+    assert_tap_targets(page)
+    page.goto(f"{base}/clubs/riverside/room/")
+    tiles.first.wait_for()
 
     # Closed from its flag, the stale session leaves the room.
     page.locator(f'[data-stale="{stale.pk}"] a').click()
