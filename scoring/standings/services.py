@@ -342,8 +342,8 @@ def _without_cycle_collection() -> Iterator[None]:
     """Python's cycle collector off while a chunk is computed and written, then as it was.
 
     A chunk makes some hundred thousand tuples and lists, freed as they go by their counts;
-    each collection the allocations set off walked them for cycles there are none of (0.19 s of
-    a rebuild's 2.6 s of Python at 100k deals, counted by ``gc.callbacks``: docs/benchmarks.md).
+    each collection the allocations set off walked them for cycles there are none of (0.36 s of
+    a rebuild's 3.55 s of Python at 100k deals, by bench/bench_standings.py: docs/benchmarks.md).
     """
     was_on = gc.isenabled()
     gc.disable()

@@ -11,11 +11,22 @@ from scoring.standings import services
 
 @pytest.fixture
 def collector_on() -> Iterator[None]:
+    yield from _collector(on=True)
+
+
+@pytest.fixture
+def collector_off() -> Iterator[None]:
+    yield from _collector(on=False)
+
+
+def _collector(*, on: bool) -> Iterator[None]:
+    """The cycle collector on or off for a test, then as the run had it."""
     was_on = gc.isenabled()
-    gc.enable()
-    yield
-    if not was_on:
-        gc.disable()
+    gc.enable() if on else gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable() if was_on else gc.disable()
 
 
 def test_a_chunk_is_computed_with_the_collector_off_then_it_is_back(
@@ -42,13 +53,9 @@ def test_the_collector_comes_back_when_the_chunk_fails(
     assert gc.isenabled()
 
 
-def test_a_collector_that_was_off_stays_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        monkeypatch.setattr(services, "_refresh_sessions", lambda *a, **kw: {})
-        services.standings_rebuild_chunk(session_ids=[1])
-        assert not gc.isenabled()
-    finally:
-        if was_on:
-            gc.enable()
+def test_a_collector_that_was_off_stays_off(
+    collector_off: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(services, "_refresh_sessions", lambda *a, **kw: {})
+    services.standings_rebuild_chunk(session_ids=[1])
+    assert not gc.isenabled()
