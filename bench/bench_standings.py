@@ -201,6 +201,7 @@ def _fanned_out(url: str) -> dict[str, float]:
     """The nightly task as production runs it: a Celery worker (``-c WORKERS``) started for this
     run on Redis; timed from sending ``fan_out_standings_rebuild`` until its summary is back.
     CPU and peak RSS are the worker's processes' (the main one and its pool), summed."""
+    from celery.exceptions import TimeoutError as CeleryTimeout
     from celery.result import AsyncResult
 
     from config.celery import app
@@ -230,22 +231,26 @@ def _fanned_out(url: str) -> dict[str, float]:
         pg_seen = dict(pg_before)
         started = time.perf_counter()
         finish = AsyncResult(fan_out_standings_rebuild.apply_async().get(timeout=120), app=app)
+        summary = None
         while True:
-            done = finish.ready()
+            # Blocks until the summary is back or 50 ms passed (the result backend's pub/sub
+            # answers at once), so the wall time carries no polling delay.
+            try:
+                summary = finish.get(timeout=0.05)
+            except CeleryTimeout:
+                pass
+            wall = time.perf_counter() - started
             for pid in _pg_backends(own=False):
                 try:
                     pg_seen[pid] = _cpu_seconds(pid)
                 except OSError:  # it ended between the query and the read
                     continue
-            if done:
+            if summary is not None:
                 break
             # A chunk taken off the queue by anything else (another worker or a purge on the
             # same Redis database) would leave the summary waiting: give up after half an hour.
             if time.perf_counter() - started > 1800:
                 raise RuntimeError("no summary after 30 minutes: chunks lost?")
-            time.sleep(0.2)
-        wall = time.perf_counter() - started
-        summary = finish.get()
         pids = [worker.pid, *_children(worker.pid)]
         cpu = sum(_cpu_seconds(pid) for pid in pids) - before
         rss = sum(_peak_rss_mb(pid) for pid in pids)
