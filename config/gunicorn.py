@@ -10,6 +10,7 @@ connection pool on.
 """
 
 import asyncio
+import gc
 import os
 import sys
 from typing import Any
@@ -33,10 +34,18 @@ keepalive = 5
 
 def post_worker_init(worker: Any) -> None:
     """Build the scoring tables (once per process, ~0.2 s) before the worker takes requests: a
-    worker serves its first requests at once, each in a thread, and each would build them."""
+    worker serves its first requests at once, each in a thread, and each would build them.
+
+    Then move everything loaded so far (Django, the apps, those tables: ~275,000 objects) out of
+    the cycle collector's reach (`gc.freeze`). A full collection walked them all, 50-130 ms with
+    the process's requests stalled, every few thousand requests: the slowest answers under load
+    (docs/benchmarks.md). They live as long as the process, so the collector has nothing to find
+    in them."""
     from scoring.rules.rubber import rubber_table
 
     rubber_table()
+    gc.collect()
+    gc.freeze()
 
 
 class QuietServer(Server):

@@ -138,6 +138,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         }
     else:
         DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+    if env.bool("DATABASE_PREPARED_STATEMENTS", default=True):
+        # Parameters bound by the server, and a statement run a fifth time on a connection
+        # prepared there (psycopg's prepare_threshold): it is then neither parsed nor planned
+        # again. Planning was most of PostgreSQL's time in the common reads and the deal's write
+        # (docs/benchmarks.md). Off for a pooler that cannot keep prepared statements
+        # (PgBouncer in transaction mode before 1.21, docs/deploy.md).
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=5
+        )
 else:
     DATABASES["default"].setdefault("OPTIONS", {})
     DATABASES["default"]["OPTIONS"].update({"timeout": 20, "transaction_mode": "IMMEDIATE"})

@@ -51,3 +51,30 @@ def test_whitenoise_serves_static_files_over_asgi(db: Any, settings: Any) -> Non
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/css")
     assert b"".join(response.streaming_content)
+
+
+def test_a_worker_freezes_what_it_loaded_before_its_first_request() -> None:
+    """config/gunicorn.py's `post_worker_init`: the scoring tables built, then everything loaded
+    moved out of the cycle collector's reach (docs/deploy.md), so a full collection no longer
+    walks Django and the apps while the worker's requests wait. In a process of its own: a
+    frozen test process would keep every test's garbage."""
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    script = (
+        "import gc, django; django.setup(); import config.urls; "
+        "before = gc.get_freeze_count(); "
+        "from config.gunicorn import post_worker_init; post_worker_init(None); "
+        "from scoring.rules.rubber import _bridge_tables; "
+        "print(before, gc.get_freeze_count(), _bridge_tables.cache_info().currsize)"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    env.setdefault("SECRET_KEY", "test-only-key")
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    before, frozen, tables = map(int, done.stdout.split())
+    assert before == 0 and frozen > 50_000 and tables == 1

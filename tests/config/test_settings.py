@@ -69,6 +69,22 @@ def test_settings_switch_to_postgres_and_redis_from_the_environment():
     assert s.CELERY_BROKER_URL == "redis://cache:6379/1"
 
 
+@pytest.mark.parametrize(("flag", "prepared"), [(None, True), ("false", False)])
+def test_postgres_statements_are_prepared_unless_turned_off(flag: str | None, prepared: bool):
+    """docs/deploy.md: parameters bound and statements prepared by PostgreSQL (a fifth run on a
+    connection), off with `DATABASE_PREPARED_STATEMENTS=false` for a pooler that cannot keep
+    them; in the pooled web processes too."""
+    for pool in ("0", "4"):
+        env = {"DATABASE_URL": "postgres://u@db:5432/x", "SECRET_KEY": "k" * 50}
+        env["DATABASE_POOL_MAX_SIZE"] = pool
+        if flag is not None:
+            env["DATABASE_PREPARED_STATEMENTS"] = flag
+        options = settings_under(env).DATABASES["default"].get("OPTIONS", {})
+        assert options.get("server_side_binding", False) is prepared
+        assert options.get("prepare_threshold") == (5 if prepared else None)
+        assert ("pool" in options) is (pool == "4")
+
+
 def test_defaults_need_no_services():
     s = settings_under({"SECRET_KEY": "k" * 50})
     assert s.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
