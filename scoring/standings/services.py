@@ -199,7 +199,7 @@ def _differences(computed: dict[int, Computed]) -> dict[int, tuple[str, ...]]:
         for session_id, *row in rows.values_list("session_id", *fields):
             stored[session_id].append(tuple(row))
         for pk, rows_now in computed.items():
-            if sorted(stored[pk]) != sorted(getattr(rows_now, name)):
+            if _differ(stored[pk], getattr(rows_now, name)):
                 changed[pk].append(name)
     return {pk: tuple(kinds) for pk, kinds in changed.items()}
 
@@ -219,9 +219,15 @@ def _ended_results_changed(
     ended = [
         pk
         for pk in ids
-        if sorted(stored[pk]) != sorted(r for r in computed[pk].results if not r[PROVISIONAL])
+        if _differ(stored[pk], [r for r in computed[pk].results if not r[PROVISIONAL]])
     ]
     return ended
+
+
+def _differ(stored: list[tuple[Any, ...]], computed: list[tuple[Any, ...]]) -> bool:
+    """Whether two lists of rows differ as multisets: sorted only when their lengths agree (the
+    rebuild's emptied tables, and most changes, differ in length)."""
+    return len(stored) != len(computed) or sorted(stored) != sorted(computed)
 
 
 def _write(computed: dict[int, Computed], changes: dict[int, tuple[str, ...]]) -> None:
