@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
-from itertools import groupby
+from heapq import heapify, heappop, heapreplace
 from typing import Any, Generic, Protocol, TypeVar
 
 from scoring.rules.errors import ScoringError
@@ -136,22 +136,29 @@ def _money(cents: int) -> Decimal:
 
 def _zero_sum_groups(balances: list[tuple[K, int]]) -> list[list[tuple[K, int]]]:
     """Split non-zero balances (sorted by key) into zero-sum groups, as many as feasible."""
-    by_size: dict[int, tuple[list[tuple[K, int]], list[tuple[K, int]]]] = defaultdict(
-        lambda: ([], [])
-    )
+    by_size: dict[int, tuple[list[tuple[K, int]], list[tuple[K, int]]]] = {}
     for balance in balances:
-        by_size[abs(balance[1])][balance[1] < 0].append(balance)
+        cents = balance[1]
+        sides = by_size.get(abs(cents))
+        if sides is None:
+            sides = by_size[abs(cents)] = ([], [])
+        sides[cents < 0].append(balance)
     groups: list[list[tuple[K, int]]] = []
     rest: list[tuple[K, int]] = []
     for creditors, debtors in by_size.values():
         pairs = min(len(creditors), len(debtors))
         groups.extend([c, d] for c, d in zip(creditors[:pairs], debtors[:pairs], strict=True))
         rest.extend(creditors[pairs:] + debtors[pairs:])
-    rest.sort()
     if len(rest) > EXACT_LIMIT:
-        return [*groups, rest]
+        return [*groups, sorted(rest)]
+    rest.sort()
     for mask in most_zero_sum_groups([cents for _, cents in rest]):
-        groups.append([rest[i] for i in range(len(rest)) if mask >> i & 1])
+        group = []
+        while mask:  # the members, lowest bit first
+            lowest = mask & -mask
+            group.append(rest[lowest.bit_length() - 1])
+            mask ^= lowest
+        groups.append(group)
     return groups
 
 
@@ -170,8 +177,15 @@ def most_zero_sum_groups(values: list[int]) -> list[int]:
     """
     if not values:
         return []
-    search = _Search(values)
     everyone = (1 << len(values)) - 1
+    present = set(values)
+    creditors = sum(1 for value in values if value > 0)
+    smallest = 2 if any(-value in present for value in present) else 3
+    if min(creditors, len(values) - creditors, len(values) // smallest) <= 1:
+        # One group at most (say three to five values with no opposites, as ``settle`` leaves
+        # them): the whole set, with no subsets to make.
+        return [everyone]
+    search = _Search(values)
     most = 1
     for count in range(search.upper_bound(everyone), 1, -1):
         # No smaller set in the search has a larger limit (each group taken off has at least
@@ -206,9 +220,9 @@ class _Search:
     remembered per set as the most groups known possible and the fewest known impossible.
 
     The zero-sum subsets come from a meet in the middle: a subset of the low half of the values
-    (by sum and size) joined to a subset of the high half summing to minus it. They are filed by
-    highest member and size, and made only up to the largest size asked for (``make``): the
-    search wants small groups, and most zero-sum subsets are large.
+    (by sum, smallest first) joined to a subset of the high half summing to minus it. They are
+    filed by highest member and size, and made only up to the largest size asked for
+    (``make``): the search wants small groups, and most zero-sum subsets are large.
     """
 
     def __init__(self, values: list[int]) -> None:
@@ -217,26 +231,25 @@ class _Search:
         self.smallest = 2 if any(-value in present for value in present) else 3
         self.creditors = sum(1 << i for i, value in enumerate(values) if value > 0)
         low = n // 2
-        # Each low-half subset by (sum, size) as one int (sum * 32 + size: a size is at most
-        # 10), its masks sorted by it (a stable sort: ascending masks within), grouped: sorting
-        # and grouping run in C, Python loops only over the distinct (sum, size) pairs.
+        self.low_sizes = _sizes(low)
+        #: lows[total]: the low-half subsets summing to ``total``, smallest first (ascending
+        #: masks within a size, as ``_by_size`` lists them).
+        lows: dict[int, list[int]] = {}
         sums = _subset_sums(values[:low])
-        keys = [total * 32 + size for total, size in zip(sums, _sizes(low), strict=True)]
-        #: lows[total]: the low-half subsets summing to ``total``, as (size, masks) by size.
-        lows: dict[int, list[tuple[int, list[int]]]] = {}
-        for key, masks in groupby(sorted(range(len(keys)), key=keys.__getitem__), keys.__getitem__):
-            lows.setdefault(key >> 5, []).append((key & 31, list(masks)))
+        for mask in _by_size(low):
+            lows.setdefault(sums[mask], []).append(mask)
         # (high-half subset, the low halves completing it to zero, its size, its highest
         # member), smallest first: ``make`` stops at the first too large.
         highs = _subset_sums(values[low:])
         self.halves = [
-            (mask << low, lows[-highs[mask]], mask.bit_count(), mask.bit_length() + low - 1)
-            for mask in _by_size(n - low)
-            if mask and -highs[mask] in lows
+            (mask << low, lows[-highs[mask]], size, top + low)
+            for mask, size, top in _nonempty_by_size(n - low)
+            if -highs[mask] in lows
         ]
-        self.low_only = [mask for _, masks in lows.get(0, []) for mask in masks if mask]
-        #: filed[i, k]: the zero-sum subsets of size ``k`` whose highest member is value ``i``.
-        self.filed: dict[tuple[int, int], list[int]] = {}
+        self.low_only = [mask for mask in lows.get(0, ()) if mask]
+        #: filed[i * 32 + k]: the zero-sum subsets of size ``k`` (at most 20: ``EXACT_LIMIT``)
+        #: whose highest member is value ``i``.
+        self.filed: defaultdict[int, list[int]] = defaultdict(list)
         self.made = 0  # subsets are filed up to this size
         self.known: dict[int, list[int]] = {}
 
@@ -257,25 +270,27 @@ class _Search:
         filed = self.filed
         for mask in self.low_only:
             if first <= mask.bit_count() <= largest:
-                filed.setdefault((mask.bit_length() - 1, mask.bit_count()), []).append(mask)
+                filed[(mask.bit_length() - 1) * 32 + mask.bit_count()].append(mask)
+        low_sizes = self.low_sizes
         for high, lows, size, top in self.halves:
             if size > largest:
                 break
-            for low_size, masks in lows:
-                total = size + low_size
-                if total > largest:
+            key, fewest, most = top * 32 + size, first - size, largest - size
+            for mask in lows:
+                low_size = low_sizes[mask]
+                if low_size > most:
                     break
-                if total >= first:
-                    filed.setdefault((top, total), []).extend([high | mask for mask in masks])
+                if low_size >= fewest:
+                    filed[key + low_size].append(high | mask)
 
     def holding_highest(self, rest: int, largest: int) -> list[int]:
         """The zero-sum subsets of ``rest`` holding its highest value, up to ``largest`` members
         (as far as ``make`` has filed them)."""
-        top, filed = rest.bit_length() - 1, self.filed
+        top, filed = (rest.bit_length() - 1) * 32, self.filed
         return [
             group
             for size in range(self.smallest, largest + 1)
-            for group in filed.get((top, size), ())
+            for group in filed.get(top + size, ())
             if group & rest == group
         ]
 
@@ -284,16 +299,21 @@ class _Search:
         if count <= 1:
             return True
         known = self.known.get(rest)
-        if known is None:
-            known = self.known[rest] = [1, self.upper_bound(rest) + 1]
+        size, smallest = rest.bit_count(), self.smallest
+        if known is None:  # ``upper_bound``, inlined
+            creditors = (rest & self.creditors).bit_count()
+            known = self.known[rest] = [1, min(creditors, size - creditors, size // smallest) + 1]
         if count <= known[0]:
             return True
         if count >= known[1]:
             return False
-        for group in self.holding_highest(rest, self.size_limit(rest, count)):
-            if self.splits(rest ^ group, count - 1):
-                known[0] = count
-                return True
+        # ``holding_highest``, inlined: most of the search's time is spent here.
+        top, filed = (rest.bit_length() - 1) * 32, self.filed
+        for key in range(top + smallest, top + size - smallest * (count - 1) + 1):
+            for group in filed.get(key, ()):
+                if group & rest == group and self.splits(rest ^ group, count - 1):
+                    known[0] = count
+                    return True
         known[1] = count
         return False
 
@@ -310,6 +330,13 @@ def _by_size(count: int) -> list[int]:
     return sorted(range(1 << count), key=_sizes(count).__getitem__)
 
 
+@cache
+def _nonempty_by_size(count: int) -> list[tuple[int, int, int]]:
+    """(mask, size, highest member) of the non-empty subsets of ``count`` values, smallest
+    subsets first."""
+    return [(mask, mask.bit_count(), mask.bit_length() - 1) for mask in _by_size(count) if mask]
+
+
 def _subset_sums(values: list[int]) -> list[int]:
     """The sum of every subset of ``values``, indexed by its bit mask."""
     sums = [0]
@@ -321,14 +348,27 @@ def _subset_sums(values: list[int]) -> list[int]:
 def _pay(group: list[tuple[K, int]]) -> list[tuple[int, K, K]]:
     """Settle one zero-sum group: the largest debtor pays the largest creditor (ties by player
     key), until all clear. Each payment as (minus its cents, payer, payee)."""
-    owed = dict(group)
+    if len(group) == 2:  # an opposite pair (most groups): one payment
+        (first, cents), (second, _) = group
+        return [(-cents, second, first)] if cents > 0 else [(cents, first, second)]
+    # Heaps by (minus what is owed, player): the top of each is the largest, ties by key.
+    debtors = [(cents, player) for player, cents in group if cents < 0]
+    creditors = [(-cents, player) for player, cents in group if cents > 0]
+    heapify(debtors)
+    heapify(creditors)
     payments: list[tuple[int, K, K]] = []
-    while owed:
-        debt, debtor = min([(cents, player) for player, cents in owed.items()])
-        credit, creditor = min([(-cents, player) for player, cents in owed.items()])
-        amount = min(-debt, -credit)
-        payments.append((-amount, debtor, creditor))
-        owed[debtor] += amount
-        owed[creditor] -= amount
-        owed = {player: cents for player, cents in owed.items() if cents}
+    while debtors:
+        debt, debtor = debtors[0]
+        credit, creditor = creditors[0]
+        if debt < credit:  # the creditor is paid in full
+            payments.append((credit, debtor, creditor))
+            heapreplace(debtors, (debt - credit, debtor))
+            heappop(creditors)
+        else:  # the debtor pays all they owe, and the creditor may still be owed
+            payments.append((debt, debtor, creditor))
+            heappop(debtors)
+            if debt == credit:
+                heappop(creditors)
+            else:
+                heapreplace(creditors, (credit - debt, creditor))
     return payments

@@ -122,6 +122,23 @@ def test_string_keys_work_too() -> None:
     assert settle({"ann": -2, "bob": 2}, D("1")) == [Payment("ann", "bob", D("2.00"))]
 
 
+def test_ties_between_largest_debtors_go_by_player_key() -> None:
+    # RULES 4.2: 1 and 2 owe 5 each, so 1 (the lower key) pays the largest creditor first.
+    payments = settle({1: -5, 2: -5, 3: 4, 4: 6}, D("1"))
+    assert payments == [
+        Payment(1, 4, D("5.00")),
+        Payment(2, 3, D("4.00")),
+        Payment(2, 4, D("1.00")),
+    ]
+
+
+def test_up_to_five_balances_with_no_opposites_are_one_group() -> None:
+    # RULES 4.2: no zero-sum group has fewer than three members when no two balances are
+    # opposites, so five make one group (the search is skipped) and settle in four payments.
+    assert most_zero_sum_groups([6, 1, -2, -2, -3]) == [0b11111]
+    assert len(settle({1: 6, 2: 1, 3: -2, 4: -2, 5: -3}, D("1"))) == 4
+
+
 # --- rounding: to the cent, half up, still summing to zero ----------------------------------
 
 
@@ -355,6 +372,16 @@ def test_the_search_finds_the_groups_the_bitset_search_found(values: list[int]) 
     assert most_zero_sum_groups(values) == bitset_groups(values)
     rest = without_opposites(values)
     assert most_zero_sum_groups(rest) == bitset_groups(rest)
+
+
+@pytest.mark.parametrize("size", [3, 4, 5, 6])
+def test_small_sets_find_the_groups_the_bitset_search_found(size: int) -> None:
+    """RULES 4.2: every small set of balances (opposites or not), where a bound may end the
+    search before it starts."""
+    for head in itertools.product([-3, -2, -1, 1, 2, 3], repeat=size - 1):
+        values = [*head, -sum(head)]
+        if values[-1]:
+            assert most_zero_sum_groups(values) == bitset_groups(values), values
 
 
 @settings(max_examples=40, deadline=None)
