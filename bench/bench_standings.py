@@ -35,6 +35,7 @@ other worker or test run uses meanwhile: one that purges or consumes the queue l
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import math
@@ -235,10 +236,8 @@ def _fanned_out(url: str) -> dict[str, float]:
         while True:
             # Blocks until the summary is back or 50 ms passed (the result backend's pub/sub
             # answers at once), so the wall time carries no polling delay.
-            try:
+            with contextlib.suppress(CeleryTimeout):
                 summary = finish.get(timeout=0.05)
-            except CeleryTimeout:
-                pass
             wall = time.perf_counter() - started
             for pid in _pg_backends(own=False):
                 try:
