@@ -178,10 +178,8 @@ def most_zero_sum_groups(values: list[int]) -> list[int]:
     if not values:
         return []
     everyone = (1 << len(values)) - 1
-    present = set(values)
     creditors = sum(1 for value in values if value > 0)
-    smallest = 2 if any(-value in present for value in present) else 3
-    if min(creditors, len(values) - creditors, len(values) // smallest) <= 1:
+    if _most_groups(len(values), creditors, _smallest_group(values)) <= 1:
         # One group at most (say three to five values with no opposites, as ``settle`` leaves
         # them): the whole set, with no subsets to make.
         return [everyone]
@@ -227,8 +225,7 @@ class _Search:
 
     def __init__(self, values: list[int]) -> None:
         n = len(values)
-        present = set(values)
-        self.smallest = 2 if any(-value in present for value in present) else 3
+        self.smallest = _smallest_group(values)
         self.creditors = sum(1 << i for i, value in enumerate(values) if value > 0)
         low = n // 2
         self.low_sizes = _sizes(low)
@@ -254,8 +251,8 @@ class _Search:
         self.known: dict[int, list[int]] = {}
 
     def upper_bound(self, rest: int) -> int:
-        size, creditors = rest.bit_count(), (rest & self.creditors).bit_count()
-        return min(creditors, size - creditors, size // self.smallest)
+        creditors = (rest & self.creditors).bit_count()
+        return _most_groups(rest.bit_count(), creditors, self.smallest)
 
     def size_limit(self, rest: int, count: int) -> int:
         """The most members a group of ``rest`` may take if the others make ``count - 1``."""
@@ -300,7 +297,7 @@ class _Search:
             return True
         known = self.known.get(rest)
         size, smallest = rest.bit_count(), self.smallest
-        if known is None:  # ``upper_bound``, inlined
+        if known is None:  # ``upper_bound``, inlined (``_most_groups``)
             creditors = (rest & self.creditors).bit_count()
             known = self.known[rest] = [1, min(creditors, size - creditors, size // smallest) + 1]
         if count <= known[0]:
@@ -316,6 +313,19 @@ class _Search:
                     return True
         known[1] = count
         return False
+
+
+def _smallest_group(values: list[int]) -> int:
+    """The fewest members a zero-sum group of ``values`` can have: two if some values are
+    opposites, else three (a group needs a creditor and a debtor)."""
+    present = set(values)
+    return 2 if any(-value in present for value in present) else 3
+
+
+def _most_groups(size: int, creditors: int, smallest: int) -> int:
+    """The most zero-sum groups ``size`` values (``creditors`` of them positive) can split into:
+    each group needs a creditor, a debtor and ``smallest`` members."""
+    return min(creditors, size - creditors, size // smallest)
 
 
 @cache
