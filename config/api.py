@@ -179,9 +179,22 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     return page_not_found(request, exception or Http404())
 
 
+# Django's own bound on a login's name (`AbstractUser.username`): a longer one is refused as a
+# field error before the sign-in is tried or recorded (axes keeps at most 255 characters).
+USERNAME_MAX_LENGTH = 150
+
+
 class TokenIn(serializers.Serializer[Any]):
-    username = serializers.CharField()
+    username = serializers.CharField(max_length=USERNAME_MAX_LENGTH)
     password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
+
+
+class TokenSerializer(AuthTokenSerializer):
+    """DRF's exchange of a username and password, with the username's length bounded."""
+
+    username = serializers.CharField(
+        label=_("Username"), write_only=True, max_length=USERNAME_MAX_LENGTH
+    )
 
 
 class TokenOut(serializers.Serializer[Any]):
@@ -236,7 +249,7 @@ class TokenView(APIView):
             # Read the username as the sign-in page does (NFKC, clubs.logins): "ＡＢＣ" is "ABC".
             data = data.dict() if isinstance(data, QueryDict) else dict(data)
             data["username"] = normalize_login(username)
-        serializer = AuthTokenSerializer(data=data, context={"request": request})
+        serializer = TokenSerializer(data=data, context={"request": request})
         if not serializer.is_valid():
             # axes flags the DRF request it was given; its middleware only sees Django's.
             if getattr(request, "axes_locked_out", False):

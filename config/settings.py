@@ -431,6 +431,9 @@ AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=0.25)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_CLIENT_IP_CALLABLE = "config.throttling.client_address"
+# The username axes records, cut to its column's 255 characters: the sign-in page and the admin
+# do not bound a name's length (config/sign_in.py).
+AXES_USERNAME_CALLABLE = "config.sign_in.username"
 # What the counters (throttles, failed sign-ins per address, table-code misses) count: an IPv6
 # client by its /64.
 CLIENT_KEY_CALLABLE = "config.throttling.client_key"

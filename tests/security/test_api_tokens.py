@@ -177,3 +177,27 @@ def test_the_migration_drops_the_old_plain_text_tokens() -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM django_migrations WHERE app = 'authtoken'")
         assert cursor.fetchone()[0] == 0
+
+
+@pytest.mark.parametrize("username", ["n" * 151, "n" * 300, "\ufdfa" * 10])
+def test_a_username_longer_than_any_login_is_a_field_error_and_no_attempt(
+    world: World, username: str
+) -> None:
+    """An outside probe: a username over 255 characters was a 500 on PostgreSQL (axes records a
+    failed sign-in's username in 255). No login is longer than Django's 150, counted after NFKC
+    as the sign-in page counts it ("\ufdfa" is 18 characters then); the same run on PostgreSQL:
+    tests/integration/test_hostile_input.py."""
+    from axes.models import AccessAttempt
+
+    response = APIClient().post(
+        TOKEN_URL, {"username": username, "password": PASSWORD}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json() == {
+        "errors": {"username": ["Ensure this field has no more than 150 characters."]}
+    }
+    assert not AccessAttempt.objects.exists()
+    wrong = APIClient().post(TOKEN_URL, {"username": "n" * 150, "password": "x"}, format="json")
+    assert wrong.status_code == 400
+    assert list(wrong.json()["errors"]) == ["non_field_errors"]
+    assert AccessAttempt.objects.get().username == "n" * 150
