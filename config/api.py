@@ -192,9 +192,7 @@ class TokenIn(serializers.Serializer[Any]):
 class TokenSerializer(AuthTokenSerializer):
     """DRF's exchange of a username and password, with the username's length bounded."""
 
-    username = serializers.CharField(
-        label=_("Username"), write_only=True, max_length=USERNAME_MAX_LENGTH
-    )
+    username = serializers.CharField(write_only=True, max_length=USERNAME_MAX_LENGTH)
 
 
 class TokenOut(serializers.Serializer[Any]):
