@@ -14,8 +14,7 @@ prize first is decided by a cut at the table: both hold the prize's choice, shar
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 __all__ = [
     "CutOutcome",
@@ -32,10 +31,12 @@ __all__ = [
 Ranking = Literal["net", "gross"]
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):
     """A player's session totals over ended rubbers, the table they sit at, and whether they
-    played any deal at all (``played``: a rubber in play counts; RULES 6.3: else unranked)."""
+    played any deal at all (``played``: a rubber in play counts; RULES 6.3: else unranked).
+
+    Entries and placings are named tuples, immutable: a frozen dataclass took 1.7 µs to make,
+    a third of the ranking's time in the nightly rebuild (docs/benchmarks.md)."""
 
     player: int
     table: int | None
@@ -46,8 +47,7 @@ class Entry:
     played: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class Placing:
+class Placing(NamedTuple):
     """Where a player finished: their place in the room (None: unranked, RULES 6.3), at their
     table, and the choice of their table's prize if they won it. ``tied`` and ``table_tied``:
     the place is shared; ``prize_tied``: the choice is shared (a tie at the top of the table, or

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from heapq import heapify, heappop, heapreplace
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from scoring.rules.errors import ScoringError
 
@@ -44,9 +43,9 @@ class PlayerKey(Protocol):
 K = TypeVar("K", bound=PlayerKey)
 
 
-@dataclass(frozen=True, slots=True)
-class Payment(Generic[K]):
-    """``payer`` pays ``payee`` a positive ``amount`` (in the stake's currency, to the cent)."""
+class Payment(NamedTuple, Generic[K]):
+    """``payer`` pays ``payee`` a positive ``amount`` (in the stake's currency, to the cent).
+    A named tuple, immutable (a frozen dataclass cost 1.7 µs a payment to make)."""
 
     payer: K
     payee: K
@@ -232,16 +231,22 @@ class _Search:
         #: lows[total]: the low-half subsets summing to ``total``, smallest first (ascending
         #: masks within a size, as ``_by_size`` lists them).
         lows: dict[int, list[int]] = {}
-        sums = _subset_sums(values[:low])
-        for mask in _by_size(low):
-            lows.setdefault(sums[mask], []).append(mask)
+        known = lows.get
+        by_size = _by_size(low)
+        sums = map(_subset_sums(values[:low]).__getitem__, by_size)
+        for mask, total in zip(by_size, sums, strict=True):
+            found = known(total)
+            if found is None:
+                lows[total] = [mask]
+            else:
+                found.append(mask)
         # (high-half subset, the low halves completing it to zero, its size, its highest
         # member), smallest first: ``make`` stops at the first too large.
-        highs = _subset_sums(values[low:])
+        wanted = _subset_sums([-value for value in values[low:]])  # minus each one's sum
         self.halves = [
-            (mask << low, lows[-highs[mask]], size, top + low)
+            (mask << low, lows_, size, top + low)
             for mask, size, top in _nonempty_by_size(n - low)
-            if -highs[mask] in lows
+            if (lows_ := known(wanted[mask])) is not None
         ]
         self.low_only = [mask for mask in lows.get(0, ()) if mask]
         #: filed[i * 32 + k]: the zero-sum subsets of size ``k`` (at most 20: ``EXACT_LIMIT``)
