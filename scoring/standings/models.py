@@ -210,7 +210,10 @@ class RubberResult(models.Model):
         db_constraint=False,
         db_index=False,
     )
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_constraint=False)
+    # No index: the ratings replay reads a club's results through its sessions (``ratings``).
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
+    )
     player = models.ForeignKey(
         Player,
         on_delete=models.CASCADE,
@@ -377,11 +380,13 @@ class SessionPayment(models.Model):
         db_index=False,
     )
     position = models.PositiveSmallIntegerField()
+    # No index of their own: payments are read by session; only a player's deletion (rare)
+    # looks them up by player, and the rebuild wrote both indexes for every payment.
     payer = models.ForeignKey(
-        Player, on_delete=models.CASCADE, related_name="+", db_constraint=False
+        Player, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
     )
     payee = models.ForeignKey(
-        Player, on_delete=models.CASCADE, related_name="+", db_constraint=False
+        Player, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
     )
     amount = models.DecimalField(max_digits=12, decimal_places=2)
 

@@ -82,7 +82,8 @@ def club_matches(club_id: int) -> dict[str, list[Match]]:
     )
     rubbers: dict[int, dict[str, Any]] = {}
     rows = (
-        RubberResult.objects.filter(club_id=club_id, provisional=False)
+        # Through the club's sessions: the results' index starts with the session.
+        RubberResult.objects.filter(session__club_id=club_id, provisional=False)
         .order_by()
         .values_list("rubber_id", "rubber__kind", "rubber__ended_at", "side", "player_id", "points")
     )
