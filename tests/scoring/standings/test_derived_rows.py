@@ -34,6 +34,29 @@ def test_the_derived_tables_have_no_foreign_key_constraint_in_the_database():
             assert [name for name, c in constraints.items() if c["foreign_key"]] == []
 
 
+@pytest.mark.django_db
+def test_no_index_only_a_deletion_would_use():
+    """docs/standings.md: no index on a result's club, a payment's payer or payee (issue 33);
+    the database's own list of indexes, on SQLite here and on PostgreSQL in CI's migrations."""
+    unindexed = {RubberResult: {"club_id"}, SessionPayment: {"payer_id", "payee_id"}}
+    with connection.cursor() as cursor:
+        for model, columns in unindexed.items():
+            constraints = connection.introspection.get_constraints(cursor, model._meta.db_table)
+            leading = {c["columns"][0] for c in constraints.values() if c["index"] or c["unique"]}
+            assert not leading & columns, model
+
+
+def test_the_ratings_replay_reads_a_clubs_results_through_its_sessions(club):
+    from scoring.standings import ratings
+
+    with CaptureQueriesContext(connection) as queries:
+        ratings.club_matches(club.pk)
+    results = [q["sql"] for q in queries if 'FROM "scoring_rubberresult"' in q["sql"]]
+    assert len(results) == 1
+    assert '"clubs_session"."club_id" =' in results[0]
+    assert '"scoring_rubberresult"."club_id"' not in results[0].split("WHERE")[1]
+
+
 def _counts(**where: object) -> list[int]:
     return [model.objects.filter(**where).count() for model in DERIVED]
 
