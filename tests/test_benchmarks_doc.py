@@ -52,14 +52,26 @@ def test_every_target_is_in_the_table() -> None:
     assert set(rows()) == set(TARGETS)
 
 
+def agrees(printed: str, target: float, said_of_it: str) -> bool:
+    """Whether a verdict can follow from a ratio printed to two decimals: the benchmark judges
+    the unrounded ratio, so a printed 0.10 may be 0.097 (missed) or 0.103 (met)."""
+    value = float(printed)
+    if value - 0.005 >= target:
+        return said_of_it == said(True)
+    if value + 0.005 < target:
+        return said_of_it == said(False)
+    return said_of_it in (said(True), said(False))
+
+
 def test_each_verdict_agrees_with_its_figures() -> None:
+    verdict_of = re.compile(r"by (CPU|req/s) (met|\*\*MISSED\*\*)")
     for name, row in rows().items():
         target = TARGETS[name]
-        verdict = row["target"]
-        assert f"by CPU {said(float(row['cpu_ratio']) >= target)}" in verdict, name
-        assert f"by req/s {said(float(row['ratio']) >= target)}" in verdict, name
+        verdicts = dict(verdict_of.findall(row["target"]))
+        assert agrees(row["cpu_ratio"], target, verdicts["CPU"]), name
+        assert agrees(row["ratio"], target, verdicts["req/s"]), name
         if name == "post":
-            assert f"p99 < 100 ms: {said(float(row['p99']) < P99_POST_MS)}" in verdict
+            assert f"p99 < 100 ms: {said(float(row['p99']) < P99_POST_MS)}" in row["target"]
 
 
 def test_the_post_against_its_floor() -> None:
@@ -104,8 +116,9 @@ ISSUE = "Issue 33: cached reads without DRF, the deal's write in fewer statement
 
 
 QUIET = "Issue 33: every measure on a quiet machine (2026-12-05)"
+EVENING = "Issue 33: prepared statements, a frozen heap, a faster settlement (2026-12-05, evening)"
 #: The latest hand-written summary: it quotes the HTTP table as the benchmark last wrote it.
-LATEST = "Issue 33: prepared statements, a frozen heap, a faster settlement (2026-12-05, evening)"
+LATEST = "Issue 33: fewer indexes on derived rows, a history index, cheaper tuples (2026-12-06)"
 REAL = "rubbers of real length: POST a deal"
 
 
@@ -149,7 +162,7 @@ REBUILD_ROW = re.compile(
 )
 
 
-@pytest.mark.parametrize("title", [QUIET, LATEST])
+@pytest.mark.parametrize("title", [QUIET, EVENING, LATEST])
 def test_the_rebuild_ratios_are_their_figures(title: str) -> None:
     """A hand-written rebuild table: each × raw read is the row's figures over the baseline's,
     and the verdict said under it follows from them (target: 10× the raw read)."""
