@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.db.models import OuterRef, Subquery
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.defaults import server_error as default_server_error
 
@@ -176,6 +177,31 @@ class ClubLanguageMiddleware:
         mine = players.filter(club_id=OuterRef(f"{club}pk"), user=user).values("language")[:1]
         found = rows.annotate(mine=Subquery(mine)).values_list("mine", path).first()
         return None if found is None else (found[0] or found[1])
+
+
+class FormEncodingMiddleware:
+    """A page's form that declares an encoding other than UTF-8 is answered 400 at once.
+
+    Django refuses such a form (``BadRequest``) each time ``request.POST`` is read, and its
+    error pages read it again to check the CSRF token (``requires_csrf_token``): the 400, the 404
+    and the 500 page all failed, and any visitor got Django's last-resort 500 on every page (an
+    outside probe). Refused here, before any view, CSRF check or error page reads the form; the
+    API's parsers read such a body themselves (a 400 in the API's shape).
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        encoding = request.encoding
+        if (
+            request.content_type == "application/x-www-form-urlencoded"
+            and encoding is not None
+            and encoding.lower() != "utf-8"  # Django's own test (HttpRequest._load_post_and_files)
+            and not request.path.startswith("/api/")
+        ):
+            return render(request, "400.html", status=400)
+        return self.get_response(request)
 
 
 class NotFoundVariesOnCookieMiddleware:

@@ -84,6 +84,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "config.lean.LeanAuthenticationMiddleware",
     "config.lean.LeanMessageMiddleware",
+    # Before any view or error page reads a form (config/middleware.py).
+    "config.middleware.FormEncodingMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",

@@ -32,14 +32,24 @@ def client_address(request: HttpRequest | Request) -> str:
     With no proxy in front (`NUM_PROXIES=0`, the default) it is the socket's: an
     `X-Forwarded-For` header is the client's own word, and a new value each time would make a new
     client for every throttle and lockout. Behind N proxies it is the entry the outermost proxy
-    appended, N from the end; whatever a client wrote in front of that is ignored.
+    appended, N from the end; whatever a client wrote in front of that is ignored. An entry there
+    that is no IP address (a proxy passing the client's header on unchanged, or more proxies
+    counted than there are) is not taken: the socket's address is, as with no proxy (axes stores
+    the address in an address column: "not-an-ip" was a 500, an outside probe).
     """
     meta = request.META
     proxies: int = settings.NUM_PROXIES
     header = str(meta.get("HTTP_X_FORWARDED_FOR", ""))
     forwarded = [a.strip() for a in header.split(",") if a.strip()]
     if proxies and forwarded:
-        return forwarded[-min(proxies, len(forwarded))]
+        candidate = forwarded[-min(proxies, len(forwarded))]
+        try:
+            ip = ipaddress.ip_address(candidate)
+        except ValueError:
+            ip = None
+        # A scoped IPv6 address ("fe80::1%eth0") is no address to store or count.
+        if ip is not None and getattr(ip, "scope_id", None) is None:
+            return str(ip)
     return str(meta.get("REMOTE_ADDR", ""))
 
 

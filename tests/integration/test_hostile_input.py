@@ -4,6 +4,7 @@ SQLite does not enforce a column's length, so these run on the real database too
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from axes.models import AccessAttempt
@@ -56,3 +57,18 @@ def test_a_lone_surrogate_is_a_400_on_postgresql() -> None:
     assert response.json() == {
         "errors": {"non_field_errors": ["The request body could not be read as JSON."]}
     }
+
+
+@pytest.mark.parametrize("forwarded", ["not-an-ip", "1.2.3.4:5678", "fe80::1%eth0"])
+def test_a_forwarded_entry_that_is_no_address_is_no_500_on_postgresql(
+    settings: Any, forwarded: str
+) -> None:
+    """Behind a proxy (NUM_PROXIES=1) whose entry is no address, axes stored it in PostgreSQL's
+    inet column: a 500 (an outside probe). The socket's address is taken instead."""
+    settings.NUM_PROXIES = 1
+    UserFactory(username="north")
+    api = APIClient(raise_request_exception=False)
+    meta = {"REMOTE_ADDR": "192.0.2.9", "HTTP_X_FORWARDED_FOR": forwarded}
+    body = {"username": "north", "password": "wrong"}
+    assert api.post(TOKEN_URL, body, format="json", **meta).status_code == 400
+    assert AccessAttempt.objects.get().ip_address == "192.0.2.9"

@@ -156,3 +156,37 @@ def test_a_body_that_is_not_an_object_is_told_so_plainly(
             messages = _refusal(response)
             assert messages == [NOT_AN_OBJECT[language]], (path, body, messages)
             assert not any(t in response.content.decode() for t in ("list", "str", "float"))
+
+
+@pytest.mark.parametrize("path", ["/accounts/login/", "/admin/login/", "/no/such/page/", "/"])
+@pytest.mark.parametrize("charset", ["utf-16", "latin-1", "utf8"])
+def test_a_page_form_in_another_encoding_is_a_400_page_not_a_500(
+    night: Night, path: str, charset: str
+) -> None:
+    """An outside probe: a form declaring `charset=utf-16` was Django's last-resort 500 on every
+    page (its error pages read the form again for the CSRF check, and it refused it again). It
+    is refused as a page, before any view or error page reads it (config.middleware)."""
+    client = Client(raise_request_exception=False, enforce_csrf_checks=True)
+    token = client.get("/accounts/login/").cookies["csrftoken"].value
+    with unchanged():
+        response = client.post(
+            path,
+            f"csrfmiddlewaretoken={token}&username=north&password=x",
+            content_type=f"application/x-www-form-urlencoded; charset={charset}",
+            headers={"Accept-Language": "it"},
+        )
+    assert response.status_code == 400, response.content[:200]
+    assert "Il modulo non si può leggere" in response.content.decode()
+    assert response["Content-Security-Policy"]
+
+
+def test_the_api_reads_a_form_in_another_encoding_itself(night: Night) -> None:
+    body = "username=north&password=x".encode("utf-16")
+    response = Client(raise_request_exception=False).generic(
+        "POST",
+        "/api/v1/auth/token/",
+        body,
+        content_type="application/x-www-form-urlencoded; charset=utf-16",
+    )
+    assert response.status_code == 400
+    assert list(response.json()) == ["errors"]

@@ -82,6 +82,12 @@ def test_behind_a_proxy_each_client_is_its_own_address(world: World, settings: A
         (1, "6.6.6.6, 198.51.100.1", "198.51.100.1"),
         (2, "6.6.6.6, 198.51.100.1, 10.0.0.2", "198.51.100.1"),
         (2, "198.51.100.1", "198.51.100.1"),
+        # An entry that is no address (a proxy passing the header on, or one proxy too many
+        # counted): the socket's, never the client's word (an outside probe: axes' 500).
+        (1, "not-an-ip", "192.0.2.9"),
+        (1, "6.6.6.6, 1.2.3.4:5678", "192.0.2.9"),
+        (1, "fe80::1%eth0", "192.0.2.9"),
+        (1, "2001:DB8::1", "2001:db8::1"),
     ],
 )
 def test_the_client_address(
@@ -99,3 +105,15 @@ def test_the_client_address(
 def test_drf_and_axes_read_the_one_setting() -> None:
     assert settings.AXES_CLIENT_IP_CALLABLE == "config.throttling.client_address"
     assert settings.REST_FRAMEWORK["NUM_PROXIES"] == settings.NUM_PROXIES == 0
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("forwarded", ["not-an-ip", "1.2.3.4:5678", "1.2.3.4%eth0"])
+def test_a_forwarded_entry_that_is_no_address_signs_in_as_the_socket(
+    world: World, settings: Any, forwarded: str
+) -> None:
+    settings.NUM_PROXIES = 1
+    client = APIClient(raise_request_exception=False)
+    meta = {"REMOTE_ADDR": "192.0.2.9", "HTTP_X_FORWARDED_FOR": forwarded}
+    assert _sign_in(client, "north", "wrong", **meta) == 400
+    assert _sign_in(client, "north", PASSWORD, **meta) == 200
