@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from decimal import Decimal
 from typing import Any, cast
 
@@ -29,6 +30,43 @@ def refuse_a_bare_number(name: str) -> None:
     would call by it."""
     if name.strip().isdigit():
         raise ValidationError(_("A new player's name is a name, not a number."), code="number")
+
+
+#: Characters that turn the text around them (embeddings, overrides, isolates): in a name, a
+#: way to make "exe.png" read "gnp.exe", never a name's own.
+_DIRECTION_CONTROLS = frozenset(map(chr, [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]))
+
+
+def refuse_unreadable(name: str) -> None:
+    """A new player's name, on every page and in the API: no control characters (a newline, a
+    tab, U+0001), no direction controls, no noncharacters, and something visible (not only
+    spaces and invisible joiners). Joiners inside a name stay: Persian names and emoji need
+    them. Found by an outside probe: such names were stored and shown as they came."""
+    if not name:
+        return
+    for char in name:
+        point = ord(char)
+        if (
+            unicodedata.category(char) in ("Cc", "Cs")
+            or char in _DIRECTION_CONTROLS
+            or 0xFDD0 <= point <= 0xFDEF
+            or point & 0xFFFE == 0xFFFE
+        ):
+            break
+    else:
+        if not all(char.isspace() or unicodedata.category(char) == "Cf" for char in name):
+            return
+    raise ValidationError(
+        _(
+            "A name is made of characters one can read: no control, direction or invisible "
+            "characters."
+        ),
+        code="unreadable",
+    )
+
+
+#: The rules of a new player's name (issue 31: one rule for all, pages and API).
+NAME_RULES = [refuse_a_bare_number, refuse_unreadable]
 
 
 class PlayersField(forms.ModelMultipleChoiceField):  # type: ignore[type-arg]
@@ -160,7 +198,7 @@ class LoginNameField(forms.RegexField):
 
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=80, validators=[refuse_a_bare_number])
+    name = forms.CharField(label=_("Name"), max_length=80, validators=NAME_RULES)
     username = LoginNameField(
         label=_("Login (optional)"),
         regex=r"^[\w.@+-]+\Z",
@@ -284,7 +322,7 @@ class LeaverForm(forms.Form):
         label=_("or a new player"),
         max_length=80,
         required=False,
-        validators=[refuse_a_bare_number],
+        validators=NAME_RULES,
     )
 
     def __init__(self, *args: Any, table: Any, **kwargs: Any) -> None:
@@ -369,4 +407,6 @@ class ArrivalsForm(forms.Form):
                 ),
                 code="number",
             )
+        for name in names:
+            refuse_unreadable(name)
         return names

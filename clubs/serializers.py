@@ -18,7 +18,7 @@ from scoring.rules import ScoringError
 from scoring.shared import inputs
 from scoring.shared.inputs import RefusesUnknownFields
 
-from .forms import RESERVED_SLUGS, refuse_a_bare_number
+from .forms import NAME_RULES, RESERVED_SLUGS
 from .logins import normalize_login
 from .models import PRESET_CHOICES, Club, Invitation, Player, Session, Table
 
@@ -106,7 +106,7 @@ class LoginNameField(serializers.RegexField):
 
 
 class PlayerIn(RefusesUnknownFields, serializers.Serializer[Any]):
-    name = NameField(max_length=80, validators=[refuse_a_bare_number])
+    name = NameField(max_length=80, validators=NAME_RULES)
     username = LoginNameField(
         r"^[\w.@+-]+\Z",
         max_length=150,
@@ -393,7 +393,7 @@ class SubstituteIn(LeaverIn):
         required=False,
         allow_blank=True,
         default="",
-        validators=[refuse_a_bare_number],
+        validators=NAME_RULES,
         help_text="A new player's name, added to the club.",
     )
 
@@ -412,7 +412,7 @@ class ArrivalsIn(RefusesUnknownFields, serializers.Serializer[Any]):
         help_text="Player ids of the club.",
     )
     names = serializers.ListField(
-        child=NameField(max_length=80, validators=[refuse_a_bare_number]),
+        child=NameField(max_length=80, validators=NAME_RULES),
         required=False,
         default=list,
         max_length=60,
