@@ -15,7 +15,6 @@ from django.db import models, transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
-from simple_history.models import HistoricalRecords
 
 from clubs.models import Player, Session
 from scoring.rules import Contract, DealInput, ScoringError
@@ -31,6 +30,7 @@ from ..permissions import (
 )
 from ..summaries import summarise
 from .constraints import deal_constraints
+from .history import RubberHistory
 from .locks import check_reopened_writer, closed_session, lock_session, noted, queue_refresh
 from .summary import two_player_result
 from .values import DISPUTE_NOTE_MAX, SEAT_SIDE, SEATS, DealFields, DisputeReason, RubberStatus
@@ -66,24 +66,6 @@ def lock_session_of(rubber_id: int) -> Session | None:
     """`lock_session` for the session of this rubber, in one query."""
     session_of = _rubbers().filter(pk=rubber_id).values("session_id")
     return Session.objects.select_for_update(no_key=True).filter(pk__in=session_of).first()
-
-
-class RubberHistory(HistoricalRecords):  # type: ignore[misc]  # simple-history is untyped
-    """A deal's history, indexed by rubber and history id together: a pad's version is the
-    latest history id of its rubber (`MAX(history_id) WHERE rubber_id = ...`, games/models/state.py,
-    games/push/versions.py, games/club/cards.py). With an index on the rubber alone, PostgreSQL
-    answered that by walking the whole history backwards from the newest row until one of the
-    rubber's: an old rubber's scoresheet cost 29 ms of a 78,900-row history, more with every
-    deal entered anywhere (bench/bench_http.py's scoresheet fell from 693 to 123 requests a
-    second over 5 rounds). With the pair, it is one index probe."""
-
-    def get_meta_options(self, model: Any) -> dict[str, Any]:
-        options: dict[str, Any] = super().get_meta_options(model)
-        options["indexes"] = (
-            *options.get("indexes", ()),
-            models.Index(fields=("rubber", "history_id"), name="history_of_a_rubber"),
-        )
-        return options
 
 
 class Deal(models.Model):
