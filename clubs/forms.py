@@ -37,32 +37,34 @@ def refuse_a_bare_number(name: str) -> None:
 _DIRECTION_CONTROLS = frozenset(map(chr, [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]))
 
 
+def _unreadable(char: str) -> bool:
+    """A control character, half a surrogate pair, a direction control or a noncharacter."""
+    point = ord(char)
+    return (
+        unicodedata.category(char) in ("Cc", "Cs")
+        or char in _DIRECTION_CONTROLS
+        or 0xFDD0 <= point <= 0xFDEF
+        or point & 0xFFFE == 0xFFFE
+    )
+
+
+def _invisible(char: str) -> bool:
+    return char.isspace() or unicodedata.category(char) == "Cf"
+
+
 def refuse_unreadable(name: str) -> None:
     """A new player's name, on every page and in the API: no control characters (a newline, a
     tab, U+0001), no direction controls, no noncharacters, and something visible (not only
     spaces and invisible joiners). Joiners inside a name stay: Persian names and emoji need
     them. Found by an outside probe: such names were stored and shown as they came."""
-    if not name:
-        return
-    for char in name:
-        point = ord(char)
-        if (
-            unicodedata.category(char) in ("Cc", "Cs")
-            or char in _DIRECTION_CONTROLS
-            or 0xFDD0 <= point <= 0xFDEF
-            or point & 0xFFFE == 0xFFFE
-        ):
-            break
-    else:
-        if not all(char.isspace() or unicodedata.category(char) == "Cf" for char in name):
-            return
-    raise ValidationError(
-        _(
-            "A name is made of characters one can read: no control, direction or invisible "
-            "characters."
-        ),
-        code="unreadable",
-    )
+    if name and (any(map(_unreadable, name)) or all(map(_invisible, name))):
+        raise ValidationError(
+            _(
+                "A name is made of characters one can read: no control, direction or invisible "
+                "characters."
+            ),
+            code="unreadable",
+        )
 
 
 #: The rules of a new player's name (issue 31: one rule for all, pages and API).

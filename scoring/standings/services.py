@@ -40,6 +40,7 @@ from typing import Any
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
+from psycopg.types.numeric import DecimalBinaryDumper
 
 from clubs.models import Session
 from scoring.rules import ScoringError
@@ -267,34 +268,29 @@ def _insert(model: Any, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -
     ):
         # The columns' types told up front: psycopg then dumps each value by its column's
         # type instead of looking its Python type up (about 40% less Python for these rows).
-        cursor.cursor.adapters.register_dumper(Decimal, _money_dumper())
+        cursor.cursor.adapters.register_dumper(Decimal, _RememberingDecimalDumper)
         copy.set_types(_column_types(model, columns))
         for row in rows:
             copy.write_row(row)
 
 
-@lru_cache(maxsize=1)
-def _money_dumper() -> type:
+class _RememberingDecimalDumper(DecimalBinaryDumper):
     """psycopg's binary dumper of a Decimal, remembering each amount's bytes: dumping a Decimal
     was two thirds of the time psycopg took to write a result row, and a rebuild's amounts
     repeat a few thousand values. Only for this module's COPY, whose Decimal columns are all
     ``numeric(12, 2)``: PostgreSQL stores 12.5 and 12.50 (equal, so one entry) alike there."""
-    from psycopg.types.numeric import DecimalBinaryDumper
 
-    class RememberingDumper(DecimalBinaryDumper):
-        def __init__(self, cls: type, context: Any = None) -> None:
-            super().__init__(cls, context)
-            self.known: dict[Decimal, bytes] = {}
+    def __init__(self, cls: type, context: Any = None) -> None:
+        super().__init__(cls, context)
+        self.known: dict[Decimal, bytes] = {}
 
-        def dump(self, obj: Decimal) -> bytes:
-            dumped = self.known.get(obj)
-            if dumped is None:
-                raw = super().dump(obj)
-                assert raw is not None  # a Decimal always dumps
-                dumped = self.known[obj] = bytes(raw)
-            return dumped
-
-    return RememberingDumper
+    def dump(self, obj: Decimal) -> bytes:
+        dumped = self.known.get(obj)
+        if dumped is None:
+            raw = super().dump(obj)
+            assert raw is not None  # a Decimal always dumps
+            dumped = self.known[obj] = bytes(raw)
+        return dumped
 
 
 @lru_cache(maxsize=16)
