@@ -8,9 +8,9 @@ Two ways in, one computation (``_compute_session``):
   a handful of queries whatever the session's size; each match scored through its sheet
   (``games.sheets.score``), as the pads show it.
 - ``stream_sessions`` (the nightly rebuild, ``STANDINGS_REBUILD_CHUNK`` sessions at a time): the
-  chunk's deals in one ordered query read through a server-side cursor, a session at a time,
-  so memory holds one session's deals, not the chunk's; a rubber's deals go to the engine as
-  their keys (``games.sheets.result_of_keys``: the same replay, without building the sheet).
+  chunk's deals in one query by their rubbers, held as keys (an int a deal) until the chunk's
+  sessions are computed; a rubber's deals go to the engine as their keys
+  (``games.sheets.result_of_keys``: the same replay, without building the sheet).
   tests/scoring/standings/test_rebuild_stream.py holds the two equal on random nights;
   docs/benchmarks.md measures both.
 """
@@ -70,7 +70,7 @@ STANDING_FIELDS = (
     "running_hundreds",
 )
 PAYMENT_FIELDS = ("position", "payer_id", "payee_id", "amount")
-#: Deal rows a server-side cursor fetches at a time in ``stream_sessions``.
+#: Deal rows fetched into Python at a time in ``stream_sessions``.
 STREAM_ROWS = 5000
 _SIDES = ("NS", "EW")  # a place (0 NS or player 0, 1 EW or player 1) as the stored side
 _DEAL_FIELDS = ("contract", "declarer", "tricks", "honours_side", "honours_points")
@@ -199,69 +199,66 @@ def compute_sessions(session_ids: list[int]) -> dict[int, Computed]:
 
 
 def stream_sessions(session_ids: list[int]) -> dict[int, Computed]:
-    """``compute_sessions`` for the rebuild: the same rows, from one ordered query of the
-    sessions' deals read through a server-side cursor (``STREAM_ROWS`` rows a fetch) and
-    computed a session at a time, four-player rubbers scored from their deals' keys."""
+    """``compute_sessions`` for the rebuild: the same rows, from one query of the chunk's deals
+    by their rubbers' ids (``_chunk_deals``), four-player rubbers scored from their deals'
+    keys, then computed a session at a time."""
     sessions, rubbers, seat_table, names, all_names = _read_sessions(session_ids)
     if not sessions:
         return {}
     ids = [s.pk for s in sessions]
     by_session = _by_session(ids, rubbers)
     by_key = {r[0] for r in rubbers if sheets.has_key_scoring(r[4])}
-    computed: dict[int, Computed] = {}
-
-    def finish(session_id: int, deals: dict[int, list[Any]]) -> None:
-        session = sessions_by_id[session_id]
-        computed[session_id] = _compute_session(
-            session,
-            by_session[session_id],
-            deals,
-            seat_table[session_id],
-            names[session_id],
-            all_names,
-            _stream_result,
-        )
-
-    sessions_by_id = {s.pk: s for s in sessions}
-    current: int | None = None
     deals: dict[int, list[Any]] = {}
     key = _deal_key
-    for fetched in _ordered_deals(ids):
+    for fetched in _chunk_deals(ids, [r[0] for r in rubbers]):
         for deal in fetched:
-            session_id, rubber_id = deal[0], deal[1]
-            if session_id != current:
-                if current is not None:
-                    finish(current, deals)
-                current, deals = session_id, {}
-            row = key(deal[3:]) if rubber_id in by_key else _DealRow(deal[3:], _json(deal[2]))
+            rubber_id = deal[0]
+            row = key(deal[2:]) if rubber_id in by_key else _DealRow(deal[2:], _json(deal[1]))
             rows = deals.get(rubber_id)
             if rows is None:
                 deals[rubber_id] = [row]
             else:
                 rows.append(row)
-    if current is not None:
-        finish(current, deals)
-    for session in sessions:  # sessions with no deal at all
-        if session.pk not in computed:
-            finish(session.pk, {})
-    return {s.pk: computed[s.pk] for s in sessions}
+    return {
+        s.pk: _compute_session(
+            s,
+            by_session[s.pk],
+            deals,
+            seat_table[s.pk],
+            names[s.pk],
+            all_names,
+            _stream_result,
+        )
+        for s in sessions
+    }
 
 
-def _ordered_deals(ids: list[int]) -> Iterator[list[tuple[Any, ...]]]:
-    """The sessions' deals, a session's together, each rubber's in order: (session, rubber,
-    data, *facts), fetched ``STREAM_ROWS`` at a time (a server-side cursor on PostgreSQL) and
-    handed over as fetched, a list at a time.
+def _chunk_deals(session_ids: list[int], rubber_ids: list[int]) -> Iterator[list[tuple[Any, ...]]]:
+    """The deals of these sessions (their ``rubber_ids``), each rubber's in order: (rubber,
+    data, *facts), fetched ``STREAM_ROWS`` at a time.
 
-    The query is the ORM's; its rows are read from the database cursor as they are, without
-    the ORM's per-row converters (which cost more than the read itself): ``data`` comes as JSON
-    text (``_json`` parses it, only for the games scored from it), the other columns need none."""
-    query = (
-        Deal.objects.filter(rubber__session_id__in=ids)
-        .order_by("rubber__session_id", "rubber_id", "number")
-        .values_list("rubber__session_id", "rubber_id", "data", *_DEAL_FIELDS)
-    )
-    sql, params = query.query.sql_with_params()
-    with connection.chunked_cursor() as cursor:
+    On PostgreSQL by the rubbers' ids, one array parameter (``= ANY``), not by a join to their
+    sessions: the deals then come from the index on their rubber, where the join scanned every
+    deal in the database for each chunk. Elsewhere (SQLite, whose builds may cap a statement's
+    parameters at 999) by the sessions, through the join. The rows are read from the database
+    cursor as they are, without the ORM's per-row converters (which cost more than the read
+    itself): ``data`` comes as JSON text (``_json`` parses it, only for the games scored from
+    it), the other columns need none."""
+    if not rubber_ids:
+        return
+    columns = ("rubber_id", "data", *_DEAL_FIELDS)
+    if connection.vendor == "postgresql":
+        names = ", ".join(f'"{column}"' for column in columns)
+        sql = f'SELECT {names} FROM "games_deal" WHERE "rubber_id" = ANY(%s) ORDER BY "rubber_id", "number"'  # noqa: E501, S608  # nosec B608: the model's own column names
+        params: Any = [rubber_ids]
+    else:
+        query = (
+            Deal.objects.filter(rubber__session_id__in=session_ids)
+            .order_by("rubber_id", "number")
+            .values_list(*columns)
+        )
+        sql, params = query.query.sql_with_params()
+    with connection.cursor() as cursor:
         cursor.execute(sql, params)
         while rows := cursor.fetchmany(STREAM_ROWS):
             yield rows
