@@ -319,8 +319,12 @@ def standings_rebuild_all(*, chunk: int | None = None) -> dict[str, Any]:
 
 
 def standings_rebuild_begin(*, chunk: int | None = None) -> list[list[int]]:
-    """Every session's id, in chunks of ``chunk`` (``STANDINGS_REBUILD_CHUNK`` by default; each
-    chunk is rebuilt on its own), each session stamped as queued by this rebuild.
+    """Every session's id, in chunks of about ``chunk`` (``STANDINGS_REBUILD_CHUNK`` by default;
+    each chunk is rebuilt on its own), each session stamped as queued by this rebuild.
+
+    The sessions are shared out as evenly as whole chunks allow (``_even_chunks``): 1,201
+    sessions make six chunks of 200 or 201, not six of 200 and a seventh of one, which a
+    worker would then run alone after the others had finished.
 
     Storing a computation of a session clears its stamp; one still there
     ``STANDINGS_REBUILD_GRACE`` seconds later belongs to a chunk that died with its worker (its
@@ -329,13 +333,26 @@ def standings_rebuild_begin(*, chunk: int | None = None) -> list[list[int]]:
     (not started, or a process killed between its first write and the mark) is not stamped:
     that chunk, or the next rebuild, gives it one.
     """
-    chunk = chunk or settings.STANDINGS_REBUILD_CHUNK
     session_ids = list(Session.objects.order_by("pk").values_list("pk", flat=True))
-    chunks = [session_ids[start : start + chunk] for start in range(0, len(session_ids), chunk)]
-    now = timezone.now()
-    for ids in chunks:  # before any chunk is sent, so a chunk's store always clears its stamps
-        SessionStandingsState.objects.filter(pk__in=ids).update(rebuild_queued_at=now)
+    chunks = _even_chunks(session_ids, chunk or settings.STANDINGS_REBUILD_CHUNK)
+    if session_ids:  # before any chunk is sent, so a chunk's store always clears its stamps
+        SessionStandingsState.objects.filter(pk__lte=session_ids[-1]).update(
+            rebuild_queued_at=timezone.now()
+        )
     return chunks
+
+
+def _even_chunks(ids: list[int], size: int) -> list[list[int]]:
+    """``ids`` in order, cut into ``round(len(ids) / size)`` chunks (at least one) whose lengths
+    differ by one at most: each within half a chunk of ``size``."""
+    count = max(1, round(len(ids) / size))
+    step, longer = divmod(len(ids), count)
+    chunks, start = [], 0
+    for index in range(count):
+        end = start + step + (index < longer)
+        chunks.append(ids[start:end])
+        start = end
+    return [chunk for chunk in chunks if chunk]
 
 
 def standings_rebuild_chunk(*, session_ids: list[int]) -> dict[str, Any]:
