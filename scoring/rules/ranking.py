@@ -104,15 +104,6 @@ def sort_key(ranking: Ranking) -> Callable[[Entry], tuple[int, ...]]:
     return lambda e: (-e.hundreds, -e.net)
 
 
-def _ranked(
-    entries: Sequence[Entry], key: Callable[[Entry], tuple[int, ...]]
-) -> list[tuple[int, Entry]]:
-    """Standard competition ranking ("1224"): equal figures share a rank. Players who share one
-    are listed by their id, which says nothing of their names (RULES 6.3)."""
-    ordered = sorted(entries, key=lambda e: (key(e), e.player))
-    return list(zip(competition_ranks([key(e) for e in ordered]), ordered, strict=True))
-
-
 def rank_entries(entries: Iterable[Entry], ranking: Ranking = "net") -> list[Placing]:
     """Place the room, each table on its own, and order the prizes (RULES 6.3).
 
@@ -121,50 +112,61 @@ def rank_entries(entries: Iterable[Entry], ranking: Ranking = "net") -> list[Pla
     chosen in room order, the highest score in the room first; tables whose winners' figures
     are equal share a choice and the next is skipped. A table where no rubber has ended yet has
     no winner. The result is in room order, the unranked last.
+
+    Equal figures share a place ("1224"); players who share one are listed by their id, which
+    says nothing of their names (RULES 6.3). The room is sorted once: each table's players
+    keep the room's order, which is their order by figures and id.
     """
     entries = list(entries)
     key = sort_key(ranking)
-    players = [e for e in entries if e.played]
-    room = _ranked(players, key)
-    table_rank: dict[int, int] = {}
-    tops: list[list[Entry]] = []
-    tables: dict[int, list[Entry]] = {}
-    for entry in players:
+    room = sorted(
+        [(key(e), e.player, position, e) for position, e in enumerate(entries) if e.played]
+    )
+    room_rank = competition_ranks([figures for figures, *_ in room])
+    tables: dict[int, list[tuple[tuple[int, ...], Entry]]] = {}
+    for figures, _, _, entry in room:
         if entry.table is not None:
-            tables.setdefault(entry.table, []).append(entry)
+            seated = tables.get(entry.table)
+            if seated is None:
+                tables[entry.table] = [(figures, entry)]
+            else:
+                seated.append((figures, entry))
+    table_rank: dict[int, int] = {}
+    table_tied: set[int] = set()
+    tops: list[tuple[tuple[int, ...], list[int]]] = []  # (the winners' figures, their ids)
     for _number, seated in sorted(tables.items()):
-        ranked = _ranked(seated, key)
-        for rank, entry in ranked:
+        ranks = competition_ranks([figures for figures, _ in seated])
+        twice = shared(ranks)
+        for rank, (_, entry) in zip(ranks, seated, strict=True):
             table_rank[entry.player] = rank
-        if any(e.rubbers for e in seated):
-            tops.append([entry for rank, entry in ranked if rank == 1])
+            if rank in twice:
+                table_tied.add(entry.player)
+        if any(entry.rubbers for _, entry in seated):
+            winners = [e.player for rank, (_, e) in zip(ranks, seated, strict=True) if rank == 1]
+            tops.append((seated[0][0], winners))
     choice: dict[int, int] = {}
-    for top in tops:
-        better = sum(1 for other in tops if key(other[0]) < key(top[0]))
-        for entry in top:
-            choice[entry.player] = better + 1
-    room_tied = shared(rank for rank, _ in room)
-    table_tied = {
-        player
-        for seated in tables.values()
-        for player in (e.player for e in seated)
-        if [table_rank[e.player] for e in seated].count(table_rank[player]) > 1
-    }
+    for figures, winners in tops:
+        better = sum(1 for other, _ in tops if other < figures)
+        for player in winners:
+            choice[player] = better + 1
+    room_tied = shared(room_rank)
     prize_tied = shared(choice.values())
-    placed = [
-        Placing(
-            player=entry.player,
-            rank=rank,
-            tied=rank in room_tied,
-            table_rank=table_rank.get(entry.player),
-            table_tied=entry.player in table_tied,
-            prize_choice=choice.get(entry.player),
-            prize_tied=choice.get(entry.player) in prize_tied,
+    placed = []
+    for rank, (_, player, _, _) in zip(room_rank, room, strict=True):
+        prize = choice.get(player)
+        placed.append(
+            Placing(
+                player,
+                rank,
+                rank in room_tied,
+                table_rank.get(player),
+                player in table_tied,
+                prize,
+                prize in prize_tied,
+            )
         )
-        for rank, entry in room
-    ]
-    unranked = sorted((e for e in entries if not e.played), key=lambda e: e.player)
-    return placed + [Placing(e.player, None, False, None, False, None, False) for e in unranked]
+    unranked = sorted(e.player for e in entries if not e.played)
+    return placed + [Placing(player, None, False, None, False, None, False) for player in unranked]
 
 
 #: Where a cut left a player sharing a prize's choice: ``won`` a cut (chooses before those it

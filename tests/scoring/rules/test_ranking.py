@@ -8,10 +8,13 @@ from hypothesis import strategies as st
 
 from scoring.rules.ranking import (
     Entry,
+    Placing,
     competition_ranks,
     cut_order,
     place_label,
     rank_entries,
+    shared,
+    sort_key,
 )
 
 
@@ -244,3 +247,74 @@ def test_a_cut_among_other_players_decides_nothing():
 
 def test_one_player_alone_needs_no_cut():
     assert cut_order([5], {}) == [(5, "undecided")]
+
+
+# The earlier ``rank_entries`` (each table sorted on its own, each tie found by counting), kept
+# as the oracle of the one that sorts the room once.
+def earlier_rank_entries(entries, ranking="net"):
+    key = sort_key(ranking)
+
+    def ranked(group):
+        ordered = sorted(group, key=lambda e: (key(e), e.player))
+        return list(zip(competition_ranks([key(e) for e in ordered]), ordered, strict=True))
+
+    players = [e for e in entries if e.played]
+    room = ranked(players)
+    tables: dict[int, list[Entry]] = {}
+    for e in players:
+        if e.table is not None:
+            tables.setdefault(e.table, []).append(e)
+    table_rank, tops = {}, []
+    for _, seated in sorted(tables.items()):
+        for rank, e in ranked(seated):
+            table_rank[e.player] = rank
+        if any(e.rubbers for e in seated):
+            tops.append([e for rank, e in ranked(seated) if rank == 1])
+    choice = {}
+    for top in tops:
+        for e in top:
+            choice[e.player] = 1 + sum(1 for other in tops if key(other[0]) < key(top[0]))
+    room_tied = shared(rank for rank, _ in room)
+    table_tied = {
+        e.player
+        for seated in tables.values()
+        for e in seated
+        if [table_rank[o.player] for o in seated].count(table_rank[e.player]) > 1
+    }
+    prize_tied = shared(choice.values())
+    return [
+        Placing(
+            e.player,
+            rank,
+            rank in room_tied,
+            table_rank.get(e.player),
+            e.player in table_tied,
+            choice.get(e.player),
+            choice.get(e.player) in prize_tied,
+        )
+        for rank, e in room
+    ] + [
+        Placing(e.player, None, False, None, False, None, False)
+        for e in sorted((e for e in entries if not e.played), key=lambda e: e.player)
+    ]
+
+
+rooms = st.lists(
+    st.builds(
+        Entry,
+        player=st.integers(1, 60),
+        table=st.none() | st.integers(1, 5),
+        rubbers=st.integers(0, 3),
+        points=st.integers(-5, 5).map(lambda p: p * 10),
+        net=st.integers(-3, 3),
+        hundreds=st.integers(-3, 3),
+        played=st.booleans(),
+    ),
+    max_size=24,
+    unique_by=lambda e: e.player,
+)
+
+
+@given(entries=rooms, ranking=st.sampled_from(["net", "gross"]))
+def test_the_room_sorted_once_places_everyone_as_the_earlier_ranking_did(entries, ranking):
+    assert rank_entries(entries, ranking) == earlier_rank_entries(entries, ranking)
