@@ -246,22 +246,27 @@ def _chunk_deals(session_ids: list[int], rubber_ids: list[int]) -> Iterator[list
     it), the other columns need none."""
     if not rubber_ids:
         return
-    columns = ("rubber_id", "data", *_DEAL_FIELDS)
-    if connection.vendor == "postgresql":
-        names = ", ".join(f'"{column}"' for column in columns)
-        sql = f'SELECT {names} FROM "games_deal" WHERE "rubber_id" = ANY(%s) ORDER BY "rubber_id", "number"'  # noqa: E501, S608  # nosec B608: the model's own column names
-        params: Any = [rubber_ids]
-    else:
-        query = (
-            Deal.objects.filter(rubber__session_id__in=session_ids)
-            .order_by("rubber_id", "number")
-            .values_list(*columns)
-        )
-        sql, params = query.query.sql_with_params()
+    sql, params = chunk_deals_query(session_ids, rubber_ids)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         while rows := cursor.fetchmany(STREAM_ROWS):
             yield rows
+
+
+def chunk_deals_query(session_ids: list[int], rubber_ids: list[int]) -> tuple[str, Any]:
+    """``_chunk_deals``'s SQL and parameters (tests/integration/test_query_plans.py checks its
+    plan)."""
+    columns = ("rubber_id", "data", *_DEAL_FIELDS)
+    if connection.vendor == "postgresql":
+        names = ", ".join(f'"{column}"' for column in columns)
+        sql = f'SELECT {names} FROM "games_deal" WHERE "rubber_id" = ANY(%s) ORDER BY "rubber_id", "number"'  # noqa: E501, S608  # nosec B608: the model's own column names
+        return sql, [rubber_ids]
+    query = (
+        Deal.objects.filter(rubber__session_id__in=session_ids)
+        .order_by("rubber_id", "number")
+        .values_list(*columns)
+    )
+    return query.query.sql_with_params()
 
 
 def _raw(query: Any) -> list[tuple[Any, ...]]:
