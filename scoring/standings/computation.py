@@ -256,16 +256,11 @@ def _chunk_deals(session_ids: list[int], rubber_ids: list[int]) -> Iterator[list
 def chunk_deals_query(session_ids: list[int], rubber_ids: list[int]) -> tuple[str, Any]:
     """``_chunk_deals``'s SQL and parameters (tests/integration/test_query_plans.py checks its
     plan)."""
-    columns = ("rubber_id", "data", *_DEAL_FIELDS)
     if connection.vendor == "postgresql":
-        names = ", ".join(f'"{column}"' for column in columns)
-        sql = f'SELECT {names} FROM "games_deal" WHERE "rubber_id" = ANY(%s) ORDER BY "rubber_id", "number"'  # noqa: E501, S608  # nosec B608: the model's own column names
-        return sql, [rubber_ids]
-    query = (
-        Deal.objects.filter(rubber__session_id__in=session_ids)
-        .order_by("rubber_id", "number")
-        .values_list(*columns)
-    )
+        deals = Deal.objects.filter(rubber_id__any=rubber_ids)
+    else:
+        deals = Deal.objects.filter(rubber__session_id__in=session_ids)
+    query = deals.order_by("rubber_id", "number").values_list("rubber_id", "data", *_DEAL_FIELDS)
     return query.query.sql_with_params()
 
 
@@ -303,7 +298,7 @@ def _read_sessions(
     play without a seat): the sessions, their rubbers in order, who sits where."""
     sessions = [
         _SessionRow(*row)
-        for row in Session.objects.filter(pk__in=session_ids)
+        for row in Session.objects.filter(pk__any=session_ids)
         .order_by("pk")
         .values_list(*_SessionRow._fields)
     ]
@@ -314,7 +309,7 @@ def _read_sessions(
     # As the database gives them (``_raw``): ``rules`` stays JSON text, the key of its parsed
     # options (``_options``), so 18,000 rubbers cost a few parses, not 18,000.
     rubbers = _raw(
-        Rubber.objects.filter(session_id__in=ids)
+        Rubber.objects.filter(session_id__any=ids)
         .order_by("session_id", "table__number", "number")
         .values_list(
             "pk",
@@ -332,7 +327,7 @@ def _read_sessions(
     )
     unnamed = {pid for r in rubbers for pid in r[7:] if pid is not None} - all_names.keys()
     if unnamed:
-        all_names.update(Player.objects.filter(pk__in=unnamed).values_list("pk", "name"))
+        all_names.update(Player.objects.filter(pk__any=unnamed).values_list("pk", "name"))
     return sessions, rubbers, seat_table, names, all_names
 
 
@@ -345,7 +340,7 @@ def _seated(
     names: dict[int, dict[int, str]] = {pk: {} for pk in ids}
     all_names: dict[int, str] = {}
     for session_id, player_id, number, name in (
-        TableSeat.objects.filter(session_id__in=ids)
+        TableSeat.objects.filter(session_id__any=ids)
         .order_by("session_id", "table_id", "position")
         .values_list("session_id", "player_id", "table__number", "player__name")
     ):

@@ -150,7 +150,7 @@ def _refresh_sessions(
         overtaken = [pk for pk in computed if pk not in stale]
         if overtaken:
             # A refresh that started later (and so saw more) has already stored its rows.
-            for pk, is_stale in states.filter(session_id__in=overtaken).values_list(
+            for pk, is_stale in states.filter(session_id__any=overtaken).values_list(
                 "session_id", "stale"
             ):
                 outcomes[pk] = RefreshOutcome(pk, written=False, stale=is_stale)
@@ -197,7 +197,7 @@ def _differences(computed: dict[int, Computed]) -> dict[int, tuple[str, ...]]:
         return {}
     for name, model, fields, _ in _kinds():
         stored: dict[int, list[tuple[Any, ...]]] = {pk: [] for pk in computed}
-        rows = model.objects.filter(session_id__in=list(computed)).order_by()
+        rows = model.objects.filter(session_id__any=list(computed)).order_by()
         for session_id, *row in rows.values_list("session_id", *fields):
             stored[session_id].append(tuple(row))
         for pk, rows_now in computed.items():
@@ -215,7 +215,7 @@ def _ended_results_changed(
     if not ids:
         return []
     stored: dict[int, list[tuple[Any, ...]]] = {pk: [] for pk in ids}
-    rows = RubberResult.objects.filter(session_id__in=ids, provisional=False).order_by()
+    rows = RubberResult.objects.filter(session_id__any=ids, provisional=False).order_by()
     for session_id, *row in rows.values_list("session_id", *RESULT_FIELDS):
         stored[session_id].append(tuple(row))
     ended = [
@@ -238,7 +238,7 @@ def _write(computed: dict[int, Computed], changes: dict[int, tuple[str, ...]]) -
         session_ids = [pk for pk, kinds in changes.items() if name in kinds]
         if not session_ids:
             continue
-        model.objects.filter(session_id__in=session_ids).delete()
+        model.objects.filter(session_id__any=session_ids).delete()
         columns = ("session_id", "club_id", *fields) if with_club else ("session_id", *fields)
         rows = []
         for pk in session_ids:

@@ -1,0 +1,47 @@
+"""``field__any=[...]``: the ``in`` lookup sent as one array on PostgreSQL.
+
+``session_id__in=ids`` puts a parameter per id in the SQL: with the nightly rebuild's 200
+sessions a chunk, psycopg rewrote and PostgreSQL planned statements of 200 parameters, ten of
+them a chunk. ``session_id__any=ids`` sends ``session_id = ANY(%s)`` with the ids as one array
+there (the same rows, any number of ids, one short statement) and is ``in`` elsewhere, and
+wherever its values are a subquery or the field spans several columns.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import EmptyResultSet
+from django.db.models import Field, ForeignObject
+from django.db.models.expressions import ColPairs
+from django.db.models.fields.related_lookups import RelatedIn
+from django.db.models.lookups import In
+
+
+class _AsArray(In):
+    def as_postgresql(self, compiler: Any, connection: Any) -> tuple[str, Any]:
+        if not self.rhs_is_direct_value() or isinstance(self.lhs, ColPairs):
+            return self.as_sql(compiler, connection)
+        lhs, lhs_params = self.process_lhs(compiler, connection)
+        field = self.lhs.output_field
+        values = [
+            field.get_db_prep_value(value, connection, prepared=True)
+            for value in dict.fromkeys(self.rhs)
+            if value is not None
+        ]
+        if not values:  # as ``in`` with no values: no row, no query
+            raise EmptyResultSet
+        return f"{lhs} = ANY(%s)", (*lhs_params, values)
+
+
+@Field.register_lookup
+class AnyOf(_AsArray):
+    lookup_name = "any"
+
+
+@ForeignObject.register_lookup
+class RelatedAnyOf(_AsArray, RelatedIn):
+    """``any`` on a foreign key (``session__any`` or ``session_id__any``): its values normalised
+    as ``in`` normalises them (model instances to their keys)."""
+
+    lookup_name = "any"
