@@ -13,12 +13,12 @@ from typing import Any
 
 from django.core.exceptions import EmptyResultSet
 from django.db.models import Field, ForeignObject
-from django.db.models.expressions import ColPairs
+from django.db.models.expressions import ColPairs  # type: ignore[attr-defined]  # not in the stubs
 from django.db.models.fields.related_lookups import RelatedIn
 from django.db.models.lookups import In
 
 
-class _AsArray(In):
+class _AsArray(In):  # type: ignore[type-arg]  # generic only in the stubs
     def as_postgresql(self, compiler: Any, connection: Any) -> tuple[str, Any]:
         if not self.rhs_is_direct_value() or isinstance(self.lhs, ColPairs):
             return self.as_sql(compiler, connection)
