@@ -12,26 +12,39 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import EmptyResultSet
-from django.db.models import Field, ForeignObject
+from django.db.models import Field, ForeignObject, IntegerField
 from django.db.models.expressions import ColPairs  # type: ignore[attr-defined]  # not in the stubs
 from django.db.models.fields.related_lookups import RelatedIn
 from django.db.models.lookups import In
 
 
 class _AsArray(In):  # type: ignore[type-arg]  # generic only in the stubs
+    def get_prep_lookup(self) -> Any:
+        if self._ints():  # what preparing would give, without a call per value (thousands)
+            return list(self.rhs)
+        return super().get_prep_lookup()
+
     def as_postgresql(self, compiler: Any, connection: Any) -> tuple[str, Any]:
         if not self.rhs_is_direct_value() or isinstance(self.lhs, ColPairs):
             return self.as_sql(compiler, connection)
         lhs, lhs_params = self.process_lhs(compiler, connection)
-        field = self.lhs.output_field
-        values = [
-            field.get_db_prep_value(value, connection, prepared=True)
-            for value in dict.fromkeys(self.rhs)
-            if value is not None
-        ]
+        values = [value for value in dict.fromkeys(self.rhs) if value is not None]
+        if not self._ints():
+            field = self.lhs.output_field
+            values = [field.get_db_prep_value(v, connection, prepared=True) for v in values]
         if not values:  # as ``in`` with no values: no row, no query
             raise EmptyResultSet
         return f"{lhs} = ANY(%s)", (*lhs_params, values)
+
+    def _ints(self) -> bool:
+        """Whether the values are ints (or None) for an integer column, or a key to one."""
+        field = getattr(self.lhs, "output_field", None)
+        column = getattr(field, "target_field", field)
+        return (
+            isinstance(column, IntegerField)
+            and isinstance(self.rhs, list | tuple)
+            and set(map(type, self.rhs)) <= {int, type(None)}
+        )
 
 
 @Field.register_lookup

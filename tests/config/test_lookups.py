@@ -30,6 +30,14 @@ def test_any_finds_the_rows_in_finds(players) -> None:
     assert ids(Player.objects.filter(pk__any=wanted)) == sorted([players[0].pk, players[3].pk])
 
 
+def test_values_that_are_not_ints_are_prepared_as_in_prepares_them(players) -> None:
+    wanted = [str(players[1].pk), players[2].pk]
+    assert ids(Player.objects.filter(pk__any=wanted)) == ids(Player.objects.filter(pk__in=wanted))
+    assert ids(Player.objects.filter(pk__any=wanted)) == sorted([players[1].pk, players[2].pk])
+    with pytest.raises(ValueError):
+        list(Player.objects.filter(pk__any=["not a number"]))
+
+
 def test_no_values_find_no_rows_without_a_query(players) -> None:
     with CaptureQueriesContext(connection) as queries:
         assert list(Player.objects.filter(pk__any=[])) == []
