@@ -117,8 +117,10 @@ ISSUE = "Issue 33: cached reads without DRF, the deal's write in fewer statement
 
 QUIET = "Issue 33: every measure on a quiet machine (2026-12-05)"
 EVENING = "Issue 33: prepared statements, a frozen heap, a faster settlement (2026-12-05, evening)"
+MORNING = "Issue 33: fewer indexes on derived rows, a history index, cheaper tuples (2026-12-06)"
+REBUILD = "Issue 33: the rebuild's reads by index and by array, even chunks (2026-12-06, later)"
 #: The latest hand-written summary: it quotes the HTTP table as the benchmark last wrote it.
-LATEST = "Issue 33: fewer indexes on derived rows, a history index, cheaper tuples (2026-12-06)"
+LATEST = REBUILD
 REAL = "rubbers of real length: POST a deal"
 
 
@@ -162,10 +164,11 @@ REBUILD_ROW = re.compile(
 )
 
 
-@pytest.mark.parametrize("title", [QUIET, EVENING, LATEST])
+@pytest.mark.parametrize("title", [QUIET, EVENING, MORNING, REBUILD])
 def test_the_rebuild_ratios_are_their_figures(title: str) -> None:
     """A hand-written rebuild table: each × raw read is the row's figures over the baseline's,
-    and the verdict said under it follows from them (target: 10× the raw read)."""
+    and the verdict said under it follows from the fanned-out rebuild's (target: 10× the raw
+    read; the nightly task fans out)."""
     text = section(title)
     table = {m["what"]: m for m in REBUILD_ROW.finditer(text)}
     raw = table.pop("raw ordered read (the baseline)")
@@ -174,5 +177,11 @@ def test_the_rebuild_ratios_are_their_figures(title: str) -> None:
     for row in table.values():
         assert f"{float(row['wall']) / float(raw['wall']):.1f}" == row["wall_x"]
         assert f"{(float(row['py']) + float(row['pg'])) / raw_cpu:.1f}" == row["cpu_x"]
-        assert min(float(row["wall_x"]), float(row["cpu_x"])) > 10
-    assert "Target ≤ 10× the raw read: missed both ways" in text
+    fanned = table["full rebuild, fanned out over 2 worker processes"]
+    by_wall, by_cpu = float(fanned["wall_x"]) <= 10, float(fanned["cpu_x"]) <= 10
+    verdict = {
+        (False, False): "missed both ways",
+        (True, False): f"met by wall ({fanned['wall_x']}×), missed by CPU ({fanned['cpu_x']}×)",
+        (True, True): "met both ways",
+    }[(by_wall, by_cpu)]
+    assert f"Target ≤ 10× the raw read: {verdict}" in text
