@@ -335,10 +335,11 @@ def standings_rebuild_begin(*, chunk: int | None = None) -> list[list[int]]:
     """
     session_ids = list(Session.objects.order_by("pk").values_list("pk", flat=True))
     chunks = _even_chunks(session_ids, chunk or settings.STANDINGS_REBUILD_CHUNK)
-    if session_ids:  # before any chunk is sent, so a chunk's store always clears its stamps
-        SessionStandingsState.objects.filter(pk__lte=session_ids[-1]).update(
-            rebuild_queued_at=timezone.now()
-        )
+    # Before any chunk is sent, so a chunk's store always clears its stamps; exactly these
+    # sessions (one created meanwhile is in no chunk: a stamp would tell the sweep it was lost).
+    SessionStandingsState.objects.filter(pk__any=session_ids).update(
+        rebuild_queued_at=timezone.now()
+    )
     return chunks
 
 

@@ -50,3 +50,8 @@ def test_begin_stamps_every_session_of_its_chunks(room, running_session, setting
     assert sorted(stamped.values_list("session_id", flat=True)) == sorted(
         [room.pk, running_session.pk]
     )
+
+
+@pytest.mark.django_db
+def test_begin_with_no_session_sends_no_chunk() -> None:
+    assert services.standings_rebuild_begin() == []
