@@ -123,8 +123,34 @@ def rank_entries(entries: Iterable[Entry], ranking: Ranking = "net") -> list[Pla
         [(key(e), e.player, position, e) for position, e in enumerate(entries) if e.played]
     )
     room_rank = competition_ranks([figures for figures, *_ in room])
+    table_rank, table_tied, choice = _tables([(figures, e) for figures, _, _, e in room])
+    room_tied = shared(room_rank)
+    prize_tied = shared(choice.values())
+    placed = []
+    for rank, (_, player, _, _) in zip(room_rank, room, strict=True):
+        prize = choice.get(player)
+        placed.append(
+            Placing(
+                player,
+                rank,
+                rank in room_tied,
+                table_rank.get(player),
+                player in table_tied,
+                prize,
+                prize in prize_tied,
+            )
+        )
+    unranked = sorted(e.player for e in entries if not e.played)
+    return placed + [Placing(player, None, False, None, False, None, False) for player in unranked]
+
+
+def _tables(
+    room: list[tuple[tuple[int, ...], Entry]],
+) -> tuple[dict[int, int], set[int], dict[int, int]]:
+    """Each table's places, who shares theirs, and each winner's prize choice (RULES 6.3),
+    from the room in order, each player with their figures: a table's players keep it."""
     tables: dict[int, list[tuple[tuple[int, ...], Entry]]] = {}
-    for figures, _, _, entry in room:
+    for figures, entry in room:
         if entry.table is not None:
             seated = tables.get(entry.table)
             if seated is None:
@@ -149,24 +175,7 @@ def rank_entries(entries: Iterable[Entry], ranking: Ranking = "net") -> list[Pla
         better = sum(1 for other, _ in tops if other < figures)
         for player in winners:
             choice[player] = better + 1
-    room_tied = shared(room_rank)
-    prize_tied = shared(choice.values())
-    placed = []
-    for rank, (_, player, _, _) in zip(room_rank, room, strict=True):
-        prize = choice.get(player)
-        placed.append(
-            Placing(
-                player,
-                rank,
-                rank in room_tied,
-                table_rank.get(player),
-                player in table_tied,
-                prize,
-                prize in prize_tied,
-            )
-        )
-    unranked = sorted(e.player for e in entries if not e.played)
-    return placed + [Placing(player, None, False, None, False, None, False) for player in unranked]
+    return table_rank, table_tied, choice
 
 
 #: Where a cut left a player sharing a prize's choice: ``won`` a cut (chooses before those it
