@@ -5,6 +5,11 @@ sessions a chunk, psycopg rewrote and PostgreSQL planned statements of 200 param
 them a chunk. ``session_id__any=ids`` sends ``session_id = ANY(%s)`` with the ids as one array
 there (the same rows, any number of ids, one short statement) and is ``in`` elsewhere, and
 wherever its values are a subquery or the field spans several columns.
+
+Registered on integer columns and foreign keys only: on every field it would hide a JSON
+field's key named "any". Its values must be a list, tuple, set or query, never a string: the
+admin's filters pass a query string's value as it is, which ``in`` splits on commas and
+``any`` would read a character at a time (refused there, the admin shows its error).
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import EmptyResultSet
-from django.db.models import Field, ForeignObject, IntegerField
+from django.db.models import ForeignObject, IntegerField
 from django.db.models.expressions import ColPairs  # type: ignore[attr-defined]  # not in the stubs
 from django.db.models.fields.related_lookups import RelatedIn
 from django.db.models.lookups import In
@@ -20,6 +25,8 @@ from django.db.models.lookups import In
 
 class _AsArray(In):  # type: ignore[type-arg]  # generic only in the stubs
     def get_prep_lookup(self) -> Any:
+        if isinstance(self.rhs, str | bytes):
+            raise ValueError(f"{self.lookup_name} takes a list of values, not {self.rhs!r}")
         if self._ints():  # what preparing would give, without a call per value (thousands)
             return list(self.rhs)
         return super().get_prep_lookup()
@@ -28,7 +35,11 @@ class _AsArray(In):  # type: ignore[type-arg]  # generic only in the stubs
         if not self.rhs_is_direct_value() or isinstance(self.lhs, ColPairs):
             return self.as_sql(compiler, connection)
         lhs, lhs_params = self.process_lhs(compiler, connection)
-        values = [value for value in dict.fromkeys(self.rhs) if value is not None]
+        try:
+            distinct = list(dict.fromkeys(self.rhs))
+        except TypeError:  # unhashable values, as ``in`` takes them
+            distinct = list(self.rhs)
+        values = [value for value in distinct if value is not None]
         if not self._ints():
             field = self.lhs.output_field
             values = [field.get_db_prep_value(v, connection, prepared=True) for v in values]
@@ -47,7 +58,7 @@ class _AsArray(In):  # type: ignore[type-arg]  # generic only in the stubs
         )
 
 
-@Field.register_lookup
+@IntegerField.register_lookup
 class AnyOf(_AsArray):
     lookup_name = "any"
 
