@@ -115,7 +115,7 @@ def rank_entries(entries: Iterable[Entry], ranking: Ranking = "net") -> list[Pla
 
     Equal figures share a place ("1224"); players who share one are listed by their id, which
     says nothing of their names (RULES 6.3). The room is sorted once: each table's players
-    keep the room's order, which is their order by figures and id.
+    keep the room's order, which is their order by figures and id. One entry a player.
     """
     entries = list(entries)
     key = sort_key(ranking)

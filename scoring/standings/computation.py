@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
@@ -70,8 +70,6 @@ STANDING_FIELDS = (
     "running_hundreds",
 )
 PAYMENT_FIELDS = ("position", "payer_id", "payee_id", "amount")
-#: Deal rows fetched into Python at a time in ``stream_sessions``.
-STREAM_ROWS = 5000
 _SIDES = ("NS", "EW")  # a place (0 NS or player 0, 1 EW or player 1) as the stored side
 _DEAL_FIELDS = ("contract", "declarer", "tricks", "honours_side", "honours_points")
 
@@ -210,15 +208,14 @@ def stream_sessions(session_ids: list[int]) -> dict[int, Computed]:
     by_key = {r[0] for r in rubbers if sheets.has_key_scoring(r[4])}
     deals: dict[int, list[Any]] = {}
     key = _deal_key
-    for fetched in _chunk_deals(ids, [r[0] for r in rubbers]):
-        for deal in fetched:
-            rubber_id = deal[0]
-            row = key(deal[2:]) if rubber_id in by_key else _DealRow(deal[2:], _json(deal[1]))
-            rows = deals.get(rubber_id)
-            if rows is None:
-                deals[rubber_id] = [row]
-            else:
-                rows.append(row)
+    for deal in _chunk_deals(ids, [r[0] for r in rubbers]):
+        rubber_id = deal[0]
+        row = key(deal[2:]) if rubber_id in by_key else _DealRow(deal[2:], _json(deal[1]))
+        rows = deals.get(rubber_id)
+        if rows is None:
+            deals[rubber_id] = [row]
+        else:
+            rows.append(row)
     return {
         s.pk: _compute_session(
             s,
@@ -233,9 +230,9 @@ def stream_sessions(session_ids: list[int]) -> dict[int, Computed]:
     }
 
 
-def _chunk_deals(session_ids: list[int], rubber_ids: list[int]) -> Iterator[list[tuple[Any, ...]]]:
+def _chunk_deals(session_ids: list[int], rubber_ids: list[int]) -> list[tuple[Any, ...]]:
     """The deals of these sessions (their ``rubber_ids``), each rubber's in order: (rubber,
-    data, *facts), fetched ``STREAM_ROWS`` at a time.
+    data, *facts), all of them (the chunk's deals are held until its sessions are computed).
 
     On PostgreSQL by the rubbers' ids, one array parameter (``= ANY``), not by a join to their
     sessions: the deals then come from the index on their rubber, where the join scanned every
@@ -245,12 +242,11 @@ def _chunk_deals(session_ids: list[int], rubber_ids: list[int]) -> Iterator[list
     itself): ``data`` comes as JSON text (``_json`` parses it, only for the games scored from
     it), the other columns need none."""
     if not rubber_ids:
-        return
+        return []
     sql, params = chunk_deals_query(session_ids, rubber_ids)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        while rows := cursor.fetchmany(STREAM_ROWS):
-            yield rows
+        return list(cursor.fetchall())
 
 
 def chunk_deals_query(session_ids: list[int], rubber_ids: list[int]) -> tuple[str, Any]:

@@ -320,7 +320,8 @@ def standings_rebuild_all(*, chunk: int | None = None) -> dict[str, Any]:
 
 def standings_rebuild_begin(*, chunk: int | None = None) -> list[list[int]]:
     """Every session's id, in chunks of about ``chunk`` (``STANDINGS_REBUILD_CHUNK`` by default;
-    each chunk is rebuilt on its own), each session stamped as queued by this rebuild.
+    each chunk is rebuilt on its own; up to 1.5 times it), each session stamped as queued by
+    this rebuild.
 
     The sessions are shared out as evenly as whole chunks allow (``_even_chunks``): 1,201
     sessions make six chunks of 200 or 201, not six of 200 and a seventh of one, which a
@@ -335,17 +336,21 @@ def standings_rebuild_begin(*, chunk: int | None = None) -> list[list[int]]:
     """
     session_ids = list(Session.objects.order_by("pk").values_list("pk", flat=True))
     chunks = _even_chunks(session_ids, chunk or settings.STANDINGS_REBUILD_CHUNK)
+    now = timezone.now()
     # Before any chunk is sent, so a chunk's store always clears its stamps; exactly these
-    # sessions (one created meanwhile is in no chunk: a stamp would tell the sweep it was lost).
-    SessionStandingsState.objects.filter(pk__any=session_ids).update(
-        rebuild_queued_at=timezone.now()
-    )
+    # sessions (one created meanwhile is in no chunk: a stamp would tell the sweep it was lost);
+    # a chunk a statement, which SQLite's limit on a statement's parameters (999 on some
+    # builds) also allows.
+    for ids in chunks:
+        SessionStandingsState.objects.filter(pk__any=ids).update(rebuild_queued_at=now)
     return chunks
 
 
 def _even_chunks(ids: list[int], size: int) -> list[list[int]]:
     """``ids`` in order, cut into ``round(len(ids) / size)`` chunks (at least one) whose lengths
-    differ by one at most: each within half a chunk of ``size``."""
+    differ by one at most: each within half a chunk of ``size``, so up to 1.5 times it."""
+    if size < 1:
+        raise ValueError(f"a rebuild chunk holds at least one session, not {size}")
     count = max(1, round(len(ids) / size))
     step, longer = divmod(len(ids), count)
     chunks, start = [], 0

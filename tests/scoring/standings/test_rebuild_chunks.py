@@ -55,3 +55,9 @@ def test_begin_stamps_every_session_of_its_chunks(room, running_session, setting
 @pytest.mark.django_db
 def test_begin_with_no_session_sends_no_chunk() -> None:
     assert services.standings_rebuild_begin() == []
+
+
+@pytest.mark.parametrize("size", [0, -3])
+def test_a_chunk_of_no_session_is_refused(size: int) -> None:
+    with pytest.raises(ValueError, match="at least one session"):
+        _even_chunks([1, 2, 3], size)
