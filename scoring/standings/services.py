@@ -351,14 +351,16 @@ def _even_chunks(ids: list[int], size: int) -> list[list[int]]:
     differ by one at most: each within half a chunk of ``size``, so up to 1.5 times it."""
     if size < 1:
         raise ValueError(f"a rebuild chunk holds at least one session, not {size}")
-    count = max(1, round(len(ids) / size))
+    if not ids:
+        return []
+    count = max(1, round(len(ids) / size))  # never more chunks than ids: none is empty
     step, longer = divmod(len(ids), count)
     chunks, start = [], 0
     for index in range(count):
         end = start + step + (index < longer)
         chunks.append(ids[start:end])
         start = end
-    return [chunk for chunk in chunks if chunk]
+    return chunks
 
 
 def standings_rebuild_chunk(*, session_ids: list[int]) -> dict[str, Any]:
